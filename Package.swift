@@ -1,0 +1,71 @@
+// swift-tools-version:6.1
+// cairn: propagate local photo deletions to an Immich server, safely.
+import PackageDescription
+
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let httpClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+
+/// One executable per tool: the folder name is the binary name.
+func tool(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+  .executableTarget(name: name, dependencies: ["CairnCore", argumentParser] + dependencies)
+}
+
+let package = Package(
+  name: "cairn",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "cairn-hash", targets: ["cairn-hash"]),
+    .executable(name: "cairn-observe", targets: ["cairn-observe"]),
+    .executable(name: "cairn-fetch", targets: ["cairn-fetch"]),
+    .executable(name: "cairn-reconcile", targets: ["cairn-reconcile"]),
+    .executable(name: "cairn-gate", targets: ["cairn-gate"]),
+    .executable(name: "cairn-trash", targets: ["cairn-trash"]),
+    .executable(name: "cairn-tag", targets: ["cairn-tag"]),
+    .executable(name: "cairn-restore", targets: ["cairn-restore"]),
+    .executable(name: "immich-testserver", targets: ["immich-testserver"]),
+    .library(name: "CairnCore", targets: ["CairnCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+  ],
+  targets: [
+    // Records, the NDJSON codec, exit codes, diagnostics, paths, configuration, the pure engine.
+    .target(name: "CairnCore", dependencies: [argumentParser, logging]),
+    // Walking a library, SHA-1 of files, and the global hash cache.
+    .target(name: "CairnHashing", dependencies: ["CairnCore", crypto, grdb]),
+    // Per-partition state: observed store, signals, anchors, exclusions, settings.
+    .target(name: "CairnState", dependencies: ["CairnCore", "CairnHashing", grdb]),
+    // The Immich HTTP client, server listing, sync stream and server-asset cache.
+    .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb, logging]),
+    // A faithful test double of the Immich API (v2.7 and v3.1), for tests and the demo.
+    .target(name: "ImmichTestServer", dependencies: [hummingbird, logging]),
+
+    tool("cairn-hash", ["CairnHashing"]),
+    tool("cairn-observe", ["CairnHashing", "CairnState"]),
+    tool("cairn-fetch", ["CairnImmich"]),
+    tool("cairn-reconcile", ["CairnState", "CairnImmich"]),
+    tool("cairn-gate", ["CairnState"]),
+    tool("cairn-trash", ["CairnState", "CairnImmich"]),
+    tool("cairn-tag", ["CairnState", "CairnImmich"]),
+    tool("cairn-restore", ["CairnState", "CairnImmich"]),
+    .executableTarget(name: "immich-testserver", dependencies: ["ImmichTestServer", argumentParser]),
+
+    // Helpers shared by the test targets: temporary folders, running built binaries.
+    .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
+    .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnTestSupport"]),
+    .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport"]),
+    .testTarget(name: "CairnStateTests", dependencies: ["CairnState", "CairnTestSupport"]),
+    .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
+    .testTarget(name: "ImmichTestServerTests", dependencies: ["ImmichTestServer", "CairnTestSupport", httpClient]),
+    .testTarget(name: "EndToEndTests", dependencies: ["CairnCore", "ImmichTestServer", "CairnTestSupport"]),
+  ]
+)

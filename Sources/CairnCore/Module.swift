@@ -1,0 +1,1 @@
+// CairnCore: records, codec, exit codes, paths, configuration, the engine.

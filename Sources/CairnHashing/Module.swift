@@ -1,0 +1,1 @@
+// CairnHashing: see Package.swift for what this module holds.

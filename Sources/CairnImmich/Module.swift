@@ -1,0 +1,1 @@
+// CairnImmich: see Package.swift for what this module holds.

@@ -1,0 +1,1 @@
+// CairnState: see Package.swift for what this module holds.

@@ -1,0 +1,1 @@
+// ImmichTestServer: see Package.swift for what this module holds.
