@@ -1,0 +1,257 @@
+/// A malformed JSON text: what was wrong and at which byte offset.
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+  public let message: String
+  public let offset: Int
+  public var description: String { "\(message) at byte \(offset + 1)" }
+}
+
+/// A strict RFC 8259 scanner that records field positions instead of building values.
+struct JSONScanner {
+  let bytes: [UInt8]
+  var position: Int
+
+  init(bytes: [UInt8], position: Int = 0) {
+    self.bytes = bytes
+    self.position = position
+  }
+
+  private func fail(_ message: String) -> JSONSyntaxError {
+    JSONSyntaxError(message: message, offset: position)
+  }
+
+  private mutating func skipWhitespace() {
+    while position < bytes.count {
+      switch bytes[position] {
+      case 0x20, 0x09, 0x0A, 0x0D: position += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func scanTopLevelObject() throws(JSONSyntaxError) -> JSONObject {
+    skipWhitespace()
+    guard position < bytes.count else { throw fail("empty line, expected a JSON object") }
+    guard bytes[position] == UInt8(ascii: "{") else { throw fail("expected a JSON object") }
+    let fields = try scanObjectFields()
+    skipWhitespace()
+    guard position == bytes.count else { throw fail("unexpected text after the object") }
+    return JSONObject(bytes: bytes, fields: fields)
+  }
+
+  /// Scans `{...}` at `position`, returning its fields; leaves `position` after the `}`.
+  mutating func scanObjectFields() throws(JSONSyntaxError) -> [JSONObject.Field] {
+    position += 1  // {
+    var fields: [JSONObject.Field] = []
+    fields.reserveCapacity(12)
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      return fields
+    }
+    while true {
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+        throw fail("expected a field name")
+      }
+      let (keyStart, keyEnd, keyHasEscapes) = try scanString()
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+        throw fail("expected ':' after a field name")
+      }
+      position += 1
+      skipWhitespace()
+      let valueStart = position
+      try skipValue()
+      fields.append(
+        JSONObject.Field(
+          keyStart: Int32(keyStart), keyEnd: Int32(keyEnd), keyHasEscapes: keyHasEscapes,
+          valueStart: Int32(valueStart), valueEnd: Int32(position)))
+      skipWhitespace()
+      guard position < bytes.count else { throw fail("unterminated object") }
+      if bytes[position] == UInt8(ascii: ",") {
+        position += 1
+        continue
+      }
+      if bytes[position] == UInt8(ascii: "}") {
+        position += 1
+        return fields
+      }
+      throw fail("expected ',' or '}' in an object")
+    }
+  }
+
+  mutating func scanArrayElements() throws(JSONSyntaxError) -> [JSONValue] {
+    position += 1  // [
+    var values: [JSONValue] = []
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      return values
+    }
+    while true {
+      skipWhitespace()
+      let start = position
+      try skipValue()
+      values.append(JSONValue(bytes: bytes, start: start, end: position))
+      skipWhitespace()
+      guard position < bytes.count else { throw fail("unterminated array") }
+      if bytes[position] == UInt8(ascii: ",") {
+        position += 1
+        continue
+      }
+      if bytes[position] == UInt8(ascii: "]") {
+        position += 1
+        return values
+      }
+      throw fail("expected ',' or ']' in an array")
+    }
+  }
+
+  private mutating func skipValue() throws(JSONSyntaxError) {
+    guard position < bytes.count else { throw fail("expected a value") }
+    switch bytes[position] {
+    case UInt8(ascii: "\""): _ = try scanString()
+    case UInt8(ascii: "{"): _ = try scanObjectFields()
+    case UInt8(ascii: "["): _ = try scanArrayElements()
+    case UInt8(ascii: "t"): try expectLiteral("true")
+    case UInt8(ascii: "f"): try expectLiteral("false")
+    case UInt8(ascii: "n"): try expectLiteral("null")
+    default: try scanNumber()
+    }
+  }
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+    let count = literal.utf8CodeUnitCount
+    guard position + count <= bytes.count else { throw fail("invalid literal") }
+    let base = literal.utf8Start
+    for i in 0..<count where bytes[position + i] != base[i] {
+      throw fail("invalid literal")
+    }
+    position += count
+  }
+
+  private mutating func scanNumber() throws(JSONSyntaxError) {
+    let start = position
+    if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+    guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number") }
+    if bytes[position] == UInt8(ascii: "0") {
+      position += 1
+    } else {
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+      position += 1
+      guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number") }
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+    if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+      position += 1
+      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+        position += 1
+      }
+      guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number") }
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+    if position == start { throw fail("expected a value") }
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+  /// Scans a string at `position`; returns the content range (without quotes).
+  private mutating func scanString() throws(JSONSyntaxError) -> (Int, Int, Bool) {
+    position += 1  // opening quote
+    let start = position
+    var hasEscapes = false
+    var hasNonASCII = false
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        let end = position
+        position += 1
+        if hasNonASCII, String(validating: bytes[start..<end], as: UTF8.self) == nil {
+          position = start
+          throw fail("invalid UTF-8 in a string")
+        }
+        return (start, end, hasEscapes)
+      }
+      if byte == UInt8(ascii: "\\") {
+        hasEscapes = true
+        position += 1
+        guard position < bytes.count else { break }
+        switch bytes[position] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+          UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          position += 1
+        case UInt8(ascii: "u"):
+          guard position + 4 < bytes.count,
+            (1...4).allSatisfy({ Self.hexValue(bytes[position + $0]) != nil })
+          else { throw fail("invalid \\u escape") }
+          position += 5
+        default:
+          throw fail("invalid escape in a string")
+        }
+        continue
+      }
+      if byte < 0x20 { throw fail("control character in a string") }
+      if byte >= 0x80 { hasNonASCII = true }
+      position += 1
+    }
+    throw fail("unterminated string")
+  }
+
+  static func hexValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+    default: return nil
+    }
+  }
+
+  /// Decodes string content (between the quotes) that the scanner already validated.
+  static func decodeString(_ bytes: [UInt8], from start: Int, to end: Int, hasEscapes: Bool)
+    -> String
+  {
+    if !hasEscapes { return String(decoding: bytes[start..<end], as: UTF8.self) }
+    var out: [UInt8] = []
+    out.reserveCapacity(end - start)
+    var i = start
+    func hex4(_ at: Int) -> UInt32 {
+      (0..<4).reduce(UInt32(0)) { $0 << 4 | (hexValue(bytes[at + $1]) ?? 0) }
+    }
+    while i < end {
+      let byte = bytes[i]
+      guard byte == UInt8(ascii: "\\") else {
+        out.append(byte)
+        i += 1
+        continue
+      }
+      let escape = bytes[i + 1]
+      i += 2
+      switch escape {
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = hex4(i)
+        i += 4
+        // A surrogate pair encodes one scalar outside the basic plane.
+        if (0xD800..<0xDC00).contains(scalar), i + 5 < end + 1, i + 1 < end,
+          bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u")
+        {
+          let low = hex4(i + 2)
+          if (0xDC00..<0xE000).contains(low) {
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            i += 6
+          }
+        }
+        let unicode = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+        out.append(contentsOf: String(Character(unicode)).utf8)
+      default: out.append(escape)
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// Builds one compact JSON object as UTF-8 bytes, field by field.
+///
+/// Records write themselves through this instead of `JSONEncoder`: it keeps field order stable
+/// (so output is byte-for-byte deterministic) and costs a fraction of a generic encoder on the
+/// hot paths (hashing and reconciling millions of records).
+public struct JSONObjectWriter {
+  public private(set) var bytes: [UInt8]
+  private var first = true
+
+  public init(capacity: Int = 256) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+    bytes.append(UInt8(ascii: "{"))
+  }
+
+  /// Ends the object and returns its bytes (no trailing newline).
+  public consuming func finish() -> [UInt8] {
+    bytes.append(UInt8(ascii: "}"))
+    return bytes
+  }
+
+  private mutating func key(_ name: StaticString) {
+    if !first { bytes.append(UInt8(ascii: ",")) }
+    first = false
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
+  }
+
+  public mutating func field(_ name: StaticString, _ value: String) {
+    key(name)
+    Self.appendString(value, to: &bytes)
+  }
+
+  public mutating func field(_ name: StaticString, _ value: String?) {
+    guard let value else { return }
+    field(name, value)
+  }
+
+  public mutating func field(_ name: StaticString, _ value: Int) {
+    key(name)
+    Self.appendInt(Int64(value), to: &bytes)
+  }
+
+  public mutating func field(_ name: StaticString, _ value: Int64) {
+    key(name)
+    Self.appendInt(value, to: &bytes)
+  }
+
+  public mutating func field(_ name: StaticString, _ value: Int?) {
+    guard let value else { return }
+    field(name, value)
+  }
+
+  public mutating func field(_ name: StaticString, _ value: UInt64) {
+    key(name)
+    bytes.append(contentsOf: String(value).utf8)
+  }
+
+  public mutating func field(_ name: StaticString, _ value: Double) {
+    key(name)
+    bytes.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
+  }
+
+  public mutating func field(_ name: StaticString, _ value: Bool) {
+    key(name)
+    bytes.append(contentsOf: (value ? "true" : "false").utf8)
+  }
+
+  public mutating func field(_ name: StaticString, _ value: Bool?) {
+    guard let value else { return }
+    field(name, value)
+  }
+
+  /// A date as ISO-8601 UTC with milliseconds, e.g. `2026-11-22T10:15:00.000Z`.
+  public mutating func field(_ name: StaticString, _ value: Date) {
+    field(name, value.iso8601)
+  }
+
+  public mutating func field(_ name: StaticString, _ value: Date?) {
+    guard let value else { return }
+    field(name, value)
+  }
+
+  /// An explicit JSON `null` (for fields whose absence would mean something else).
+  public mutating func null(_ name: StaticString) {
+    key(name)
+    bytes.append(contentsOf: "null".utf8)
+  }
+
+  public mutating func field(_ name: StaticString, _ values: [String]) {
+    key(name)
+    bytes.append(UInt8(ascii: "["))
+    for (i, value) in values.enumerated() {
+      if i > 0 { bytes.append(UInt8(ascii: ",")) }
+      Self.appendString(value, to: &bytes)
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+
+  public mutating func field(_ name: StaticString, _ values: [String: Int]) {
+    key(name)
+    bytes.append(UInt8(ascii: "{"))
+    for (i, key) in values.keys.sorted().enumerated() {
+      if i > 0 { bytes.append(UInt8(ascii: ",")) }
+      Self.appendString(key, to: &bytes)
+      bytes.append(UInt8(ascii: ":"))
+      Self.appendInt(Int64(values[key] ?? 0), to: &bytes)
+    }
+    bytes.append(UInt8(ascii: "}"))
+  }
+
+  /// A nested object written by `body`.
+  public mutating func object(_ name: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
+    key(name)
+    var nested = JSONObjectWriter(capacity: 64)
+    body(&nested)
+    bytes.append(contentsOf: nested.finish())
+  }
+
+  /// An array of nested objects.
+  public mutating func objects<T>(
+    _ name: StaticString, _ items: [T], _ body: (inout JSONObjectWriter, T) -> Void
+  ) {
+    key(name)
+    bytes.append(UInt8(ascii: "["))
+    for (i, item) in items.enumerated() {
+      if i > 0 { bytes.append(UInt8(ascii: ",")) }
+      var nested = JSONObjectWriter(capacity: 64)
+      body(&nested, item)
+      bytes.append(contentsOf: nested.finish())
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+
+  /// A value that is already valid JSON text (used to carry fields through unchanged).
+  public mutating func rawField(_ name: StaticString, _ json: some Collection<UInt8>) {
+    key(name)
+    bytes.append(contentsOf: json)
+  }
+
+  static func appendInt(_ value: Int64, to bytes: inout [UInt8]) {
+    if value >= 0 && value < 10 {
+      bytes.append(UInt8(ascii: "0") + UInt8(value))
+      return
+    }
+    bytes.append(contentsOf: String(value).utf8)
+  }
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  static func appendString(_ value: String, to bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "\""))
+    var value = value
+    value.withUTF8 { utf8 in
+      var runStart = 0
+      for i in 0..<utf8.count {
+        let byte = utf8[i]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+          continue
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+        runStart = i + 1
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+          bytes.append(contentsOf: "u00".utf8)
+          bytes.append(hexDigits[Int(byte >> 4)])
+          bytes.append(hexDigits[Int(byte & 0xF)])
+        }
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+}

@@ -1,1 +1,0 @@
-// CairnCore: records, codec, exit codes, paths, configuration, the engine.

@@ -1,0 +1,63 @@
+import Foundation
+
+/// One asset on the Immich server, as `cairn-fetch` lists it.
+public struct AssetRecord: Record, Equatable {
+  public static let recordType = "asset"
+
+  public var id: String
+  /// Base64 SHA-1, as the server reports it.
+  public var checksum: String
+  public var originalFileName: String
+  /// Immich's asset type: `IMAGE`, `VIDEO`, `AUDIO` or `OTHER` (named so it can't clash with
+  /// the record's own `type`).
+  public var assetType: String
+  /// `timeline`, `archive`, `hidden` or `locked`.
+  public var visibility: String
+  /// The hidden motion video of a Live Photo still.
+  public var livePhotoVideoId: String?
+  public var isTrashed: Bool
+  public var ownerId: String
+  public var fileCreatedAt: Date?
+
+  public init(
+    id: String, checksum: String, originalFileName: String, assetType: String,
+    visibility: String, livePhotoVideoId: String? = nil, isTrashed: Bool = false,
+    ownerId: String, fileCreatedAt: Date? = nil
+  ) {
+    self.id = id
+    self.checksum = checksum
+    self.originalFileName = originalFileName
+    self.assetType = assetType
+    self.visibility = visibility
+    self.livePhotoVideoId = livePhotoVideoId
+    self.isTrashed = isTrashed
+    self.ownerId = ownerId
+    self.fileCreatedAt = fileCreatedAt
+  }
+
+  public init(_ object: JSONObject) throws(RecordError) {
+    id = try object.string("id")
+    checksum = try object.string("checksum")
+    originalFileName = try object.optionalString("originalFileName") ?? ""
+    assetType = try object.optionalString("assetType") ?? "OTHER"
+    visibility = try object.optionalString("visibility") ?? "timeline"
+    livePhotoVideoId = try object.optionalString("livePhotoVideoId")
+    isTrashed = try object.optionalBool("isTrashed") ?? false
+    ownerId = try object.string("ownerId")
+    fileCreatedAt = try object.optionalDate("fileCreatedAt")
+  }
+
+  public func writeFields(to w: inout JSONObjectWriter) {
+    w.field("id", id)
+    w.field("checksum", checksum)
+    w.field("originalFileName", originalFileName)
+    w.field("assetType", assetType)
+    w.field("visibility", visibility)
+    if let livePhotoVideoId { w.field("livePhotoVideoId", livePhotoVideoId) } else {
+      w.null("livePhotoVideoId")
+    }
+    w.field("isTrashed", isTrashed)
+    w.field("ownerId", ownerId)
+    w.field("fileCreatedAt", fileCreatedAt)
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Which way the reconciliation engine decided about a server asset.
+public enum Bucket: String, Sendable, CaseIterable, Comparable {
+  /// May be trashed (subject to the safety rails and the person's approval).
+  case delete
+  /// Needs a person's review before anything happens.
+  case pending
+  /// Pending because a confirmed deletion is still in quarantine; see `eligibleAt`.
+  case held
+
+  public static func < (a: Bucket, b: Bucket) -> Bool {
+    allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+  }
+}
+
+/// A server asset whose bytes were in the local library and are gone from it.
+public struct CandidateRecord: Record, Equatable {
+  public static let recordType = "candidate"
+
+  public var assetId: String
+  public var checksum: String
+  public var bucket: Bucket
+  /// A stable code for why (`gone`, `confirmed`, `quarantine`, `unconfirmed-strict`, ...).
+  public var reason: String
+  /// The same, in words for a person.
+  public var detail: String?
+  /// The local paths the checksum was last seen at.
+  public var paths: [String]
+  public var originalFileName: String?
+  public var assetType: String?
+  public var visibility: String?
+  public var ownerId: String?
+  public var fileCreatedAt: Date?
+  public var livePhotoVideoId: String?
+  /// When the checksum was first found missing from a complete scan.
+  public var missingSince: Date?
+  /// When a positive signal (a trash folder) confirmed the deletion.
+  public var confirmedAt: Date?
+  /// When a held candidate leaves quarantine.
+  public var eligibleAt: Date?
+
+  public init(
+    assetId: String, checksum: String, bucket: Bucket, reason: String, detail: String? = nil,
+    paths: [String] = [], originalFileName: String? = nil, assetType: String? = nil,
+    visibility: String? = nil, ownerId: String? = nil, fileCreatedAt: Date? = nil,
+    livePhotoVideoId: String? = nil, missingSince: Date? = nil, confirmedAt: Date? = nil,
+    eligibleAt: Date? = nil
+  ) {
+    self.assetId = assetId
+    self.checksum = checksum
+    self.bucket = bucket
+    self.reason = reason
+    self.detail = detail
+    self.paths = paths
+    self.originalFileName = originalFileName
+    self.assetType = assetType
+    self.visibility = visibility
+    self.ownerId = ownerId
+    self.fileCreatedAt = fileCreatedAt
+    self.livePhotoVideoId = livePhotoVideoId
+    self.missingSince = missingSince
+    self.confirmedAt = confirmedAt
+    self.eligibleAt = eligibleAt
+  }
+
+  public init(_ object: JSONObject) throws(RecordError) {
+    assetId = try object.string("assetId")
+    checksum = try object.string("checksum")
+    let bucketName = try object.string("bucket")
+    guard let bucket = Bucket(rawValue: bucketName) else {
+      throw .wrongKind("bucket", "one of delete, pending, held")
+    }
+    self.bucket = bucket
+    reason = try object.string("reason")
+    detail = try object.optionalString("detail")
+    paths = try object.stringArray("paths")
+    originalFileName = try object.optionalString("originalFileName")
+    assetType = try object.optionalString("assetType")
+    visibility = try object.optionalString("visibility")
+    ownerId = try object.optionalString("ownerId")
+    fileCreatedAt = try object.optionalDate("fileCreatedAt")
+    livePhotoVideoId = try object.optionalString("livePhotoVideoId")
+    missingSince = try object.optionalDate("missingSince")
+    confirmedAt = try object.optionalDate("confirmedAt")
+    eligibleAt = try object.optionalDate("eligibleAt")
+  }
+
+  public func writeFields(to w: inout JSONObjectWriter) {
+    w.field("assetId", assetId)
+    w.field("checksum", checksum)
+    w.field("bucket", bucket.rawValue)
+    w.field("reason", reason)
+    w.field("detail", detail)
+    w.field("paths", paths)
+    w.field("originalFileName", originalFileName)
+    w.field("assetType", assetType)
+    w.field("visibility", visibility)
+    w.field("ownerId", ownerId)
+    w.field("fileCreatedAt", fileCreatedAt)
+    w.field("livePhotoVideoId", livePhotoVideoId)
+    w.field("missingSince", missingSince)
+    w.field("confirmedAt", confirmedAt)
+    w.field("eligibleAt", eligibleAt)
+  }
+}

@@ -1,0 +1,83 @@
+/// The last record of every stream. A stream without one was cut short.
+public struct EndRecord: Record, Equatable {
+  public static let recordType = "end"
+
+  public var tool: String
+  /// True only when the stage saw all of its input and finished every item it was given.
+  public var complete: Bool
+  /// How many `error` records the stream carried (its own and those passed through).
+  public var errors: Int
+  /// What the stage counted, by name (`files`, `bytes`, `candidates`, `delete`, ...).
+  public var counts: [String: Int]
+  /// Per-root scan status, from the tool that scanned the library.
+  public var roots: [RootStatus]
+  /// The digest of the plan this stream carries (from `cairn-gate`).
+  public var plan: String?
+  public var runId: String?
+
+  public init(
+    tool: String, complete: Bool, errors: Int = 0, counts: [String: Int] = [:],
+    roots: [RootStatus] = [], plan: String? = nil, runId: String? = nil
+  ) {
+    self.tool = tool
+    self.complete = complete
+    self.errors = errors
+    self.counts = counts
+    self.roots = roots
+    self.plan = plan
+    self.runId = runId
+  }
+
+  public init(_ object: JSONObject) throws(RecordError) {
+    tool = try object.optionalString("tool") ?? "unknown"
+    complete = try object.bool("complete")
+    errors = try object.optionalInt("errors") ?? 0
+    counts = try object.intMap("counts")
+    roots = []
+    for root in try object.objectArray("roots") { roots.append(try RootStatus(root)) }
+    plan = try object.optionalString("plan")
+    runId = try object.optionalString("runId")
+  }
+
+  public func writeFields(to w: inout JSONObjectWriter) {
+    w.field("tool", tool)
+    w.field("complete", complete)
+    w.field("errors", errors)
+    w.field("counts", counts)
+    if !roots.isEmpty { w.objects("roots", roots) { $1.write(to: &$0) } }
+    w.field("plan", plan)
+    w.field("runId", runId)
+  }
+}
+
+/// How the scan of one library root went. Only a complete, non-empty root can yield deletions.
+public struct RootStatus: Sendable, Equatable {
+  public var path: String
+  /// Every file under the root was listed and read without error.
+  public var complete: Bool
+  /// Media files found under the root.
+  public var files: Int
+  /// Why the root is incomplete or suspicious (missing, unreadable, empty), if it is.
+  public var problem: String?
+
+  public init(path: String, complete: Bool, files: Int, problem: String? = nil) {
+    self.path = path
+    self.complete = complete
+    self.files = files
+    self.problem = problem
+  }
+
+  public init(_ object: JSONObject) throws(RecordError) {
+    path = try object.string("path")
+    complete = try object.bool("complete")
+    files = try object.optionalInt("files") ?? 0
+    problem = try object.optionalString("problem")
+  }
+
+  public func write(to w: inout JSONObjectWriter) {
+    w.field("path", path)
+    w.field("complete", complete)
+    w.field("files", files)
+    w.field("problem", problem)
+  }
+}

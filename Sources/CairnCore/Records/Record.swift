@@ -1,0 +1,151 @@
+import Foundation
+
+/// The stream schema this build reads and writes. Readers refuse a newer major version.
+public enum Schema {
+  public static let major = 1
+  public static let minor = 0
+  public static var current: String { "\(major).\(minor)" }
+}
+
+/// A record on a cairn stream: one compact JSON object per line, with a `type` field.
+public protocol Record: Sendable {
+  /// The value of the `type` field.
+  static var recordType: String { get }
+  /// Decodes the record from a parsed line (unknown fields are ignored).
+  init(_ object: JSONObject) throws(RecordError)
+  /// Writes the fields after `type`.
+  func writeFields(to writer: inout JSONObjectWriter)
+}
+
+extension Record {
+  /// The record as one line of JSON, without the newline.
+  public func jsonBytes() -> [UInt8] {
+    var writer = JSONObjectWriter()
+    writer.field("type", Self.recordType)
+    writeFields(to: &writer)
+    return writer.finish()
+  }
+
+  public func jsonString() -> String { String(decoding: jsonBytes(), as: UTF8.self) }
+}
+
+/// A field that is missing or of the wrong kind.
+public struct RecordError: Error, Sendable, CustomStringConvertible, Equatable {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+
+  public static func missing(_ field: String) -> RecordError { RecordError("missing field '\(field)'") }
+  public static func wrongKind(_ field: String, _ expected: String) -> RecordError {
+    RecordError("field '\(field)' must be \(expected)")
+  }
+}
+
+/// Typed field access that turns a missing or mistyped field into a `RecordError`.
+extension JSONObject {
+  public var type: String? { self["type"]?.string }
+
+  public func string(_ key: String) throws(RecordError) -> String {
+    guard let value = self[key] else { throw .missing(key) }
+    guard let text = value.string else { throw .wrongKind(key, "a string") }
+    return text
+  }
+
+  /// An optional string: absent and `null` both read as nil.
+  public func optionalString(_ key: String) throws(RecordError) -> String? {
+    guard let value = self[key], !value.isNull else { return nil }
+    guard let text = value.string else { throw .wrongKind(key, "a string or null") }
+    return text
+  }
+
+  public func int(_ key: String) throws(RecordError) -> Int {
+    guard let value = self[key] else { throw .missing(key) }
+    guard let number = value.int, let int = Int(exactly: number) else {
+      throw .wrongKind(key, "an integer")
+    }
+    return int
+  }
+
+  public func optionalInt(_ key: String) throws(RecordError) -> Int? {
+    guard let value = self[key], !value.isNull else { return nil }
+    guard let number = value.int, let int = Int(exactly: number) else {
+      throw .wrongKind(key, "an integer or null")
+    }
+    return int
+  }
+
+  public func optionalUInt64(_ key: String) throws(RecordError) -> UInt64? {
+    guard let value = self[key], !value.isNull else { return nil }
+    guard let number = value.int, let int = UInt64(exactly: number) else {
+      throw .wrongKind(key, "a non-negative integer or null")
+    }
+    return int
+  }
+
+  public func bool(_ key: String) throws(RecordError) -> Bool {
+    guard let value = self[key] else { throw .missing(key) }
+    guard let flag = value.bool else { throw .wrongKind(key, "true or false") }
+    return flag
+  }
+
+  public func optionalBool(_ key: String) throws(RecordError) -> Bool? {
+    guard let value = self[key], !value.isNull else { return nil }
+    guard let flag = value.bool else { throw .wrongKind(key, "true, false or null") }
+    return flag
+  }
+
+  public func date(_ key: String) throws(RecordError) -> Date {
+    guard let date = try optionalDate(key) else { throw .missing(key) }
+    return date
+  }
+
+  public func optionalDate(_ key: String) throws(RecordError) -> Date? {
+    guard let text = try optionalString(key) else { return nil }
+    guard let date = Date(iso8601: text) else {
+      throw .wrongKind(key, "an ISO-8601 date-time with a time zone")
+    }
+    return date
+  }
+
+  public func stringArray(_ key: String) throws(RecordError) -> [String] {
+    guard let value = self[key], !value.isNull else { return [] }
+    guard let items = value.array else { throw .wrongKind(key, "an array of strings") }
+    var strings: [String] = []
+    strings.reserveCapacity(items.count)
+    for item in items {
+      guard let text = item.string else { throw .wrongKind(key, "an array of strings") }
+      strings.append(text)
+    }
+    return strings
+  }
+
+  public func intMap(_ key: String) throws(RecordError) -> [String: Int] {
+    guard let value = self[key], !value.isNull else { return [:] }
+    guard let object = value.object else { throw .wrongKind(key, "an object of integers") }
+    var map: [String: Int] = [:]
+    for name in object.keys {
+      guard let number = object[name]?.int, let int = Int(exactly: number) else {
+        throw .wrongKind(key, "an object of integers")
+      }
+      map[name] = int
+    }
+    return map
+  }
+
+  public func optionalObject(_ key: String) throws(RecordError) -> JSONObject? {
+    guard let value = self[key], !value.isNull else { return nil }
+    guard let object = value.object else { throw .wrongKind(key, "an object") }
+    return object
+  }
+
+  public func objectArray(_ key: String) throws(RecordError) -> [JSONObject] {
+    guard let value = self[key], !value.isNull else { return [] }
+    guard let items = value.array else { throw .wrongKind(key, "an array of objects") }
+    var objects: [JSONObject] = []
+    for item in items {
+      guard let object = item.object else { throw .wrongKind(key, "an array of objects") }
+      objects.append(object)
+    }
+    return objects
+  }
+}

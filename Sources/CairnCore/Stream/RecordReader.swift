@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// One line of input: where it came from, its bytes, and the parsed object.
+public struct InputLine: Sendable {
+  /// 1-based line number, for `<stdin>:17:` diagnostics.
+  public let number: Int
+  /// The line without its newline: pass these bytes on to keep a record exactly as it came.
+  public let bytes: [UInt8]
+  public let object: JSONObject
+  /// The record's `type` field.
+  public let type: String
+
+  /// Decodes the line as a specific record type.
+  public func decode<R: Record>(_: R.Type) throws(InputError) -> R {
+    do {
+      return try R(object)
+    } catch {
+      throw InputError(source: "", line: number, message: "invalid \(type) record: \(error.message)")
+    }
+  }
+}
+
+/// Malformed or truncated input: `<stdin>:17: invalid record: ...`.
+public struct InputError: Error, Sendable, CustomStringConvertible {
+  public var source: String
+  public let line: Int
+  public let message: String
+
+  public init(source: String, line: Int, message: String) {
+    self.source = source
+    self.line = line
+    self.message = message
+  }
+
+  public var description: String {
+    line > 0 ? "\(source):\(line): \(message)" : "\(source): \(message)"
+  }
+}
+
+/// Reads newline-delimited JSON records from a file descriptor in constant memory.
+public final class RecordReader {
+  public let sourceName: String
+  private let fd: Int32
+  private let ownsDescriptor: Bool
+  private var buffer: [UInt8]
+  private var start = 0
+  private var end = 0
+  private var atEOF = false
+  private var lineNumber = 0
+  /// Called before a read that may block, so a filter can flush what it has written: records
+  /// reach the next stage as soon as they are made, without a system call per record.
+  public var willBlock: (() -> Void)?
+
+  public init(fileDescriptor: Int32 = 0, sourceName: String = "<stdin>", bufferSize: Int = 1 << 20) {
+    self.fd = fileDescriptor
+    self.sourceName = sourceName
+    self.ownsDescriptor = false
+    self.buffer = [UInt8](repeating: 0, count: bufferSize)
+  }
+
+  /// Opens a file of records (e.g. `--server FILE`); `-` means standard input.
+  public init(path: String) throws(InputError) {
+    if path == "-" {
+      self.fd = 0
+      self.sourceName = "<stdin>"
+      self.ownsDescriptor = false
+    } else {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else {
+        throw InputError(source: path, line: 0, message: String(cString: strerror(errno)))
+      }
+      self.fd = fd
+      self.sourceName = path
+      self.ownsDescriptor = true
+    }
+    self.buffer = [UInt8](repeating: 0, count: 1 << 20)
+  }
+
+  deinit {
+    if ownsDescriptor { close(fd) }
+  }
+
+  /// The next non-blank line, parsed; nil at the end of input.
+  public func next() throws(InputError) -> InputLine? {
+    while true {
+      guard let bytes = try nextLineBytes() else { return nil }
+      lineNumber += 1
+      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+      let object: JSONObject
+      do {
+        object = try JSONObject(parsing: bytes)
+      } catch {
+        throw InputError(source: sourceName, line: lineNumber, message: "invalid record: \(error)")
+      }
+      guard let type = object["type"]?.string else {
+        throw InputError(
+          source: sourceName, line: lineNumber, message: "invalid record: no string 'type' field")
+      }
+      return InputLine(number: lineNumber, bytes: bytes, object: object, type: type)
+    }
+  }
+
+  /// Wraps an error found while decoding `line` with this reader's name.
+  public func error(at line: InputLine, _ message: String) -> InputError {
+    InputError(source: sourceName, line: line.number, message: message)
+  }
+
+  private func nextLineBytes() throws(InputError) -> [UInt8]? {
+    while true {
+      if let newline = findNewline() {
+        let line = Array(buffer[start..<newline])
+        start = newline + 1
+        return line
+      }
+      if atEOF {
+        guard start < end else { return nil }
+        // A last line without its newline: the writer was cut off mid-record.
+        throw InputError(
+          source: sourceName, line: lineNumber + 1,
+          message: "truncated stream: the last line has no newline")
+      }
+      try fill()
+    }
+  }
+
+  private func findNewline() -> Int? {
+    guard start < end else { return nil }
+    return buffer.withUnsafeBufferPointer { b -> Int? in
+      guard let base = b.baseAddress,
+        let found = memchr(base + start, 0x0A, end - start)
+      else { return nil }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+  }
+
+  private func fill() throws(InputError) {
+    if start > 0 {
+      // Slide the partial line to the front.
+      let remaining = end - start
+      if remaining > 0 {
+        buffer.withUnsafeMutableBufferPointer { b in
+          _ = memmove(b.baseAddress!, b.baseAddress! + start, remaining)
+        }
+      }
+      start = 0
+      end = remaining
+    }
+    if end == buffer.count {
+      // One line longer than the buffer: grow rather than fail on a long path list.
+      buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
+    }
+    willBlock?()
+    while true {
+      let count = buffer.withUnsafeMutableBufferPointer { b in
+        read(fd, b.baseAddress! + end, b.count - end)
+      }
+      if count > 0 {
+        end += count
+        return
+      }
+      if count == 0 {
+        atEOF = true
+        return
+      }
+      if errno == EINTR { continue }
+      throw InputError(source: sourceName, line: 0, message: String(cString: strerror(errno)))
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/// A stream of records as the contract defines it: a header first, an end record last.
+///
+/// Stages read their input through this so every one of them enforces the same rules: no
+/// header or a newer schema is malformed input; records after the end are malformed; a missing
+/// end means the stream was cut short.
+public final class RecordStream {
+  public let reader: RecordReader
+  public let header: HeaderRecord
+  public private(set) var end: EndRecord?
+  /// The `error` records seen so far, in order.
+  public private(set) var errors: [ErrorRecord] = []
+  public private(set) var linesRead = 0
+
+  /// Reads and checks the header.
+  public init(reader: RecordReader) throws(CairnError) {
+    self.reader = reader
+    let first: InputLine?
+    do {
+      first = try reader.next()
+    } catch {
+      throw CairnError.malformed(error)
+    }
+    guard let first else {
+      throw CairnError(
+        .malformedInput, "empty input: expected a cairn stream (a header record first)",
+        at: reader.sourceName)
+    }
+    guard first.type == HeaderRecord.recordType else {
+      throw CairnError(
+        .malformedInput,
+        "expected a header record first, found '\(first.type)' (is this cairn output?)",
+        at: "\(reader.sourceName):\(first.number)")
+    }
+    let header: HeaderRecord
+    do {
+      header = try HeaderRecord(first.object)
+    } catch {
+      throw CairnError(
+        .malformedInput, "invalid header record: \(error)", at: "\(reader.sourceName):1")
+    }
+    guard let major = header.schemaMajor else {
+      throw CairnError(
+        .malformedInput, "invalid schema '\(header.schema)'", at: "\(reader.sourceName):1")
+    }
+    guard major <= Schema.major else {
+      throw CairnError(
+        .malformedInput,
+        "schema \(header.schema) is newer than this cairn understands (\(Schema.current)); "
+          + "upgrade cairn", at: "\(reader.sourceName):1")
+    }
+    self.header = header
+    linesRead = 1
+  }
+
+  /// The next record between the header and the end; nil once the end record (or EOF) is read.
+  public func next() throws(CairnError) -> InputLine? {
+    let line: InputLine?
+    do {
+      line = try reader.next()
+    } catch {
+      throw CairnError.malformed(error)
+    }
+    guard let line else { return nil }
+    linesRead += 1
+    if end != nil {
+      throw CairnError(
+        .malformedInput, "record after the end record", at: "\(reader.sourceName):\(line.number)")
+    }
+    switch line.type {
+    case EndRecord.recordType:
+      do {
+        end = try EndRecord(line.object)
+      } catch {
+        throw CairnError(
+          .malformedInput, "invalid end record: \(error)",
+          at: "\(reader.sourceName):\(line.number)")
+      }
+      // Anything after the end is an error; read on to find it.
+      return try next()
+    case HeaderRecord.recordType:
+      throw CairnError(
+        .malformedInput, "a second header record (two streams concatenated?)",
+        at: "\(reader.sourceName):\(line.number)")
+    case ErrorRecord.recordType:
+      do {
+        errors.append(try ErrorRecord(line.object))
+      } catch {
+        throw CairnError(
+          .malformedInput, "invalid error record: \(error)",
+          at: "\(reader.sourceName):\(line.number)")
+      }
+      return line
+    default:
+      return line
+    }
+  }
+
+  /// Decodes `line` as `R`, turning a bad field into a malformed-input error with its location.
+  public func decode<R: Record>(_ type: R.Type, _ line: InputLine) throws(CairnError) -> R {
+    do {
+      return try R(line.object)
+    } catch {
+      throw CairnError(
+        .malformedInput, "invalid \(line.type) record: \(error)",
+        at: "\(reader.sourceName):\(line.number)")
+    }
+  }
+
+  /// For stages that can lead to a deletion: the stream must have ended properly, complete,
+  /// without errors. Call after `next()` returned nil.
+  public func requireComplete() throws(CairnError) {
+    guard let end else {
+      throw CairnError(
+        .malformedInput,
+        "truncated stream: no end record after line \(linesRead) (did an upstream stage fail?)",
+        at: reader.sourceName)
+    }
+    guard end.complete else {
+      throw CairnError.refused(
+        "the input is incomplete (\(end.tool) reported complete=false); refusing to act on it")
+    }
+    let errorCount = max(end.errors, errors.count)
+    guard errorCount == 0 else {
+      throw CairnError.refused(
+        "the input carries \(errorCount) error record(s); fix them (see stderr) and run again")
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Human-facing lines on stderr: `cairn-tool: where: what`. Never anything on stdout.
+public enum Diagnostics {
+  public enum Verbosity: Int, Sendable, Comparable {
+    case quiet, normal, verbose
+    public static func < (a: Verbosity, b: Verbosity) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  private struct Settings {
+    var tool = "cairn"
+    var verbosity = Verbosity.normal
+  }
+
+  private static let settings = Locked(Settings())
+
+  /// Set once at start-up by the tool's entry point.
+  public static var tool: String {
+    get { settings.current.tool }
+    set { settings.withLock { $0.tool = newValue } }
+  }
+
+  public static var verbosity: Verbosity {
+    get { settings.current.verbosity }
+    set { settings.withLock { $0.verbosity = newValue } }
+  }
+
+  /// True when stderr is a terminal and NO_COLOR is unset: colour and progress are allowed.
+  public static let stderrIsTerminal: Bool = isatty(2) == 1
+
+  public static var useColor: Bool {
+    stderrIsTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+  }
+
+  public static func error(_ message: String, at location: String? = nil) {
+    emit(message, at: location, color: "31")
+  }
+
+  public static func warning(_ message: String, at location: String? = nil) {
+    guard verbosity > .quiet else { return }
+    emit("warning: " + message, at: location, color: "33")
+  }
+
+  /// A plain informational line (summaries); silenced by `-q`.
+  public static func info(_ message: String) {
+    guard verbosity > .quiet else { return }
+    emit(message, at: nil, color: nil)
+  }
+
+  /// Narration for `-v`: what the tool is doing and how long it took.
+  public static func verbose(_ message: String) {
+    guard verbosity >= .verbose else { return }
+    emit(message, at: nil, color: "2")
+  }
+
+  public static func emit(_ message: String, at location: String?, color: String?) {
+    var prefix = tool + ": "
+    if let color, useColor { prefix = "\u{1B}[1;\(color)m\(tool):\u{1B}[0m " }
+    let line = prefix + (location.map { "\($0): " } ?? "") + message + "\n"
+    writeStderr(line)
+  }
+
+  /// Unbuffered, so lines interleave correctly with other processes' output.
+  public static func writeStderr(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+        if n <= 0 {
+          if n < 0 && errno == EINTR { continue }
+          return
+        }
+        offset += n
+      }
+    }
+  }
+}
+
+/// Times the phases of a run and narrates them under `-v` (`cairn-hash: walk: 12,345 files, 0.41 s`).
+public struct PhaseClock: Sendable {
+  private var started = ContinuousClock.now
+  public private(set) var phases: [(name: String, seconds: Double)] = []
+
+  public init() {}
+
+  /// Ends the current phase, reports it under `-v`, and starts the next.
+  public mutating func lap(_ name: String, _ detail: String? = nil) {
+    let now = ContinuousClock.now
+    let elapsed = now - started
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    phases.append((name, seconds))
+    started = now
+    Diagnostics.verbose(
+      "\(name): " + (detail.map { "\($0), " } ?? "") + String(format: "%.3f s", seconds))
+  }
+
+  /// Times `body` as one phase.
+  public mutating func measure<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+    started = ContinuousClock.now
+    let value = try body()
+    lap(name)
+    return value
+  }
+}

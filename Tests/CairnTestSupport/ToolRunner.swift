@@ -1,0 +1,106 @@
+import Foundation
+
+/// What a finished process left behind.
+public struct ToolResult: Sendable {
+  public let status: Int32
+  public let stdout: String
+  public let stderr: String
+
+  /// stdout split into lines (each a record, for cairn tools).
+  public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+  /// stdout's records parsed with Foundation's JSON parser (an independent check of ours).
+  public func records() throws -> [[String: Any]] {
+    try lines.map { line in
+      guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      else { throw ToolRunner.Failure("not a JSON object: \(line)") }
+      return object
+    }
+  }
+
+  /// The records of one `type`.
+  public func records(ofType type: String) throws -> [[String: Any]] {
+    try records().filter { ($0["type"] as? String) == type }
+  }
+}
+
+/// Runs the package's built binaries, as a user would, through real pipes.
+public enum ToolRunner {
+  public struct Failure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+  }
+
+  /// The folder holding the built executables (beside the test bundle).
+  public static let productsDirectory: String = {
+    #if os(macOS)
+      for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent().path
+      }
+      return Bundle.main.bundleURL.path
+    #else
+      let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? CommandLine.arguments[0]
+      return (exe as NSString).deletingLastPathComponent
+    #endif
+  }()
+
+  /// Runs `tool` (a name in the products folder, or an absolute path) with `stdin` as input.
+  public static func run(
+    _ tool: String, _ arguments: [String] = [], stdin: String? = nil,
+    environment: [String: String], workingDirectory: String? = nil
+  ) throws -> ToolResult {
+    let executable = tool.hasPrefix("/") ? tool : productsDirectory + "/" + tool
+    return try runProcess(
+      executable, arguments, stdin: stdin.map { Data($0.utf8) }, environment: environment,
+      workingDirectory: workingDirectory)
+  }
+
+  /// Runs a shell pipeline (`cairn-hash DIR | cairn-reconcile ...`) with the products folder
+  /// first on PATH. `set -o pipefail` is off: the status is the last command's, as in a script.
+  public static func shell(
+    _ script: String, stdin: String? = nil, environment: [String: String],
+    workingDirectory: String? = nil
+  ) throws -> ToolResult {
+    var env = environment
+    env["PATH"] = productsDirectory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    return try runProcess(
+      "/bin/sh", ["-c", script], stdin: stdin.map { Data($0.utf8) }, environment: env,
+      workingDirectory: workingDirectory)
+  }
+
+  private static func runProcess(
+    _ executable: String, _ arguments: [String], stdin: Data?, environment: [String: String],
+    workingDirectory: String?
+  ) throws -> ToolResult {
+    // Output goes to files, not pipes: no deadlock however much a tool prints.
+    let scratch = TemporaryDirectory("cairn-run")
+    let outPath = scratch.path + "/stdout"
+    let errPath = scratch.path + "/stderr"
+    let inPath = scratch.path + "/stdin"
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    FileManager.default.createFile(atPath: inPath, contents: stdin ?? Data())
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
+    if let workingDirectory {
+      process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
+    }
+    let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let inHandle = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+    process.standardOutput = outHandle
+    process.standardError = errHandle
+    process.standardInput = inHandle
+    try process.run()
+    process.waitUntilExit()
+    try outHandle.close()
+    try errHandle.close()
+    try inHandle.close()
+    let out = try String(contentsOfFile: outPath, encoding: .utf8)
+    let err = try String(contentsOfFile: errPath, encoding: .utf8)
+    return ToolResult(status: process.terminationStatus, stdout: out, stderr: err)
+  }
+}
