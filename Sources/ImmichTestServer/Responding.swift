@@ -13,9 +13,9 @@ extension ImmichTestServer {
     if api.path.hasPrefix("/__testserver/") { return control(api) }
 
     let fault = faults.take(method: api.method, path: api.path)
-    let presented = Authentication.presented(in: api)
-    let credentialGuess = CredentialUse(
-      kind: presented?.kind ?? .none, source: presented?.source, name: nil, valid: false)
+    let credentialGuess = state.withStore {
+      Authentication.resolve(Authentication.presented(in: api), in: $0).1
+    }
     switch fault?.action {
     case .reset?:
       record(api, credentialGuess, status: nil, fault: "reset")

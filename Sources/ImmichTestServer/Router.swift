@@ -89,10 +89,10 @@ struct APIRouter: Sendable {
     }
 
     var caller: Caller?
-    var credential = CredentialUse.none
+    let (result, use) = Authentication.resolve(Authentication.presented(in: request), in: store)
+    // Public routes ignore credentials, but the log still says what was sent.
+    var credential = use
     if case .authenticated(let permission) = route.access {
-      let (result, use) = Authentication.resolve(Authentication.presented(in: request), in: store)
-      credential = use
       switch result {
       case .failure(let error): return Outcome(reply: .failure(error), credential: use)
       case .success(nil): return Outcome(reply: .failure(.authenticationRequired), credential: use)
