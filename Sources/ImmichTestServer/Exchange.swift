@@ -25,6 +25,8 @@ struct APIRequest: Sendable {
 /// What a route answers; turned into a Hummingbird response by `ResponseWriting`.
 enum Reply: Sendable {
   case json(Int, JSON)
+  /// JSON already serialised, for large pages rendered straight to text.
+  case jsonText(Int, String)
   case empty(Int)
   case html(Int, String)
   /// The sync stream: one JSON object per line.
@@ -32,7 +34,7 @@ enum Reply: Sendable {
 
   var status: Int {
     switch self {
-    case .json(let s, _), .empty(let s), .html(let s, _): return s
+    case .json(let s, _), .jsonText(let s, _), .empty(let s), .html(let s, _): return s
     case .jsonLines: return 200
     }
   }

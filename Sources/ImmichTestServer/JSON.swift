@@ -12,6 +12,7 @@ public enum JSON: Sendable, Equatable {
   case array([JSON])
   case object([(String, JSON)])
 
+  /// Objects compare as maps: key order is presentation, not meaning.
   public static func == (lhs: JSON, rhs: JSON) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
@@ -20,7 +21,8 @@ public enum JSON: Sendable, Equatable {
     case (.string(let a), .string(let b)): return a == b
     case (.array(let a), .array(let b)): return a == b
     case (.object(let a), .object(let b)):
-      return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+      guard a.count == b.count else { return false }
+      return a.allSatisfy { key, value in b.contains { $0.0 == key && $0.1 == value } }
     default: return false
     }
   }
@@ -65,14 +67,13 @@ public enum JSON: Sendable, Equatable {
 }
 
 extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-  ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+  ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
   public init(stringLiteral value: String) { self = .string(value) }
   public init(integerLiteral value: Int) { self = .number(Double(value)) }
   public init(booleanLiteral value: Bool) { self = .bool(value) }
   public init(arrayLiteral elements: JSON...) { self = .array(elements) }
   public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(elements) }
-  public init(nilLiteral: ()) { self = .null }
 }
 
 extension JSON {
@@ -83,28 +84,156 @@ extension JSON {
 
 // MARK: - Parsing
 
-extension JSON: Decodable {
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let b = try? container.decode(Bool.self) {
-      self = .bool(b)
-    } else if let n = try? container.decode(Double.self) {
-      self = .number(n)
-    } else if let s = try? container.decode(String.self) {
-      self = .string(s)
-    } else if let a = try? container.decode([JSON].self) {
-      self = .array(a)
-    } else {
-      let dict = try container.decode([String: JSON].self)
-      self = .object(dict.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+extension JSON {
+  /// Parses JSON text, keeping object keys in their written order; nil when the bytes are not
+  /// one complete JSON value. Hand-written because Foundation's decoders lose key order and are
+  /// slow on large search pages in debug builds.
+  public static func parse(_ bytes: some Collection<UInt8>) -> JSON? {
+    var parser = JSONParser(bytes: Array(bytes))
+    guard let value = parser.value() else { return nil }
+    parser.skipSpace()
+    return parser.index == parser.bytes.count ? value : nil
+  }
+}
+
+private struct JSONParser {
+  let bytes: [UInt8]
+  var index = 0
+
+  init(bytes: [UInt8]) { self.bytes = bytes }
+
+  mutating func skipSpace() {
+    while index < bytes.count, [0x20, 0x0a, 0x0d, 0x09].contains(bytes[index]) { index += 1 }
+  }
+
+  mutating func value() -> JSON? {
+    skipSpace()
+    guard index < bytes.count else { return nil }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return object()
+    case UInt8(ascii: "["): return array()
+    case UInt8(ascii: "\""): return string().map(JSON.string)
+    case UInt8(ascii: "t"): return literal("true", .bool(true))
+    case UInt8(ascii: "f"): return literal("false", .bool(false))
+    case UInt8(ascii: "n"): return literal("null", .null)
+    default: return number()
     }
   }
 
-  /// Parses a request body; nil when the bytes are not JSON.
-  public static func parse(_ bytes: some Collection<UInt8>) -> JSON? {
-    try? JSONDecoder().decode(JSON.self, from: Data(bytes))
+  mutating func literal(_ word: String, _ value: JSON) -> JSON? {
+    let w = Array(word.utf8)
+    guard index + w.count <= bytes.count, Array(bytes[index..<(index + w.count)]) == w else {
+      return nil
+    }
+    index += w.count
+    return value
+  }
+
+  mutating func number() -> JSON? {
+    let start = index
+    while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+    guard index > start, let n = Double(String(decoding: bytes[start..<index], as: UTF8.self))
+    else { return nil }
+    return .number(n)
+  }
+
+  mutating func string() -> String? {
+    index += 1
+    var out: [UInt8] = []
+    while index < bytes.count {
+      let b = bytes[index]
+      index += 1
+      if b == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
+      guard b == UInt8(ascii: "\\") else {
+        out.append(b)
+        continue
+      }
+      guard index < bytes.count else { return nil }
+      let escaped = bytes[index]
+      index += 1
+      switch escaped {
+      case UInt8(ascii: "n"): out.append(0x0a)
+      case UInt8(ascii: "r"): out.append(0x0d)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0c)
+      case UInt8(ascii: "u"):
+        guard let scalar = unicodeEscape() else { return nil }
+        out += Array(String(Character(scalar)).utf8)
+      default: out.append(escaped)
+      }
+    }
+    return nil
+  }
+
+  /// `\uXXXX`, joining a surrogate pair when one follows.
+  mutating func unicodeEscape() -> Unicode.Scalar? {
+    guard let high = hex4() else { return nil }
+    if (0xD800..<0xDC00).contains(high), index + 1 < bytes.count,
+      bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+    {
+      index += 2
+      guard let low = hex4() else { return nil }
+      return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    }
+    return Unicode.Scalar(high)
+  }
+
+  mutating func hex4() -> UInt32? {
+    guard index + 4 <= bytes.count,
+      let v = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
+    else { return nil }
+    index += 4
+    return v
+  }
+
+  mutating func array() -> JSON? {
+    index += 1
+    var items: [JSON] = []
+    skipSpace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      return .array(items)
+    }
+    while true {
+      guard let item = value() else { return nil }
+      items.append(item)
+      skipSpace()
+      guard index < bytes.count else { return nil }
+      let b = bytes[index]
+      index += 1
+      if b == UInt8(ascii: "]") { return .array(items) }
+      if b != UInt8(ascii: ",") { return nil }
+    }
+  }
+
+  mutating func object() -> JSON? {
+    index += 1
+    var pairs: [(String, JSON)] = []
+    skipSpace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return .object(pairs)
+    }
+    while true {
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else {
+        return nil
+      }
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+      index += 1
+      guard let item = value() else { return nil }
+      // Like JSON.parse in Node, a repeated key keeps the last value.
+      pairs.removeAll { $0.0 == key }
+      pairs.append((key, item))
+      skipSpace()
+      guard index < bytes.count else { return nil }
+      let b = bytes[index]
+      index += 1
+      if b == UInt8(ascii: "}") { return .object(pairs) }
+      if b != UInt8(ascii: ",") { return nil }
+    }
   }
 }
 

@@ -28,48 +28,57 @@ enum Rendering {
     }
   }
 
-  /// `AssetResponseDto`. `tags` only where the real endpoint loads them (`GET /assets/:id`).
-  static func asset(
+  /// `AssetResponseDto` as JSON text. `tags` only where the real endpoint loads them
+  /// (`GET /assets/:id`). Written straight into a string, not through `JSON`, because a search
+  /// page holds up to a thousand of these and a full listing is 100,000.
+  static func assetText(
     _ a: AssetRecord, version: ImmichVersion, callerId: String, tags: [TagRecord]? = nil
-  ) -> JSON {
-    var fields: [(String, JSON)] = [("id", .string(a.id))]
+  ) -> String {
+    var out = ""
+    out.reserveCapacity(900)
+    func key(_ name: String) { out += ",\"\(name)\":" }
+    func text(_ name: String, _ value: String) {
+      key(name)
+      JSON.writeString(value, into: &out)
+    }
+    func raw(_ name: String, _ value: String) {
+      key(name)
+      out += value
+    }
+    func date(_ name: String, _ value: Date) { raw(name, "\"\(Timestamps.format(value))\"") }
+    out += "{\"id\":\"\(a.id)\""
     if !version.isV3 {
-      fields += [("deviceAssetId", .string(a.originalFileName)), ("deviceId", "CLI")]
+      text("deviceAssetId", a.originalFileName)
+      raw("deviceId", "\"CLI\"")
     }
-    fields += [
-      ("ownerId", .string(a.ownerId)),
-      ("libraryId", .null),
-      ("type", .string(a.type.rawValue)),
-      ("originalPath", .string(a.originalPath)),
-      ("originalFileName", .string(a.originalFileName)),
-      ("originalMimeType", .string(mimeType(a))),
-      ("thumbhash", .null),
-      ("fileCreatedAt", date(a.fileCreatedAt)),
-      ("fileModifiedAt", date(a.fileModifiedAt)),
-      ("localDateTime", date(a.fileCreatedAt)),
-      ("updatedAt", date(a.updatedAt)),
-      ("createdAt", date(a.createdAt)),
-      ("isFavorite", .bool(a.isFavorite && a.ownerId == callerId)),
-      ("isArchived", .bool(a.visibility == .archive)),
-      ("isTrashed", .bool(a.deletedAt != nil)),
-      ("isOffline", false),
-      ("visibility", .string(a.visibility.rawValue)),
-      ("duration", duration(a.durationMs, version)),
-      ("livePhotoVideoId", JSON.from(a.livePhotoVideoId)),
-      ("people", []),
-      ("checksum", .string(Identifiers.base64(a.checksum))),
-      ("stack", .null),
-      ("duplicateId", .null),
-      ("hasMetadata", true),
-      ("width", .null),
-      ("height", .null),
-      ("isEdited", false),
-      ("resized", true),
-    ]
+    raw("ownerId", "\"\(a.ownerId)\"")
+    raw("libraryId", "null")
+    raw("type", "\"\(a.type.rawValue)\"")
+    text("originalPath", a.originalPath)
+    text("originalFileName", a.originalFileName)
+    raw("originalMimeType", "\"\(mimeType(a))\"")
+    raw("thumbhash", "null")
+    date("fileCreatedAt", a.fileCreatedAt)
+    date("fileModifiedAt", a.fileModifiedAt)
+    date("localDateTime", a.fileCreatedAt)
+    date("updatedAt", a.updatedAt)
+    date("createdAt", a.createdAt)
+    raw("isFavorite", String(a.isFavorite && a.ownerId == callerId))
+    raw("isArchived", String(a.visibility == .archive))
+    raw("isTrashed", String(a.deletedAt != nil))
+    raw("isOffline", "false")
+    raw("visibility", "\"\(a.visibility.rawValue)\"")
+    raw("duration", duration(a.durationMs, version).serialized)
+    raw("livePhotoVideoId", a.livePhotoVideoId.map { "\"\($0)\"" } ?? "null")
+    raw("people", "[]")
+    raw("checksum", "\"\(Identifiers.base64(a.checksum))\"")
+    out += ",\"stack\":null,\"duplicateId\":null,\"hasMetadata\":true,\"width\":null"
+    out += ",\"height\":null,\"isEdited\":false,\"resized\":true"
     if let tags {
-      fields.append(("tags", .array(tags.sorted { $0.value < $1.value }.map(tag))))
+      raw("tags", JSON.array(tags.sorted { $0.value < $1.value }.map(tag)).serialized)
     }
-    return .object(fields)
+    out += "}"
+    return out
   }
 
   /// `TagResponseDto`: `parentId` and `color` are omitted, not null, when unset.

@@ -73,6 +73,10 @@ extension ImmichTestServer {
       return Response(
         status: .init(code: status), headers: headers,
         body: .init(byteBuffer: ByteBuffer(string: json.serialized)))
+    case .jsonText(let status, let text):
+      headers[.contentType] = "application/json; charset=utf-8"
+      return Response(
+        status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     case .empty(let status):
       return Response(status: .init(code: status), headers: headers, body: .init())
     case .html(let status, let html):

@@ -91,7 +91,7 @@ struct APIRouter: Sendable {
     var caller: Caller?
     let (result, use) = Authentication.resolve(Authentication.presented(in: request), in: store)
     // Public routes ignore credentials, but the log still says what was sent.
-    var credential = use
+    let credential = use
     if case .authenticated(let permission) = route.access {
       switch result {
       case .failure(let error): return Outcome(reply: .failure(error), credential: use)
