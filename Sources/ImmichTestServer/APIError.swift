@@ -6,7 +6,9 @@ struct APIError: Error, Sendable {
   var issues: [ValidationIssue] = []
 
   static func badRequest(_ message: String) -> APIError { APIError(status: 400, message: message) }
-  static func unauthorized(_ message: String) -> APIError { APIError(status: 401, message: message) }
+  static func unauthorized(_ message: String) -> APIError {
+    APIError(status: 401, message: message)
+  }
   static func forbidden(_ message: String) -> APIError { APIError(status: 403, message: message) }
 
   static let authenticationRequired = unauthorized("Authentication required")
@@ -29,7 +31,8 @@ struct ValidationIssue: Sendable {
   var extra: [(String, JSON)] = []
 
   var json: JSON {
-    .object([("code", .string(code))] + extra + [("path", .array(path)), ("message", .string(message))])
+    .object(
+      [("code", .string(code))] + extra + [("path", .array(path)), ("message", .string(message))])
   }
 
   /// v2.x joins the path into the message: `[ids.0] Invalid UUID`.

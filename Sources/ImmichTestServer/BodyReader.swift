@@ -14,7 +14,9 @@ struct BodyReader {
     return value != .null
   }
 
-  mutating func fail(_ path: [JSON], _ code: String, _ message: String, _ extra: [(String, JSON)] = []) {
+  mutating func fail(
+    _ path: [JSON], _ code: String, _ message: String, _ extra: [(String, JSON)] = []
+  ) {
     issues.append(ValidationIssue(code: code, path: path, message: message, extra: extra))
   }
 
@@ -101,7 +103,9 @@ struct BodyReader {
   }
 
   /// An array of strings; `nil` when absent (or null, unless `required`).
-  mutating func stringArray(_ key: String, required: Bool = false, maxCount: Int? = nil) -> [String]? {
+  mutating func stringArray(_ key: String, required: Bool = false, maxCount: Int? = nil)
+    -> [String]?
+  {
     guard let value = body[key], value != .null || required else {
       if required { typeMismatch([.string(key)], expected: "array", got: nil) }
       return nil

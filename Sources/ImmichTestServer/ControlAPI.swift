@@ -28,7 +28,8 @@ extension ImmichTestServer {
       return Self.controlJSON(.array(state.assets.map(Self.json)))
     case "POST /__testserver/faults":
       guard let fault = Self.fault(from: body) else {
-        return Self.controlJSON(["error": "need path and one of status, delayMs, reset, truncateAfterLines"], status: 400)
+        return Self.controlJSON(
+          ["error": "need path and one of status, delayMs, reset, truncateAfterLines"], status: 400)
       }
       faults.inject(fault)
       return Self.controlJSON(["ok": true])
@@ -92,7 +93,8 @@ extension ImmichTestServer {
           [
             "id": .string(s.id), "userId": .string(s.userId),
             "isPendingSyncReset": .bool(s.isPendingSyncReset),
-            "checkpoints": .object(s.checkpoints.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }),
+            "checkpoints": .object(
+              s.checkpoints.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }),
           ]
         }),
     ]
@@ -115,7 +117,8 @@ extension ImmichTestServer {
     [
       "id": .string(a.id), "ownerId": .string(a.ownerId), "checksum": .string(a.checksum),
       "originalFileName": .string(a.originalFileName), "type": .string(a.type.rawValue),
-      "visibility": .string(a.visibility.rawValue), "livePhotoVideoId": JSON.from(a.livePhotoVideoId),
+      "visibility": .string(a.visibility.rawValue),
+      "livePhotoVideoId": JSON.from(a.livePhotoVideoId),
       "fileCreatedAt": Rendering.date(a.fileCreatedAt), "deletedAt": Rendering.date(a.deletedAt),
       "status": .string(a.status.rawValue),
     ]

@@ -66,7 +66,8 @@ public enum JSON: Sendable, Equatable {
   }
 }
 
-extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+  ExpressibleByBooleanLiteral,
   ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
   public init(stringLiteral value: String) { self = .string(value) }
@@ -284,7 +285,8 @@ extension JSON {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       case let c where c.value < 0x20:
-        out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
+        out +=
+          "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
           + String(c.value, radix: 16)
       default: out.unicodeScalars.append(scalar)
       }

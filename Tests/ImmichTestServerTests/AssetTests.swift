@@ -65,7 +65,8 @@ import Testing
   @Test func trashMovesExactlyTheListedIds() async throws {
     try await withWorld(.v3_1) { w, server, client in
       let reply = try await client.delete(
-        "/api/assets", ["ids": [.string(w.liveStill.id), .string(w.trashed.id)]], as: .key(w.aliceKey))
+        "/api/assets", ["ids": [.string(w.liveStill.id), .string(w.trashed.id)]],
+        as: .key(w.aliceKey))
       #expect(reply.status == 204)
       #expect(reply.body.isEmpty)
       #expect(server.state.trashedAssetIDs == [w.liveStill.id, w.trashed.id])
@@ -99,7 +100,8 @@ import Testing
       #expect(reply.json == ["count": 2])
       #expect(server.state.trashedAssetIDs.isEmpty)
       #expect(server.state.asset(w.newest.id) == untouched)
-      let empty = try await client.post("/api/trash/restore/assets", ["ids": []], as: .key(w.aliceKey))
+      let empty = try await client.post(
+        "/api/trash/restore/assets", ["ids": []], as: .key(w.aliceKey))
       #expect(empty.json == ["count": 0])
     }
   }
@@ -110,7 +112,9 @@ import Testing
       let restored = try await client.post("/api/trash/restore", as: .key(w.aliceKey))
       #expect(restored.json == ["count": 2])
       #expect(server.state.trashedAssetIDs == [w.bobs.id])
-      _ = try await client.delete("/api/assets", ["ids": [.string(w.oldest.id), .string(w.archived.id)]], as: .key(w.aliceKey))
+      _ = try await client.delete(
+        "/api/assets", ["ids": [.string(w.oldest.id), .string(w.archived.id)]], as: .key(w.aliceKey)
+      )
       let emptied = try await client.post("/api/trash/empty", as: .key(w.aliceKey))
       #expect(emptied.json == ["count": 2])
       #expect(server.state.asset(w.oldest.id) == nil)
@@ -121,7 +125,9 @@ import Testing
 
   @Test func bulkUploadCheckMatchesTrashedAssetsAndKeepsInputOrder() async throws {
     try await withWorld(.v3_1) { w, _, client in
-      let hex = try #require(Data(base64Encoded: w.trashed.checksum)).map { String(format: "%02x", $0) }.joined()
+      let hex = try #require(Data(base64Encoded: w.trashed.checksum)).map {
+        String(format: "%02x", $0)
+      }.joined()
       let reply = try await client.post(
         "/api/assets/bulk-upload-check",
         [
@@ -134,7 +140,8 @@ import Testing
         ], as: .key(w.aliceKey))
       #expect(reply.status == 200)
       let results = try #require(reply.json?["results"]?.arrayValue)
-      #expect(results.map { $0["id"]?.stringValue } == ["new.jpg", "old.jpg", "live.heic", "bobs.jpg"])
+      #expect(
+        results.map { $0["id"]?.stringValue } == ["new.jpg", "old.jpg", "live.heic", "bobs.jpg"])
       #expect(results[0] == ["id": "new.jpg", "action": "accept"])
       #expect(results[1]["action"] == "reject")
       #expect(results[1]["reason"] == "duplicate")
@@ -146,13 +153,18 @@ import Testing
     }
   }
 
-  static func multipart(_ fields: [(String, String)], file: [UInt8], name: String) -> (bytes: [UInt8], contentType: String) {
+  static func multipart(_ fields: [(String, String)], file: [UInt8], name: String) -> (
+    bytes: [UInt8], contentType: String
+  ) {
     let boundary = "cairn-test-boundary"
     var body: [UInt8] = []
     for (key, value) in fields {
-      body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(key)\"\r\n\r\n\(value)\r\n".utf8)
+      body += Array(
+        "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(key)\"\r\n\r\n\(value)\r\n".utf8)
     }
-    body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"assetData\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+    body += Array(
+      "--\(boundary)\r\nContent-Disposition: form-data; name=\"assetData\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        .utf8)
     body += file
     body += Array("\r\n--\(boundary)--\r\n".utf8)
     return (body, "multipart/form-data; boundary=\(boundary)")
@@ -162,15 +174,19 @@ import Testing
   func uploadCreatesThenReportsDuplicate(version: ImmichVersion) async throws {
     try await withWorld(version) { w, server, client in
       let bytes = Array("not really a jpeg, but bytes all the same".utf8)
-      var fields = [("fileCreatedAt", "2026-03-01T10:00:00.000Z"), ("fileModifiedAt", "2026-03-01T10:00:00Z")]
+      var fields = [
+        ("fileCreatedAt", "2026-03-01T10:00:00.000Z"), ("fileModifiedAt", "2026-03-01T10:00:00Z"),
+      ]
       if version == .v2_7 {
         let missing = try await client.send(
-          .POST, "/api/assets", as: .key(w.aliceKey), raw: Self.multipart(fields, file: bytes, name: "a.jpg"))
+          .POST, "/api/assets", as: .key(w.aliceKey),
+          raw: Self.multipart(fields, file: bytes, name: "a.jpg"))
         #expect(missing.status == 400)
         fields += [("deviceAssetId", "a.jpg-1"), ("deviceId", "cairn")]
       }
       let created = try await client.send(
-        .POST, "/api/assets", as: .key(w.aliceKey), raw: Self.multipart(fields, file: bytes, name: "a.jpg"))
+        .POST, "/api/assets", as: .key(w.aliceKey),
+        raw: Self.multipart(fields, file: bytes, name: "a.jpg"))
       #expect(created.status == 201)
       #expect(created.json?["status"] == "created")
       let id = try #require(created.json?["id"]?.stringValue)
@@ -178,7 +194,8 @@ import Testing
       #expect(server.state.asset(id)?.checksum == Scenario.checksum(of: bytes))
       #expect(server.state.asset(id)?.originalFileName == "a.jpg")
       let again = try await client.send(
-        .POST, "/api/assets", as: .key(w.aliceKey), raw: Self.multipart(fields, file: bytes, name: "b.jpg"))
+        .POST, "/api/assets", as: .key(w.aliceKey),
+        raw: Self.multipart(fields, file: bytes, name: "b.jpg"))
       #expect(again.status == 200)
       #expect(again.json == ["id": .string(id), "status": "duplicate"])
     }

@@ -73,7 +73,9 @@ struct TestClient {
     try await send(.POST, path, json: json, as: credential)
   }
 
-  func put(_ path: String, _ json: JSON, as credential: Credential = .none) async throws -> HTTPReply {
+  func put(_ path: String, _ json: JSON, as credential: Credential = .none) async throws
+    -> HTTPReply
+  {
     try await send(.PUT, path, json: json, as: credential)
   }
 
@@ -85,7 +87,8 @@ struct TestClient {
 
   /// Logs in by password and returns the session token.
   func login(_ email: String, _ password: String) async throws -> String {
-    let reply = try await post("/api/auth/login", ["email": .string(email), "password": .string(password)])
+    let reply = try await post(
+      "/api/auth/login", ["email": .string(email), "password": .string(password)])
     return reply.json?["accessToken"]?.stringValue ?? ""
   }
 

@@ -27,7 +27,8 @@ import Testing
       #expect(hidden == [w.liveVideo.id])
       let archive = try await client.searchIds(["visibility": "archive"], as: .key(w.aliceKey))
       #expect(archive == [w.archived.id])
-      let locked = try await client.post("/api/search/metadata", ["visibility": "locked"], as: .key(w.aliceKey))
+      let locked = try await client.post(
+        "/api/search/metadata", ["visibility": "locked"], as: .key(w.aliceKey))
       #expect(locked.status == 401)
       #expect(locked.json?["message"] == "Elevated permission is required")
     }
@@ -37,7 +38,8 @@ import Testing
     try await withWorld(.v2_7) { w, _, client in
       let desc = try await client.searchIds([:], as: .key(w.aliceKey))
       #expect(desc == [w.bobs.id, w.newest.id, w.liveStill.id, w.oldest.id])
-      let asc = try await client.searchIds(["order": "asc", "size": 1, "page": 2], as: .key(w.aliceKey))
+      let asc = try await client.searchIds(
+        ["order": "asc", "size": 1, "page": 2], as: .key(w.aliceKey))
       #expect(asc == [w.liveStill.id])
     }
   }
@@ -58,14 +60,16 @@ import Testing
     try await withWorld(.v3_1) { w, _, client in
       let key = Credential.key(w.aliceKey)
       let base64 = w.newest.checksum
-      let hex = try #require(Data(base64Encoded: base64)).map { String(format: "%02x", $0) }.joined()
+      let hex = try #require(Data(base64Encoded: base64)).map { String(format: "%02x", $0) }
+        .joined()
       #expect(try await client.searchIds(["checksum": .string(base64)], as: key) == [w.newest.id])
       #expect(try await client.searchIds(["checksum": .string(hex)], as: key) == [w.newest.id])
       let byName = try await client.searchIds(["originalFileName": "IMG_0001"], as: key)
       #expect(byName == [w.oldest.id])
       let videos = try await client.searchIds(["type": "VIDEO", "visibility": "hidden"], as: key)
       #expect(videos == [w.liveVideo.id])
-      #expect(try await client.searchIds(["id": .string(w.archived.id)], as: key) == [w.archived.id])
+      #expect(
+        try await client.searchIds(["id": .string(w.archived.id)], as: key) == [w.archived.id])
       #expect(try await client.searchIds(["isMotion": true], as: key) == [w.liveStill.id])
       // The partner's asset is found by checksum too: filter on ownerId before deleting.
       let partner = try await client.searchIds(["checksum": .string(w.bobs.checksum)], as: key)
@@ -77,10 +81,12 @@ import Testing
   func datesNeedAnOffsetAndSizeIsBounded(version: ImmichVersion) async throws {
     try await withWorld(version) { w, _, client in
       let key = Credential.key(w.aliceKey)
-      let noOffset = try await client.post("/api/search/metadata", ["takenAfter": "2026-01-01T00:00:00"], as: key)
+      let noOffset = try await client.post(
+        "/api/search/metadata", ["takenAfter": "2026-01-01T00:00:00"], as: key)
       #expect(noOffset.status == 400)
       for size in [0, 1001] {
-        let reply = try await client.post("/api/search/metadata", ["size": .number(Double(size))], as: key)
+        let reply = try await client.post(
+          "/api/search/metadata", ["size": .number(Double(size))], as: key)
         #expect(reply.status == 400)
         if version == .v3_1 {
           #expect(reply.json?["message"] == "Validation failed")
@@ -98,7 +104,8 @@ import Testing
   @Test func pagesCarryNextPageAsTextAndCountsThePage() async throws {
     try await withWorld(.v2_7) { w, _, client in
       let key = Credential.key(w.aliceKey)
-      let first = try #require(try await client.post("/api/search/metadata", ["size": 3], as: key).json)
+      let first = try #require(
+        try await client.post("/api/search/metadata", ["size": 3], as: key).json)
       #expect(first["assets"]?["nextPage"] == "2")
       #expect(first["assets"]?["count"] == 3)
       #expect(first["assets"]?["total"] == 3)
@@ -127,7 +134,9 @@ import Testing
     try await withWorld(version) { w, _, client in
       let reply = try await client.post("/api/search/statistics", [:], as: .key(w.aliceKey))
       #expect(reply.json == ["total": version == .v3_1 ? 6 : 4])
-      let trashed = try await client.post("/api/search/statistics", ["withDeleted": true, "visibility": "timeline"], as: .key(w.aliceKey))
+      let trashed = try await client.post(
+        "/api/search/statistics", ["withDeleted": true, "visibility": "timeline"],
+        as: .key(w.aliceKey))
       #expect(trashed.json == ["total": 5])
     }
   }

@@ -3,7 +3,9 @@ import ImmichTestServer
 import Testing
 
 @Suite struct SyncTests {
-  func stream(_ client: TestClient, _ token: String, _ types: JSON = ["AssetsV2"], reset: Bool? = nil)
+  func stream(
+    _ client: TestClient, _ token: String, _ types: JSON = ["AssetsV2"], reset: Bool? = nil
+  )
     async throws -> HTTPReply
   {
     var body: [(String, JSON)] = [("types", types)]
@@ -21,7 +23,8 @@ import Testing
   func apiKeysAreRefusedAfterThePermissionCheck(version: ImmichVersion) async throws {
     try await withWorld(version) { w, _, client in
       let types: JSON = version == .v3_1 ? ["AssetsV2"] : ["AssetsV1"]
-      let refused = try await client.post("/api/sync/stream", ["types": types], as: .key(w.aliceKey))
+      let refused = try await client.post(
+        "/api/sync/stream", ["types": types], as: .key(w.aliceKey))
       #expect(refused.status == 403)
       #expect(refused.json?["message"] == "Sync endpoints cannot be used with API keys")
       let acks = try await client.get("/api/sync/ack", as: .key(w.aliceKey))
@@ -68,11 +71,16 @@ import Testing
     try await withWorld(.v3_1) { w, server, client in
       let token = try await client.login("alice@example.com", "alice-pw")
       try await ackAll(client, token, try await stream(client, token).lines)
-      _ = try await client.delete("/api/assets", ["ids": [.string(w.newest.id)]], as: .key(w.aliceKey))
+      _ = try await client.delete(
+        "/api/assets", ["ids": [.string(w.newest.id)]], as: .key(w.aliceKey))
       server.state.hardDelete([w.oldest.id])
-      _ = try await client.post("/api/trash/restore/assets", ["ids": [.string(w.trashed.id)]], as: .key(w.aliceKey))
+      _ = try await client.post(
+        "/api/trash/restore/assets", ["ids": [.string(w.trashed.id)]], as: .key(w.aliceKey))
       let lines = try await stream(client, token).lines
-      #expect(lines.map { $0["type"]?.stringValue ?? "" } == ["AssetDeleteV1", "AssetV2", "AssetV2", "SyncCompleteV1"])
+      #expect(
+        lines.map { $0["type"]?.stringValue ?? "" } == [
+          "AssetDeleteV1", "AssetV2", "AssetV2", "SyncCompleteV1",
+        ])
       #expect(lines[0]["data"] == ["assetId": .string(w.oldest.id)])
       #expect(lines[1]["data"]?["id"]?.stringValue == w.newest.id)
       #expect(lines[1]["data"]?["deletedAt"]?.stringValue != nil)
@@ -86,7 +94,10 @@ import Testing
       let token = try await client.login("alice@example.com", "alice-pw")
       let reply = try await stream(client, token, ["AssetsV1"])
       #expect(reply.status == 400)
-      #expect(reply.json == ["message": "SyncRequestType.AssetsV1 is deprecated, use SyncRequestType.AssetsV2 instead"])
+      #expect(
+        reply.json == [
+          "message": "SyncRequestType.AssetsV1 is deprecated, use SyncRequestType.AssetsV2 instead"
+        ])
     }
   }
 
@@ -132,7 +143,8 @@ import Testing
       try await ackAll(client, token, try await stream(client, token).lines)
       let session = try #require(server.state.sessions.first?.id)
       server.state.setPendingSyncReset(sessionID: session)
-      let reply = try await client.post("/api/sync/ack", ["acks": ["SyncResetV1|reset"]], as: .bearer(token))
+      let reply = try await client.post(
+        "/api/sync/ack", ["acks": ["SyncResetV1|reset"]], as: .bearer(token))
       #expect(reply.status == 204)
       #expect(server.state.sessions.first?.checkpoints == [:])
       #expect(server.state.sessions.first?.isPendingSyncReset == false)
@@ -145,18 +157,26 @@ import Testing
       let token = try await client.login("alice@example.com", "alice-pw")
       let other = try await client.login("alice@example.com", "alice-pw")
       let set = try await client.post(
-        "/api/sync/ack", ["acks": ["AssetV2|b", "AssetV2|a", "AssetDeleteV1|c"]], as: .bearer(token))
+        "/api/sync/ack", ["acks": ["AssetV2|b", "AssetV2|a", "AssetDeleteV1|c"]], as: .bearer(token)
+      )
       #expect(set.status == 204)
       let acks = try await client.get("/api/sync/ack", as: .bearer(token)).json
       #expect(
-        acks == [["type": "AssetDeleteV1", "ack": "AssetDeleteV1|c"], ["type": "AssetV2", "ack": "AssetV2|a"]])
+        acks == [
+          ["type": "AssetDeleteV1", "ack": "AssetDeleteV1|c"],
+          ["type": "AssetV2", "ack": "AssetV2|a"],
+        ])
       #expect(try await client.get("/api/sync/ack", as: .bearer(other)).json == [])
       let bad = try await client.post("/api/sync/ack", ["acks": ["Nonsense|1"]], as: .bearer(token))
       #expect(bad.status == 400)
       #expect(bad.json == ["message": "Invalid ack type: Nonsense"])
-      let deleted = try await client.delete("/api/sync/ack", ["types": ["AssetV2"]], as: .bearer(token))
+      let deleted = try await client.delete(
+        "/api/sync/ack", ["types": ["AssetV2"]], as: .bearer(token))
       #expect(deleted.status == 204)
-      #expect(try await client.get("/api/sync/ack", as: .bearer(token)).json == [["type": "AssetDeleteV1", "ack": "AssetDeleteV1|c"]])
+      #expect(
+        try await client.get("/api/sync/ack", as: .bearer(token)).json == [
+          ["type": "AssetDeleteV1", "ack": "AssetDeleteV1|c"]
+        ])
       _ = try await client.delete("/api/sync/ack", [:], as: .bearer(token))
       #expect(try await client.get("/api/sync/ack", as: .bearer(token)).json == [])
     }

@@ -19,8 +19,11 @@ import Testing
       #expect(again.status == 400)
       #expect(again.json == ["message": "A tag with that name already exists"])
       // Another user may use the same value.
-      #expect(try await client.post("/api/tags", ["name": "cairn/v1"], as: .key("bob-secret")).status == 201)
-      let colored = try await client.post("/api/tags", ["name": "red", "color": "000000"], as: .key(w.aliceKey))
+      #expect(
+        try await client.post("/api/tags", ["name": "cairn/v1"], as: .key("bob-secret")).status
+          == 201)
+      let colored = try await client.post(
+        "/api/tags", ["name": "red", "color": "000000"], as: .key(w.aliceKey))
       #expect(colored.json?["color"] == "#000000")
     }
   }
@@ -28,23 +31,27 @@ import Testing
   @Test func putUpsertsEveryLevelAndReturnsLeavesPerDistinctInput() async throws {
     try await withWorld(.v3_1) { w, _, client in
       let reply = try await client.put(
-        "/api/tags", ["tags": ["TagA/TagB/TagC/TagD", "TagA/TagB/TagC/TagD", "//", "/TagA//TagE/"]],
+        "/api/tags",
+        ["tags": ["TagA/TagB/TagC/TagD", "TagA/TagB/TagC/TagD", "//", "/TagA//TagE/"]],
         as: .key(w.aliceKey))
       #expect(reply.status == 200)
       let leaves = try #require(reply.json?.arrayValue)
       #expect(leaves.map { $0["value"]?.stringValue } == ["TagA/TagB/TagC/TagD", "TagA/TagE"])
       #expect(leaves.first?["name"] == "TagD")
-      let all = try #require(try await client.get("/api/tags", as: .key(w.aliceKey)).json?.arrayValue)
+      let all = try #require(
+        try await client.get("/api/tags", as: .key(w.aliceKey)).json?.arrayValue)
       #expect(
         all.map { $0["value"]?.stringValue } == [
           "TagA", "TagA/TagB", "TagA/TagB/TagC", "TagA/TagB/TagC/TagD", "TagA/TagE",
         ])
-      let byValue = Dictionary(uniqueKeysWithValues: all.compactMap { t in t["value"]?.stringValue.map { ($0, t) } })
+      let byValue = Dictionary(
+        uniqueKeysWithValues: all.compactMap { t in t["value"]?.stringValue.map { ($0, t) } })
       #expect(byValue["TagA"]?["parentId"] == nil)
       #expect(byValue["TagA/TagB"]?["parentId"] == byValue["TagA"]?["id"])
       #expect(byValue["TagA/TagB/TagC/TagD"]?["parentId"] == byValue["TagA/TagB/TagC"]?["id"])
       // Upserting again returns the same ids.
-      let again = try await client.put("/api/tags", ["tags": ["TagA/TagB/TagC/TagD"]], as: .key(w.aliceKey))
+      let again = try await client.put(
+        "/api/tags", ["tags": ["TagA/TagB/TagC/TagD"]], as: .key(w.aliceKey))
       #expect(again.json?.arrayValue?.first?["id"] == leaves.first?["id"])
     }
   }
@@ -55,39 +62,54 @@ import Testing
     try await withWorld(.v3_1) { w, _, client in
       let key = Credential.key(w.aliceKey)
       let leaves = try #require(
-        try await client.put("/api/tags", ["tags": ["cairn/v1/run/X", "cairn/other"]], as: key).json?.arrayValue)
+        try await client.put("/api/tags", ["tags": ["cairn/v1/run/X", "cairn/other"]], as: key)
+          .json?.arrayValue)
       let runX = try #require(leaves[0]["id"])
       let other = try #require(leaves[1]["id"])
       let tags = try #require(try await client.get("/api/tags", as: key).json?.arrayValue)
       let root = try #require(tags.first { $0["value"] == "cairn" }?["id"])
       let tagged = try await client.put(
-        "/api/tags/assets", ["tagIds": [runX], "assetIds": [.string(w.newest.id), .string(w.oldest.id)]], as: key)
+        "/api/tags/assets",
+        ["tagIds": [runX], "assetIds": [.string(w.newest.id), .string(w.oldest.id)]], as: key)
       #expect(tagged.json == ["count": 2])
-      _ = try await client.put("/api/tags/assets", ["tagIds": [other], "assetIds": [.string(w.oldest.id)]], as: key)
+      _ = try await client.put(
+        "/api/tags/assets", ["tagIds": [other], "assetIds": [.string(w.oldest.id)]], as: key)
 
-      #expect(Set(try await client.searchIds(["tagIds": [root]], as: key)) == [w.newest.id, w.oldest.id])
+      #expect(
+        Set(try await client.searchIds(["tagIds": [root]], as: key)) == [w.newest.id, w.oldest.id])
       #expect(try await client.searchIds(["tagIds": [runX, other]], as: key) == [w.oldest.id])
-      let untagged = try await client.searchIds(["tagIds": .null, "visibility": "timeline"], as: key)
+      let untagged = try await client.searchIds(
+        ["tagIds": .null, "visibility": "timeline"], as: key)
       #expect(Set(untagged) == [w.bobs.id, w.liveStill.id])
 
-      let flat = try #require(try await client.post("/api/tags", ["name": "flat"], as: key).json?["id"])
-      _ = try await client.put("/api/tags/assets", ["tagIds": [flat], "assetIds": [.string(w.newest.id)]], as: key)
+      let flat = try #require(
+        try await client.post("/api/tags", ["name": "flat"], as: key).json?["id"])
+      _ = try await client.put(
+        "/api/tags/assets", ["tagIds": [flat], "assetIds": [.string(w.newest.id)]], as: key)
       #expect(try await client.searchIds(["tagIds": [flat]], as: key).isEmpty)
       let asset = try await client.get("/api/assets/\(w.newest.id)", as: key).json
-      #expect(asset?["tags"]?.arrayValue?.compactMap { $0["value"]?.stringValue } == ["cairn/v1/run/X", "flat"])
+      #expect(
+        asset?["tags"]?.arrayValue?.compactMap { $0["value"]?.stringValue } == [
+          "cairn/v1/run/X", "flat",
+        ])
     }
   }
 
   @Test func bulkTaggingCountsOnlyNewPairsAndSkipsForeignItems() async throws {
     try await withWorld(.v3_1) { w, server, client in
       let key = Credential.key(w.aliceKey)
-      let tags = try #require(try await client.put("/api/tags", ["tags": ["a", "b", "c"]], as: key).json?.arrayValue)
-      let bobTag = try #require(try await client.put("/api/tags", ["tags": ["bob"]], as: .key("bob-secret")).json?.arrayValue?.first?["id"])
+      let tags = try #require(
+        try await client.put("/api/tags", ["tags": ["a", "b", "c"]], as: key).json?.arrayValue)
+      let bobTag = try #require(
+        try await client.put("/api/tags", ["tags": ["bob"]], as: .key("bob-secret")).json?
+          .arrayValue?.first?["id"])
       let tagIds = tags.compactMap { $0["id"] } + [bobTag]
       let assetIds: [JSON] = [.string(w.newest.id), .string(w.oldest.id), .string(w.bobs.id)]
-      let first = try await client.put("/api/tags/assets", ["tagIds": .array(tagIds), "assetIds": .array(assetIds)], as: key)
+      let first = try await client.put(
+        "/api/tags/assets", ["tagIds": .array(tagIds), "assetIds": .array(assetIds)], as: key)
       #expect(first.json == ["count": 6])
-      let second = try await client.put("/api/tags/assets", ["tagIds": .array(tagIds), "assetIds": .array(assetIds)], as: key)
+      let second = try await client.put(
+        "/api/tags/assets", ["tagIds": .array(tagIds), "assetIds": .array(assetIds)], as: key)
       #expect(second.json == ["count": 0])
       #expect(server.state.tagAssignments.count == 6)
     }
@@ -96,10 +118,16 @@ import Testing
   @Test func perTagAssetEditsReportEachId() async throws {
     try await withWorld(.v3_1) { w, _, client in
       let key = Credential.key(w.aliceKey)
-      let tag = try #require(try await client.put("/api/tags", ["tags": ["t"]], as: key).json?.arrayValue?.first?["id"]?.stringValue)
+      let tag = try #require(
+        try await client.put("/api/tags", ["tags": ["t"]], as: key).json?.arrayValue?.first?["id"]?
+          .stringValue)
       let added = try await client.put(
         "/api/tags/\(tag)/assets",
-        ["ids": [.string(w.newest.id), .string(w.newest.id), .string(w.daves.id), .string(w.bobs.id)]], as: key)
+        [
+          "ids": [
+            .string(w.newest.id), .string(w.newest.id), .string(w.daves.id), .string(w.bobs.id),
+          ]
+        ], as: key)
       #expect(
         added.json == [
           ["id": .string(w.newest.id), "success": true],
@@ -114,7 +142,8 @@ import Testing
           ["id": .string(w.newest.id), "success": true],
           ["id": .string(w.oldest.id), "success": false, "error": "not_found"],
         ])
-      let foreign = try await client.put("/api/tags/\(tag)/assets", ["ids": []], as: .key("bob-secret"))
+      let foreign = try await client.put(
+        "/api/tags/\(tag)/assets", ["ids": []], as: .key("bob-secret"))
       #expect(foreign.status == 400)
       #expect(foreign.json == ["message": "Not found or no tag.asset access"])
     }
@@ -123,8 +152,11 @@ import Testing
   @Test func deletingATagDeletesDescendantsAndTheirAssetLinks() async throws {
     try await withWorld(.v3_1) { w, server, client in
       let key = Credential.key(w.aliceKey)
-      let leaf = try #require(try await client.put("/api/tags", ["tags": ["root/child/leaf", "keep"]], as: key).json?.arrayValue?.first?["id"])
-      _ = try await client.put("/api/tags/assets", ["tagIds": [leaf], "assetIds": [.string(w.newest.id)]], as: key)
+      let leaf = try #require(
+        try await client.put("/api/tags", ["tags": ["root/child/leaf", "keep"]], as: key).json?
+          .arrayValue?.first?["id"])
+      _ = try await client.put(
+        "/api/tags/assets", ["tagIds": [leaf], "assetIds": [.string(w.newest.id)]], as: key)
       let root = try #require(server.state.tag(value: "root")?.id)
       let reply = try await client.delete("/api/tags/\(root)", as: key)
       #expect(reply.status == 204)

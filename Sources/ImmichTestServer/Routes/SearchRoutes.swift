@@ -17,7 +17,8 @@ enum SearchRoutes {
           + "\(items.count),\"count\":\(items.count),\"items\":[\(rendered.joined(separator: ","))]"
           + #","facets":[],"nextPage":\#(next)}}"#)
     },
-    Route("POST", "/api/search/statistics", .authenticated(permission: Permission.assetStatistics)) {
+    Route("POST", "/api/search/statistics", .authenticated(permission: Permission.assetStatistics))
+    {
       store, call in
       let (query, _, _, _) = try AssetQuery.parse(
         call.body, caller: try call.user, store: store, paging: false)

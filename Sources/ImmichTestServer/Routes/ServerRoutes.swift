@@ -51,7 +51,9 @@ enum ServerRoutes {
   }
 
   static let mediaTypes: JSON = [
-    "image": [".avif", ".dng", ".gif", ".heic", ".heif", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp"],
+    "image": [
+      ".avif", ".dng", ".gif", ".heic", ".heif", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp",
+    ],
     "video": [".3gp", ".avi", ".m4v", ".mkv", ".mov", ".mp4", ".mpg", ".webm"],
     "sidecar": [".xmp"],
   ]

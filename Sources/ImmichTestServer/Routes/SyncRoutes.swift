@@ -21,7 +21,9 @@ enum SyncRoutes {
       var checkpoints: [String: String] = [:]
       for ack in acks {
         let type = String(ack.split(separator: "|", omittingEmptySubsequences: false).first ?? "")
-        guard entityTypes.contains(type) else { throw APIError.badRequest("Invalid ack type: \(type)") }
+        guard entityTypes.contains(type) else {
+          throw APIError.badRequest("Invalid ack type: \(type)")
+        }
         if type == "SyncResetV1" {
           store.resetSync(session.id)
           return .empty(204)
@@ -93,7 +95,9 @@ enum SyncRoutes {
 
   /// The V2 request types arrived with 3.0.
   static func requestTypes(_ version: ImmichVersion) -> [String] {
-    let v3Only: Set<String> = ["AlbumsV2", "AlbumAssetsV2", "AssetsV2", "PartnerAssetsV2", "AssetFacesV2"]
+    let v3Only: Set<String> = [
+      "AlbumsV2", "AlbumAssetsV2", "AssetsV2", "PartnerAssetsV2", "AssetFacesV2",
+    ]
     return version.isV3 ? allRequestTypes : allRequestTypes.filter { !v3Only.contains($0) }
   }
 
@@ -145,7 +149,9 @@ extension Store {
     let upsertType = version.isV3 ? "AssetV2" : "AssetV1"
     if types.contains(version.isV3 ? "AssetsV2" : "AssetsV1") {
       let deleteAck = Store.ackedId(session.checkpoints["AssetDeleteV1"])
-      let deletes = audit.filter { $0.ownerId == session.userId && $0.id > deleteAck && $0.id < nowId }
+      let deletes = audit.filter {
+        $0.ownerId == session.userId && $0.id > deleteAck && $0.id < nowId
+      }
       for row in deletes.sorted(by: { $0.id < $1.id }) {
         lines.append([
           "type": "AssetDeleteV1", "data": ["assetId": .string(row.assetId)],

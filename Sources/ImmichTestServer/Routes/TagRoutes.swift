@@ -50,7 +50,8 @@ enum TagRoutes {
       var r = BodyReader(call.body)
       let color = r.string("color")
       try r.finish()
-      var tag = try store.ownTag(call.param("id"), userId: try call.user.userId, Permission.tagUpdate)
+      var tag = try store.ownTag(
+        call.param("id"), userId: try call.user.userId, Permission.tagUpdate)
       if let color { tag.color = normalizedColor(color) }
       tag.updatedAt = store.now
       store.tags[tag.id] = tag
@@ -58,7 +59,8 @@ enum TagRoutes {
     },
     Route("DELETE", "/api/tags/:id", .authenticated(permission: Permission.tagDelete)) {
       store, call in
-      let tag = try store.ownTag(call.param("id"), userId: try call.user.userId, Permission.tagDelete)
+      let tag = try store.ownTag(
+        call.param("id"), userId: try call.user.userId, Permission.tagDelete)
       store.deleteTagTree(tag.id)
       return .empty(204)
     },
@@ -100,7 +102,9 @@ enum TagRoutes {
   }
 
   /// `addAssets` / `removeAssets` in `asset.util.ts`: one result per input id, in order.
-  static func bulkAssets(_ store: inout Store, _ call: RouteCall, adding: Bool) throws(APIError) -> Reply {
+  static func bulkAssets(_ store: inout Store, _ call: RouteCall, adding: Bool) throws(APIError)
+    -> Reply
+  {
     var r = BodyReader(call.body)
     let ids = r.uuidArray("ids", required: true) ?? []
     try r.finish()
