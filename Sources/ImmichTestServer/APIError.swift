@@ -26,11 +26,11 @@ struct APIError: Error, Sendable {
 /// One zod issue: `{code, path, message, …}`.
 struct ValidationIssue: Sendable {
   var code: String
-  var path: [JSON]
+  var path: [ImmichJSON]
   var message: String
-  var extra: [(String, JSON)] = []
+  var extra: [(String, ImmichJSON)] = []
 
-  var json: JSON {
+  var json: ImmichJSON {
     .object(
       [("code", .string(code))] + extra + [("path", .array(path)), ("message", .string(message))])
   }
@@ -47,14 +47,15 @@ struct ValidationIssue: Sendable {
 
 /// The global exception filter of each version.
 enum ErrorBody {
-  static func render(_ error: APIError, version: ImmichVersion, correlationId: String) -> JSON {
+  static func render(_ error: APIError, version: ImmichVersion, correlationId: String) -> ImmichJSON
+  {
     if version.isV3 {
       if !error.issues.isEmpty {
         return ["message": "Validation failed", "errors": .array(error.issues.map(\.json))]
       }
       return ["message": .string(error.message)]
     }
-    let message: JSON =
+    let message: ImmichJSON =
       error.issues.isEmpty
       ? .string(error.message) : .array(error.issues.map { .string($0.legacyMessage) })
     return [

@@ -2,12 +2,14 @@ import Foundation
 
 /// The response DTOs, field for field as the OpenAPI document names them.
 enum Rendering {
-  static func date(_ date: Date) -> JSON { .string(Timestamps.format(date)) }
-  static func date(_ date: Date?) -> JSON { date.map { .string(Timestamps.format($0)) } ?? .null }
+  static func date(_ date: Date) -> ImmichJSON { .string(Timestamps.format(date)) }
+  static func date(_ date: Date?) -> ImmichJSON {
+    date.map { .string(Timestamps.format($0)) } ?? .null
+  }
 
   /// v3: integer milliseconds or null; v2: `"H:MM:SS.fffff"` text, zero for stills.
-  static func duration(_ ms: Int?, _ version: ImmichVersion) -> JSON {
-    if version.isV3 { return JSON.from(ms) }
+  static func duration(_ ms: Int?, _ version: ImmichVersion) -> ImmichJSON {
+    if version.isV3 { return ImmichJSON.from(ms) }
     let total = ms ?? 0
     let hours = total / 3_600_000
     let minutes = total / 60_000 % 60
@@ -29,7 +31,7 @@ enum Rendering {
   }
 
   /// `AssetResponseDto` as JSON text. `tags` only where the real endpoint loads them
-  /// (`GET /assets/:id`). Written straight into a string, not through `JSON`, because a search
+  /// (`GET /assets/:id`). Written straight into a string, not through `ImmichJSON`, because a search
   /// page holds up to a thousand of these and a full listing is 100,000.
   static func assetText(
     _ a: AssetRecord, version: ImmichVersion, callerId: String, tags: [TagRecord]? = nil
@@ -39,7 +41,7 @@ enum Rendering {
     func key(_ name: String) { out += ",\"\(name)\":" }
     func text(_ name: String, _ value: String) {
       key(name)
-      JSON.writeString(value, into: &out)
+      ImmichJSON.writeString(value, into: &out)
     }
     func raw(_ name: String, _ value: String) {
       key(name)
@@ -75,15 +77,15 @@ enum Rendering {
     out += ",\"stack\":null,\"duplicateId\":null,\"hasMetadata\":true,\"width\":null"
     out += ",\"height\":null,\"isEdited\":false,\"resized\":true"
     if let tags {
-      raw("tags", JSON.array(tags.sorted { $0.value < $1.value }.map(tag)).serialized)
+      raw("tags", ImmichJSON.array(tags.sorted { $0.value < $1.value }.map(tag)).serialized)
     }
     out += "}"
     return out
   }
 
   /// `TagResponseDto`: `parentId` and `color` are omitted, not null, when unset.
-  static func tag(_ t: TagRecord) -> JSON {
-    var fields: [(String, JSON)] = [("id", .string(t.id))]
+  static func tag(_ t: TagRecord) -> ImmichJSON {
+    var fields: [(String, ImmichJSON)] = [("id", .string(t.id))]
     if let parent = t.parentId { fields.append(("parentId", .string(parent))) }
     fields += [
       ("name", .string(t.name)), ("value", .string(t.value)),
@@ -94,7 +96,7 @@ enum Rendering {
   }
 
   /// `UserAdminResponseDto`.
-  static func userAdmin(_ u: UserRecord) -> JSON {
+  static func userAdmin(_ u: UserRecord) -> ImmichJSON {
     [
       "id": .string(u.id), "name": .string(u.name), "email": .string(u.email),
       "profileImagePath": "", "avatarColor": "primary", "profileChangedAt": date(u.createdAt),
@@ -106,8 +108,8 @@ enum Rendering {
   }
 
   /// `SyncAssetV2` (v3) or `SyncAssetV1` (v2: text duration, no `createdAt`, no `isEdited`).
-  static func syncAsset(_ a: AssetRecord, version: ImmichVersion) -> JSON {
-    var fields: [(String, JSON)] = [
+  static func syncAsset(_ a: AssetRecord, version: ImmichVersion) -> ImmichJSON {
+    var fields: [(String, ImmichJSON)] = [
       ("id", .string(a.id)), ("ownerId", .string(a.ownerId)),
       ("originalFileName", .string(a.originalFileName)), ("thumbhash", .null),
       ("checksum", .string(Identifiers.base64(a.checksum))),
@@ -119,7 +121,7 @@ enum Rendering {
       ("duration", duration(a.durationMs, version)),
       ("type", .string(a.type.rawValue)), ("deletedAt", date(a.deletedAt)),
       ("isFavorite", .bool(a.isFavorite)), ("visibility", .string(a.visibility.rawValue)),
-      ("livePhotoVideoId", JSON.from(a.livePhotoVideoId)), ("stackId", .null),
+      ("livePhotoVideoId", ImmichJSON.from(a.livePhotoVideoId)), ("stackId", .null),
       ("libraryId", .null), ("width", .null), ("height", .null),
     ]
     if version.isV3 { fields.append(("isEdited", false)) }

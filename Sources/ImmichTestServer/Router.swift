@@ -13,7 +13,7 @@ struct RouteCall: Sendable {
   /// Non-nil for authenticated routes.
   var caller: Caller?
   var params: [String: String]
-  var body: JSON
+  var body: ImmichJSON
   var version: ImmichVersion
 
   /// The caller of an authenticated route.
@@ -117,7 +117,7 @@ struct APIRouter: Sendable {
       return Outcome(reply: .failure(.validation(issues)), credential: credential)
     }
     let isMultipart = request.header("content-type")?.lowercased().hasPrefix("multipart/") ?? false
-    let body: JSON
+    let body: ImmichJSON
     if isMultipart {
       body = .object([])
     } else if let parsed = request.json {

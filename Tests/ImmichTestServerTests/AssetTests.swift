@@ -48,13 +48,14 @@ import Testing
     try await withWorld(.v3_1) { w, server, client in
       let before = server.state.assets
       let reply = try await client.delete(
-        "/api/assets", ["ids": .array(refusal.ids(w).map(JSON.string)), "force": .bool(force)],
+        "/api/assets",
+        ["ids": .array(refusal.ids(w).map(ImmichJSON.string)), "force": .bool(force)],
         as: .key(w.aliceKey))
       #expect(reply.status == 400)
       #expect(reply.json == ["message": "Not found or no asset.delete access"])
       #expect(server.state.assets == before)
       let restore = try await client.post(
-        "/api/trash/restore/assets", ["ids": .array(refusal.ids(w).map(JSON.string))],
+        "/api/trash/restore/assets", ["ids": .array(refusal.ids(w).map(ImmichJSON.string))],
         as: .key(w.aliceKey))
       #expect(restore.status == 400)
       #expect(server.state.assets == before)

@@ -102,7 +102,7 @@ import Testing
   struct Guarded: Sendable, CustomStringConvertible {
     var method: String
     var path: String
-    var body: JSON?
+    var body: ImmichJSON?
     var permission: String
     var description: String { "\(method) \(path)" }
   }

@@ -148,7 +148,7 @@ import Testing
       let client = TestClient(base: url)
       let started = ContinuousClock.now
       var seen: [String] = []
-      var page: JSON = "1"
+      var page: ImmichJSON = "1"
       while let number = page.stringValue.flatMap(Int.init) {
         let body = try #require(
           try await client.post(

@@ -4,16 +4,16 @@ import Testing
 
 @Suite struct SyncTests {
   func stream(
-    _ client: TestClient, _ token: String, _ types: JSON = ["AssetsV2"], reset: Bool? = nil
+    _ client: TestClient, _ token: String, _ types: ImmichJSON = ["AssetsV2"], reset: Bool? = nil
   )
     async throws -> HTTPReply
   {
-    var body: [(String, JSON)] = [("types", types)]
+    var body: [(String, ImmichJSON)] = [("types", types)]
     if let reset { body.append(("reset", .bool(reset))) }
     return try await client.post("/api/sync/stream", .object(body), as: .bearer(token))
   }
 
-  func ackAll(_ client: TestClient, _ token: String, _ lines: [JSON]) async throws {
+  func ackAll(_ client: TestClient, _ token: String, _ lines: [ImmichJSON]) async throws {
     let acks = lines.compactMap { $0["ack"] }
     let reply = try await client.post("/api/sync/ack", ["acks": .array(acks)], as: .bearer(token))
     #expect(reply.status == 204)
@@ -22,7 +22,7 @@ import Testing
   @Test(arguments: ImmichVersion.allCases)
   func apiKeysAreRefusedAfterThePermissionCheck(version: ImmichVersion) async throws {
     try await withWorld(version) { w, _, client in
-      let types: JSON = version == .v3_1 ? ["AssetsV2"] : ["AssetsV1"]
+      let types: ImmichJSON = version == .v3_1 ? ["AssetsV2"] : ["AssetsV1"]
       let refused = try await client.post(
         "/api/sync/stream", ["types": types], as: .key(w.aliceKey))
       #expect(refused.status == 403)

@@ -104,7 +104,7 @@ import Testing
         try await client.put("/api/tags", ["tags": ["bob"]], as: .key("bob-secret")).json?
           .arrayValue?.first?["id"])
       let tagIds = tags.compactMap { $0["id"] } + [bobTag]
-      let assetIds: [JSON] = [.string(w.newest.id), .string(w.oldest.id), .string(w.bobs.id)]
+      let assetIds: [ImmichJSON] = [.string(w.newest.id), .string(w.oldest.id), .string(w.bobs.id)]
       let first = try await client.put(
         "/api/tags/assets", ["tagIds": .array(tagIds), "assetIds": .array(assetIds)], as: key)
       #expect(first.json == ["count": 6])

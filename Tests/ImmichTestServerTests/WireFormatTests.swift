@@ -15,7 +15,8 @@ import Testing
   }
 
   @Test func parserKeepsKeyOrderAndEscapes() {
-    let parsed = JSON.parse(Array(#"{"b":1,"a":[true,null,"x\"\u00e9\n"],"c":{"d":-1.5e1}}"#.utf8))
+    let parsed = ImmichJSON.parse(
+      Array(#"{"b":1,"a":[true,null,"x\"\u00e9\n"],"c":{"d":-1.5e1}}"#.utf8))
     guard case .object(let pairs)? = parsed else {
       Issue.record("not parsed")
       return
@@ -23,7 +24,7 @@ import Testing
     #expect(pairs.map(\.0) == ["b", "a", "c"])
     #expect(parsed?["a"] == [true, .null, "x\"é\n"])
     #expect(parsed?["c"]?["d"] == .number(-15))
-    #expect(JSON.parse(Array("{".utf8)) == nil)
-    #expect(JSON.parse(Array("[1] x".utf8)) == nil)
+    #expect(ImmichJSON.parse(Array("{".utf8)) == nil)
+    #expect(ImmichJSON.parse(Array("[1] x".utf8)) == nil)
   }
 }

@@ -8,7 +8,7 @@ enum SyncRoutes {
       store, call in
       let session = try sessionOf(call, in: store)
       let acks = session.checkpoints.sorted { $0.key < $1.key }.map {
-        JSON.object([("type", .string($0.key)), ("ack", .string($0.value))])
+        ImmichJSON.object([("type", .string($0.key)), ("ack", .string($0.value))])
       }
       return .json(200, .array(acks))
     },
@@ -138,14 +138,14 @@ extension Store {
 
   /// The stream's lines: a lone reset, or deletes, then upserts, each in `updateId` order after
   /// the session's ack, then `SyncCompleteV1`.
-  mutating func syncLines(session id: String, types: Set<String>, reset: Bool) -> [JSON] {
+  mutating func syncLines(session id: String, types: Set<String>, reset: Bool) -> [ImmichJSON] {
     if reset { resetSync(id) }
     guard let session = sessions[id] else { return [] }
     if session.isPendingSyncReset || needsFullSync(session) {
       return [["type": "SyncResetV1", "data": [:], "ack": "SyncResetV1|reset"]]
     }
     let nowId = nextUpdateId()
-    var lines: [JSON] = []
+    var lines: [ImmichJSON] = []
     let upsertType = version.isV3 ? "AssetV2" : "AssetV1"
     if types.contains(version.isV3 ? "AssetsV2" : "AssetsV1") {
       let deleteAck = Store.ackedId(session.checkpoints["AssetDeleteV1"])

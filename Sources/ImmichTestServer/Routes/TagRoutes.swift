@@ -11,7 +11,7 @@ enum TagRoutes {
       try r.finish()
       let userId = try call.user.userId
       var seen: Set<String> = []
-      var leaves: [JSON] = []
+      var leaves: [ImmichJSON] = []
       for value in values where seen.insert(value).inserted {
         if let leaf = store.upsertTagPath(value, userId: userId) {
           leaves.append(Rendering.tag(leaf))
@@ -111,7 +111,7 @@ enum TagRoutes {
     let userId = try call.user.userId
     let tag = try store.ownTag(call.param("id"), userId: userId, Permission.tagAsset)
     var seen: Set<String> = []
-    var results: [JSON] = []
+    var results: [ImmichJSON] = []
     for id in ids {
       let tagged = store.assetTags[id]?.contains(tag.id) ?? false
       let allowed = store.assets[id].map { store.canShare($0, userId: userId) } ?? false
@@ -136,7 +136,7 @@ enum TagRoutes {
         }
       }
       seen.insert(id)
-      var fields: [(String, JSON)] = [("id", .string(id)), ("success", .bool(error == nil))]
+      var fields: [(String, ImmichJSON)] = [("id", .string(id)), ("success", .bool(error == nil))]
       if let error { fields.append(("error", .string(error))) }
       results.append(.object(fields))
     }

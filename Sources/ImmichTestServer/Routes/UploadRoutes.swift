@@ -25,7 +25,7 @@ enum UploadRoutes {
       }
       try r.finish()
       let owner = try call.user.userId
-      let results: [JSON] = items.map { item in
+      let results: [ImmichJSON] = items.map { item in
         guard
           let existing = store.ownAsset(owner, checksum: Identifiers.parseChecksum(item.checksum))
         else { return ["id": .string(item.id), "action": "accept"] }
@@ -55,7 +55,7 @@ enum UploadRoutes {
     guard let form = MultipartForm(body: call.request.body, contentType: contentType) else {
       throw APIError.badRequest("Expected multipart/form-data")
     }
-    var fields: [(String, JSON)] = form.parts.filter { $0.filename == nil }.map {
+    var fields: [(String, ImmichJSON)] = form.parts.filter { $0.filename == nil }.map {
       ($0.name, .string($0.text))
     }
     if let file = form.file("assetData") {

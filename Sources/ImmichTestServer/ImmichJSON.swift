@@ -4,16 +4,16 @@ import Foundation
 ///
 /// Request bodies need both distinctions (`tagIds: null` means "untagged"), and responses are
 /// easier to compare by eye when keys come out in the order the DTO declares them.
-public enum JSON: Sendable, Equatable {
+public enum ImmichJSON: Sendable, Equatable {
   case null
   case bool(Bool)
   case number(Double)
   case string(String)
-  case array([JSON])
-  case object([(String, JSON)])
+  case array([ImmichJSON])
+  case object([(String, ImmichJSON)])
 
   /// Objects compare as maps: key order is presentation, not meaning.
-  public static func == (lhs: JSON, rhs: JSON) -> Bool {
+  public static func == (lhs: ImmichJSON, rhs: ImmichJSON) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
     case (.bool(let a), .bool(let b)): return a == b
@@ -28,7 +28,7 @@ public enum JSON: Sendable, Equatable {
   }
 
   /// The value under `key` when this is an object; nil when absent (not when null).
-  public subscript(key: String) -> JSON? {
+  public subscript(key: String) -> ImmichJSON? {
     guard case .object(let pairs) = self else { return nil }
     return pairs.first { $0.0 == key }?.1
   }
@@ -48,7 +48,7 @@ public enum JSON: Sendable, Equatable {
     return nil
   }
 
-  public var arrayValue: [JSON]? {
+  public var arrayValue: [ImmichJSON]? {
     if case .array(let a) = self { return a }
     return nil
   }
@@ -66,30 +66,30 @@ public enum JSON: Sendable, Equatable {
   }
 }
 
-extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+extension ImmichJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByBooleanLiteral,
   ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
   public init(stringLiteral value: String) { self = .string(value) }
   public init(integerLiteral value: Int) { self = .number(Double(value)) }
   public init(booleanLiteral value: Bool) { self = .bool(value) }
-  public init(arrayLiteral elements: JSON...) { self = .array(elements) }
-  public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(elements) }
+  public init(arrayLiteral elements: ImmichJSON...) { self = .array(elements) }
+  public init(dictionaryLiteral elements: (String, ImmichJSON)...) { self = .object(elements) }
 }
 
-extension JSON {
+extension ImmichJSON {
   /// Optional values become `null`, as the DTOs' nullable fields do.
-  static func from(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
-  static func from(_ value: Int?) -> JSON { value.map { .number(Double($0)) } ?? .null }
+  static func from(_ value: String?) -> ImmichJSON { value.map(ImmichJSON.string) ?? .null }
+  static func from(_ value: Int?) -> ImmichJSON { value.map { .number(Double($0)) } ?? .null }
 }
 
 // MARK: - Parsing
 
-extension JSON {
+extension ImmichJSON {
   /// Parses JSON text, keeping object keys in their written order; nil when the bytes are not
   /// one complete JSON value. Hand-written because Foundation's decoders lose key order and are
   /// slow on large search pages in debug builds.
-  public static func parse(_ bytes: some Collection<UInt8>) -> JSON? {
+  public static func parse(_ bytes: some Collection<UInt8>) -> ImmichJSON? {
     var parser = JSONParser(bytes: Array(bytes))
     guard let value = parser.value() else { return nil }
     parser.skipSpace()
@@ -107,13 +107,13 @@ private struct JSONParser {
     while index < bytes.count, [0x20, 0x0a, 0x0d, 0x09].contains(bytes[index]) { index += 1 }
   }
 
-  mutating func value() -> JSON? {
+  mutating func value() -> ImmichJSON? {
     skipSpace()
     guard index < bytes.count else { return nil }
     switch bytes[index] {
     case UInt8(ascii: "{"): return object()
     case UInt8(ascii: "["): return array()
-    case UInt8(ascii: "\""): return string().map(JSON.string)
+    case UInt8(ascii: "\""): return string().map(ImmichJSON.string)
     case UInt8(ascii: "t"): return literal("true", .bool(true))
     case UInt8(ascii: "f"): return literal("false", .bool(false))
     case UInt8(ascii: "n"): return literal("null", .null)
@@ -121,7 +121,7 @@ private struct JSONParser {
     }
   }
 
-  mutating func literal(_ word: String, _ value: JSON) -> JSON? {
+  mutating func literal(_ word: String, _ value: ImmichJSON) -> ImmichJSON? {
     let w = Array(word.utf8)
     guard index + w.count <= bytes.count, Array(bytes[index..<(index + w.count)]) == w else {
       return nil
@@ -130,7 +130,7 @@ private struct JSONParser {
     return value
   }
 
-  mutating func number() -> JSON? {
+  mutating func number() -> ImmichJSON? {
     let start = index
     while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
     guard index > start, let n = Double(String(decoding: bytes[start..<index], as: UTF8.self))
@@ -188,9 +188,9 @@ private struct JSONParser {
     return v
   }
 
-  mutating func array() -> JSON? {
+  mutating func array() -> ImmichJSON? {
     index += 1
-    var items: [JSON] = []
+    var items: [ImmichJSON] = []
     skipSpace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
       index += 1
@@ -208,9 +208,9 @@ private struct JSONParser {
     }
   }
 
-  mutating func object() -> JSON? {
+  mutating func object() -> ImmichJSON? {
     index += 1
-    var pairs: [(String, JSON)] = []
+    var pairs: [(String, ImmichJSON)] = []
     skipSpace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
@@ -240,7 +240,7 @@ private struct JSONParser {
 
 // MARK: - Serialising
 
-extension JSON {
+extension ImmichJSON {
   /// Compact JSON text, as Express writes it (no spaces, no escaped slashes).
   public var serialized: String {
     var out = ""
@@ -255,7 +255,7 @@ extension JSON {
     case .bool(let b): out += b ? "true" : "false"
     case .number(let n):
       if n.rounded() == n, abs(n) < 9e15 { out += String(Int(n)) } else { out += String(n) }
-    case .string(let s): JSON.writeString(s, into: &out)
+    case .string(let s): ImmichJSON.writeString(s, into: &out)
     case .array(let items):
       out += "["
       for (i, item) in items.enumerated() {
@@ -267,7 +267,7 @@ extension JSON {
       out += "{"
       for (i, (key, value)) in pairs.enumerated() {
         if i > 0 { out += "," }
-        JSON.writeString(key, into: &out)
+        ImmichJSON.writeString(key, into: &out)
         out += ":"
         value.write(into: &out)
       }
