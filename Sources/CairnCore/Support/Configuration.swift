@@ -79,10 +79,13 @@ public struct Configuration: Sendable {
       }
       let key = line[..<equals].trimmingCharacters(in: .whitespaces)
       var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-      if value.count >= 2, let first = value.first, first == "\"" || first == "'",
-        value.last == first
-      {
-        value = String(value.dropFirst().dropLast())
+      if let quote = value.first, quote == "\"" || quote == "'" {
+        // A quoted value ends at its closing quote; a comment may follow it.
+        let rest = value.dropFirst()
+        guard let close = rest.firstIndex(of: quote) else {
+          throw CairnError(.configuration, "unterminated quote", at: "\(source):\(index + 1)")
+        }
+        value = String(rest[..<close])
       } else if let hash = value.range(of: " #") {
         value = String(value[..<hash.lowerBound]).trimmingCharacters(in: .whitespaces)
       }

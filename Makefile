@@ -1,0 +1,85 @@
+# cairn — build, test, install. `make help` lists the targets.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man
+BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+SWIFT ?= swift
+TOOLS = cairn-hash cairn-observe cairn-fetch cairn-reconcile cairn-gate cairn-trash cairn-tag cairn-restore
+RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+
+.PHONY: all build release test check lint man-lint man-options completions-check completions \
+	format-lint install uninstall bench demo clean help
+
+all: release
+
+help:
+	@echo "make            build release binaries"
+	@echo "make demo       run the whole story against the bundled Immich test server"
+	@echo "make check      build, run every test, lint man pages, completions and formatting"
+	@echo "make test       build and run the tests only"
+	@echo "make install    install binaries, man pages and completions (PREFIX=$(PREFIX))"
+	@echo "make uninstall  remove what install put there"
+	@echo "make bench      run the benchmarks (docs/BENCHMARKS.md)"
+	@echo "make completions  regenerate completions/ from the built binaries"
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+# Tests run the built binaries through real pipes, so build everything first.
+test:
+	$(SWIFT) build
+	$(SWIFT) test
+
+check: test lint
+
+lint: man-lint man-options completions-check format-lint
+
+man-lint:
+	@scripts/check-man.sh lint
+
+man-options: build
+	@scripts/check-man.sh options
+
+completions-check: build
+	@scripts/completions.sh check
+
+completions: build
+	@scripts/completions.sh write
+
+format-lint:
+	@scripts/check-format.sh
+
+install: release
+	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	for t in $(TOOLS); do install -m 0755 "$(RELEASE_BIN)/$$t" $(BINDIR)/; done
+	install -m 0644 man/*.1 $(MANDIR)/man1/
+	install -m 0644 man/*.5 $(MANDIR)/man5/
+	install -m 0644 man/*.7 $(MANDIR)/man7/
+	for t in $(TOOLS); do \
+	  install -m 0644 completions/bash/$$t $(BASHDIR)/$$t; \
+	  install -m 0644 completions/zsh/_$$t $(ZSHDIR)/_$$t; \
+	  install -m 0644 completions/fish/$$t.fish $(FISHDIR)/$$t.fish; \
+	done
+
+uninstall:
+	for t in $(TOOLS); do \
+	  rm -f $(BINDIR)/$$t $(MANDIR)/man1/$$t.1 $(BASHDIR)/$$t $(ZSHDIR)/_$$t $(FISHDIR)/$$t.fish; \
+	done
+	rm -f $(MANDIR)/man1/immich-testserver.1 $(MANDIR)/man5/cairn-records.5 $(MANDIR)/man7/cairn.7
+
+bench:
+	@for b in bench/*.sh; do echo "== $$b"; bash "$$b" || exit 1; done
+
+demo:
+	@scripts/demo.sh
+
+clean:
+	$(SWIFT) package clean
+	rm -rf bench/out demo-work

@@ -1,0 +1,198 @@
+import Crypto
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The SHA-1 of a file's bytes: Immich's asset `checksum`, as raw digest bytes.
+public struct ContentDigest: Sendable, Hashable {
+  // 20 bytes kept inline, so a cache of a million entries doesn't allocate a million strings.
+  var head: UInt64
+  var middle: UInt64
+  var tail: UInt32
+
+  public init?(_ bytes: some Collection<UInt8>) {
+    guard bytes.count == 20 else { return nil }
+    var h: UInt64 = 0
+    var m: UInt64 = 0
+    var t: UInt32 = 0
+    for (i, byte) in bytes.enumerated() {
+      switch i {
+      case 0..<8: h = h << 8 | UInt64(byte)
+      case 8..<16: m = m << 8 | UInt64(byte)
+      default: t = t << 8 | UInt32(byte)
+      }
+    }
+    head = h
+    middle = m
+    tail = t
+  }
+
+  public var bytes: [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(20)
+    for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: head >> shift)) }
+    for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: middle >> shift)) }
+    for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: tail >> shift)) }
+    return out
+  }
+
+  private static let alphabet: [UInt8] = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+  /// Standard base64 with padding, as Immich stores and returns checksums.
+  public var base64: String {
+    let b = bytes
+    var out: [UInt8] = []
+    out.reserveCapacity(28)
+    var i = 0
+    while i + 3 <= b.count {
+      let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
+      out.append(Self.alphabet[Int(n >> 18 & 63)])
+      out.append(Self.alphabet[Int(n >> 12 & 63)])
+      out.append(Self.alphabet[Int(n >> 6 & 63)])
+      out.append(Self.alphabet[Int(n & 63)])
+      i += 3
+    }
+    // 20 bytes leave two over: three characters and one pad.
+    let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8
+    out.append(Self.alphabet[Int(n >> 18 & 63)])
+    out.append(Self.alphabet[Int(n >> 12 & 63)])
+    out.append(Self.alphabet[Int(n >> 6 & 63)])
+    out.append(UInt8(ascii: "="))
+    return String(decoding: out, as: UTF8.self)
+  }
+}
+
+/// Reads files in large chunks and hashes them. One per worker thread: it owns its buffer.
+public final class ContentHasher {
+  /// Big enough that system calls don't dominate, small enough to stay in cache.
+  public static let chunkSize = 1 << 20
+
+  /// Files at least this big are asked where their holes are (two extra system calls that
+  /// small files can't afford); holes are hashed as zeros without being read.
+  static let sparseCheckSize: Int64 = 64 << 20
+
+  private let buffer: UnsafeMutableRawBufferPointer
+  private let zeros: UnsafeMutableRawBufferPointer
+
+  public init(chunkSize: Int = ContentHasher.chunkSize) {
+    buffer = .allocate(byteCount: chunkSize, alignment: 4096)
+    zeros = .allocate(byteCount: chunkSize, alignment: 4096)
+    zeros.initializeMemory(as: UInt8.self, repeating: 0)
+  }
+
+  deinit {
+    buffer.deallocate()
+    zeros.deallocate()
+  }
+
+  /// What hashing a file produced: its digest and the status it had while being read.
+  public struct Outcome: Sendable {
+    public var digest: ContentDigest
+    public var status: FileStatus
+  }
+
+  /// Hashes the file at `path` (a NUL-terminated C string).
+  ///
+  /// `followSymlinks` is false for files found by the walk (a file swapped for a link after
+  /// the listing is not followed). The file's status is taken before and after reading: a file
+  /// written to meanwhile is read again, so a checksum always matches one whole version.
+  public func hash(
+    path: UnsafePointer<CChar>, followSymlinks: Bool, progress: (Int) -> Void = { _ in }
+  ) -> Result<Outcome, SystemError> {
+    var flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK
+    if !followSymlinks { flags |= O_NOFOLLOW }
+    let fd = open(path, flags)
+    guard fd >= 0 else { return .failure(SystemError(errno: errno)) }
+    defer { close(fd) }
+    var attempts = 0
+    while true {
+      attempts += 1
+      var before = stat()
+      guard fstat(fd, &before) == 0 else { return .failure(SystemError(errno: errno)) }
+      let status = FileStatus(before)
+      guard status.isRegularFile else {
+        return .failure(
+          status.isDirectory
+            ? SystemError(errno: EISDIR)
+            : SystemError(code: "EINVAL", message: "Not a regular file"))
+      }
+      if attempts == 1 {
+        #if os(Linux)
+          _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        #endif
+      }
+      var hasher = Insecure.SHA1()
+      var offset: off_t = 0
+      var failure: Int32 = 0
+      // Where the current run of data ends (a hole or the end): only known for big files.
+      var dataEnd = off_t.max
+      var checkHoles = status.size >= Self.sparseCheckSize
+      var holesChecked = false
+      while true {
+        if checkHoles && (offset >= dataEnd || !holesChecked) {
+          holesChecked = true
+          let data = lseek(fd, offset, seekData)
+          // ENXIO: no data after offset. Any other failure: the file system can't say; read.
+          if data < 0 && errno != ENXIO {
+            checkHoles = false
+            continue
+          }
+          let next = data < 0 ? off_t(status.size) : min(data, off_t(status.size))
+          // A hole (or, past the last data, the tail): its bytes are zeros by definition.
+          var hole = next - offset
+          while hole > 0 {
+            let n = Int(min(off_t(zeros.count), hole))
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: zeros[0..<n]))
+            progress(n)
+            hole -= off_t(n)
+            offset += off_t(n)
+          }
+          if offset >= off_t(status.size) { break }
+          let end = lseek(fd, offset, seekHole)
+          dataEnd = end < 0 ? off_t.max : end
+        }
+        let want = checkHoles ? Int(min(off_t(buffer.count), max(1, dataEnd - offset))) : buffer.count
+        let n = pread(fd, buffer.baseAddress, want, offset)
+        if n > 0 {
+          hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+          offset += off_t(n)
+          progress(n)
+        } else if n == 0 {
+          break
+        } else if errno != EINTR {
+          failure = errno
+          break
+        }
+      }
+      if failure != 0 { return .failure(SystemError(errno: failure)) }
+      var after = stat()
+      guard fstat(fd, &after) == 0 else { return .failure(SystemError(errno: errno)) }
+      let finished = FileStatus(after)
+      if finished.sameVersion(as: status) && Int64(offset) == status.size {
+        guard let digest = ContentDigest(Array(hasher.finalize())) else {
+          return .failure(SystemError(code: "EIO", message: "SHA-1 gave an unexpected length"))
+        }
+        return .success(Outcome(digest: digest, status: status))
+      }
+      if attempts >= 3 {
+        return .failure(
+          SystemError(code: "EAGAIN", message: "File keeps changing while it is being read"))
+      }
+    }
+  }
+}
+
+// Glibc doesn't export these without _GNU_SOURCE; the values differ between kernels.
+#if canImport(Darwin)
+  private let seekHole: Int32 = 3
+  private let seekData: Int32 = 4
+#else
+  private let seekData: Int32 = 3
+  private let seekHole: Int32 = 4
+#endif

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// What `stat` says about a file, reduced to what identifies one version of its bytes.
+///
+/// The hash cache trusts a checksum only while all of these are unchanged. `ctime` is the
+/// guard that `mtime` can't be: any write moves it, and `touch -d` can't set it back.
+public struct FileStatus: Sendable, Equatable {
+  public var device: UInt64
+  public var inode: UInt64
+  public var size: Int64
+  public var mtimeNanoseconds: Int64
+  public var ctimeNanoseconds: Int64
+  public var mode: UInt32
+
+  public init(
+    device: UInt64, inode: UInt64, size: Int64, mtimeNanoseconds: Int64,
+    ctimeNanoseconds: Int64, mode: UInt32
+  ) {
+    self.device = device
+    self.inode = inode
+    self.size = size
+    self.mtimeNanoseconds = mtimeNanoseconds
+    self.ctimeNanoseconds = ctimeNanoseconds
+    self.mode = mode
+  }
+
+  public init(_ s: stat) {
+    device = UInt64(s.st_dev)
+    inode = UInt64(s.st_ino)
+    size = Int64(s.st_size)
+    mode = UInt32(s.st_mode)
+    #if canImport(Darwin)
+      mtimeNanoseconds = Int64(s.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(s.st_mtimespec.tv_nsec)
+      ctimeNanoseconds = Int64(s.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(s.st_ctimespec.tv_nsec)
+    #else
+      mtimeNanoseconds = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+      ctimeNanoseconds = Int64(s.st_ctim.tv_sec) * 1_000_000_000 + Int64(s.st_ctim.tv_nsec)
+    #endif
+  }
+
+  public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+  public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+  public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+
+  /// Same file, same bytes as far as the kernel can tell.
+  public func sameVersion(as other: FileStatus) -> Bool {
+    device == other.device && inode == other.inode && size == other.size
+      && mtimeNanoseconds == other.mtimeNanoseconds && ctimeNanoseconds == other.ctimeNanoseconds
+  }
+}
+
+/// A failed system call, as the `code` of an error record (`ENOENT`) and a human message.
+public struct SystemError: Error, Sendable, Equatable {
+  public var code: String
+  public var message: String
+
+  public init(code: String, message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  public init(errno number: Int32) {
+    code = SystemError.name(of: number)
+    message = String(cString: strerror(number))
+  }
+
+  /// The symbolic name of the errors a scan meets; `E<number>` for the rest.
+  static func name(of number: Int32) -> String {
+    switch number {
+    case ENOENT: return "ENOENT"
+    case EACCES: return "EACCES"
+    case EPERM: return "EPERM"
+    case ELOOP: return "ELOOP"
+    case EIO: return "EIO"
+    case ENOTDIR: return "ENOTDIR"
+    case ENAMETOOLONG: return "ENAMETOOLONG"
+    case EMFILE: return "EMFILE"
+    case ENFILE: return "ENFILE"
+    case ENOMEM: return "ENOMEM"
+    case EINVAL: return "EINVAL"
+    case EAGAIN: return "EAGAIN"
+    case EISDIR: return "EISDIR"
+    case ESTALE: return "ESTALE"
+    case ENXIO: return "ENXIO"
+    default: return "E\(number)"
+    }
+  }
+}

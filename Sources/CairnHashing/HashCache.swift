@@ -1,0 +1,184 @@
+import CairnCore
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The global, persistent memory of checksums already computed, so an unchanged file is never
+/// read twice.
+///
+/// An entry is keyed by (device, inode) and trusted only while size, mtime and ctime (all in
+/// nanoseconds) are unchanged; `touch -d` can restore an mtime, but any write moves the ctime.
+/// The whole table is loaded in one query when the cache opens (a scan looks up every file, and
+/// a query per file would cost more than the stat), and new checksums are written back in
+/// batched transactions. SQLite in WAL mode with a busy timeout lets two runs share the file;
+/// a damaged file is set aside and rebuilt, with a warning, since it is only a cache.
+public final class HashCache {
+  struct Key: Hashable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  struct Entry {
+    var size: Int64
+    var mtimeNanoseconds: Int64
+    var ctimeNanoseconds: Int64
+    var digest: ContentDigest
+  }
+
+  /// Bumped when the table's layout changes; an older cache is discarded, not migrated.
+  static let layoutVersion = 1
+  /// How many new checksums are written per transaction.
+  static let batchSize = 4096
+
+  private var entries: [Key: Entry] = [:]
+  private var pending: [(Key, Entry)] = []
+  private var database: DatabaseQueue?
+  public let path: String?
+  /// How many entries the cache held when it was opened.
+  public private(set) var loadedCount = 0
+
+  /// A cache that remembers nothing (`--no-cache`).
+  public init() {
+    path = nil
+  }
+
+  /// Opens (or creates) the cache at `path`. Never fails: a cache that can't be opened is
+  /// rebuilt, and one that can't be rebuilt is replaced by an in-memory one, with a warning.
+  public init(path: String) {
+    self.path = path
+    do {
+      try open(path)
+    } catch {
+      Diagnostics.warning("hash cache unusable (\(Self.describe(error))); rebuilding it", at: path)
+      database = nil
+      entries = [:]
+      for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+      do {
+        try open(path)
+      } catch {
+        Diagnostics.warning(
+          "hash cache still unusable (\(Self.describe(error))); hashing without it", at: path)
+        database = nil
+        entries = [:]
+      }
+    }
+    loadedCount = entries.count
+  }
+
+  private func open(_ path: String) throws {
+    let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    if !folder.isEmpty { try CairnPaths.makePrivateDirectory(folder) }
+    // Create the file 0600 ourselves: SQLite would use the umask, and its -wal and -shm
+    // companions copy the main file's mode.
+    let fd = Glibc_open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    if fd >= 0 { close(fd) }
+    var configuration = Configuration()
+    configuration.journalMode = .wal
+    configuration.busyMode = .timeout(30)
+    configuration.label = "cairn-hash-cache"
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    try queue.write { db in
+      let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+      if version != Self.layoutVersion {
+        try db.execute(sql: "DROP TABLE IF EXISTS hashes")
+        try db.execute(
+          sql: """
+            CREATE TABLE hashes (
+              dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL,
+              mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, sha1 BLOB NOT NULL,
+              PRIMARY KEY (dev, ino)) WITHOUT ROWID
+            """)
+        try db.execute(sql: "PRAGMA user_version = \(Self.layoutVersion)")
+      }
+    }
+    var loaded: [Key: Entry] = [:]
+    try queue.read { db in
+      let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM hashes") ?? 0
+      loaded.reserveCapacity(count)
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT dev, ino, size, mtime_ns, ctime_ns, sha1 FROM hashes")
+      while let row = try rows.next() {
+        let device: Int64 = row[0]
+        let inode: Int64 = row[1]
+        let blob: [UInt8] = try row.withUnsafeData(atIndex: 5) { data in data.map { Array($0) } ?? [] }
+        guard let digest = ContentDigest(blob) else { continue }
+        loaded[Key(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode))] = Entry(
+          size: row[2], mtimeNanoseconds: row[3], ctimeNanoseconds: row[4], digest: digest)
+      }
+    }
+    database = queue
+    entries = loaded
+  }
+
+  /// The checksum remembered for this exact version of the file, if any.
+  public func lookup(_ status: FileStatus) -> ContentDigest? {
+    guard let entry = entries[Key(device: status.device, inode: status.inode)],
+      entry.size == status.size, entry.mtimeNanoseconds == status.mtimeNanoseconds,
+      entry.ctimeNanoseconds == status.ctimeNanoseconds
+    else { return nil }
+    return entry.digest
+  }
+
+  /// Remembers a checksum computed at `hashedAt` (nanoseconds since 1970).
+  ///
+  /// A file changed within the last moments may be changed again within the same tick of the
+  /// file system's clock, leaving its timestamps as they were: such "racy" files are not
+  /// remembered, as git does with its index.
+  public func store(_ status: FileStatus, _ digest: ContentDigest, hashedAt: Int64) {
+    // Coarse file systems (FAT, some network mounts) tick in seconds or two.
+    let coarse = status.ctimeNanoseconds % 1_000_000 == 0 && status.mtimeNanoseconds % 1_000_000 == 0
+    let margin: Int64 = coarse ? 2_000_000_000 : 20_000_000
+    guard hashedAt - max(status.ctimeNanoseconds, status.mtimeNanoseconds) >= margin else { return }
+    let key = Key(device: status.device, inode: status.inode)
+    let entry = Entry(
+      size: status.size, mtimeNanoseconds: status.mtimeNanoseconds,
+      ctimeNanoseconds: status.ctimeNanoseconds, digest: digest)
+    entries[key] = entry
+    guard database != nil else { return }
+    pending.append((key, entry))
+    if pending.count >= Self.batchSize { flush() }
+  }
+
+  /// Writes the checksums not yet on disk. A failure costs only future re-hashing: warn once.
+  public func flush() {
+    guard let database, !pending.isEmpty else { return }
+    let batch = pending
+    pending.removeAll(keepingCapacity: true)
+    do {
+      try database.write { db in
+        let statement = try db.cachedStatement(
+          sql: """
+            INSERT OR REPLACE INTO hashes (dev, ino, size, mtime_ns, ctime_ns, sha1)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for (key, entry) in batch {
+          try statement.execute(arguments: [
+            Int64(bitPattern: key.device), Int64(bitPattern: key.inode), entry.size,
+            entry.mtimeNanoseconds, entry.ctimeNanoseconds, Data(entry.digest.bytes),
+          ])
+        }
+      }
+    } catch {
+      Diagnostics.warning("cannot update the hash cache: \(Self.describe(error))", at: path)
+      self.database = nil
+    }
+  }
+
+  static func describe(_ error: Error) -> String {
+    if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+    if let error = error as? CairnError { return error.message }
+    return "\(error)"
+  }
+}
+
+@inline(__always)
+private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+  open(path, flags, mode)
+}

@@ -1,0 +1,92 @@
+/// Which files belong to a photo library: the media types Immich accepts, minus the trash and
+/// junk folders that sync tools, NAS boxes and desktops leave beside the photos.
+public enum MediaTypes {
+  /// Image extensions Immich accepts (`GET /api/server/media-types`, `image`),
+  /// lower-case, without the dot.
+  public static let image: Set<String> = [
+    "3fr", "ari", "arw", "avif", "bmp", "cap", "cin", "cr2", "cr3", "crw", "dcr", "dng", "erf",
+    "fff", "gif", "hif", "heic", "heif", "iiq", "insp", "jp2", "jpe", "jpeg", "jpg", "jxl", "k25",
+    "kdc", "mrw", "nef", "nrw", "orf", "ori", "pef", "png", "psd", "raf", "raw", "rw2", "rwl",
+    "sr2", "srf", "srw", "svg", "tif", "tiff", "webp", "x3f",
+  ]
+
+  /// Video extensions Immich accepts, lower-case, without the dot.
+  public static let video: Set<String> = [
+    "3gp", "3gpp", "avi", "flv", "insv", "m2t", "m2ts", "m4v", "mkv", "mov", "mp4", "mpe", "mpeg",
+    "mpg", "mts", "vob", "webm", "wmv",
+  ]
+
+  /// Longest extension above, so a name's tail can be checked without allocating.
+  static let longestExtension = 4
+
+  /// True when the file name (raw bytes, no folder) ends in an image or video extension,
+  /// compared case-insensitively.
+  public static func isMedia(name: UnsafeBufferPointer<UInt8>) -> Bool {
+    var dot = -1
+    var i = name.count - 1
+    while i >= 0 && name.count - i <= longestExtension + 1 {
+      if name[i] == UInt8(ascii: ".") {
+        dot = i
+        break
+      }
+      i -= 1
+    }
+    guard dot > 0, dot < name.count - 1 else { return false }
+    var ext = ""
+    ext.reserveCapacity(longestExtension)
+    for byte in name[(dot + 1)...] {
+      // ASCII only: a non-ASCII byte can't be part of a known extension.
+      guard byte < 0x80 else { return false }
+      let lower = (byte >= 65 && byte <= 90) ? byte + 32 : byte
+      ext.unicodeScalars.append(Unicode.Scalar(lower))
+    }
+    return image.contains(ext) || video.contains(ext)
+  }
+
+  public static func isMedia(name: String) -> Bool {
+    var name = name
+    return name.withUTF8 { isMedia(name: $0) }
+  }
+}
+
+/// Folders and files that are not part of a library even when they sit inside one.
+///
+/// Trash folders hold what the user deleted: scanning them would keep deleted photos "present".
+/// `cairn-observe` reads the same list the other way round, as evidence of deliberate deletion.
+public enum LibraryExclusions {
+  /// Folder names (exact) that are trash or version archives of sync tools, desktops and NASes:
+  /// freedesktop/macOS `.Trash`, Syncthing `.stversions`, digiKam `.dtrash`, QNAP `@Recycle`,
+  /// Synology `#recycle`. Folders named `.Trash-<uid>` match by prefix (see `isTrash`).
+  public static let trashFolderNames: Set<String> = [
+    ".Trash", ".stversions", ".dtrash", "@Recycle", "#recycle",
+  ]
+
+  /// Prefix of per-user freedesktop.org trash folders at a volume's top (`.Trash-1000`).
+  public static let trashFolderPrefix = ".Trash-"
+
+  /// Names (exact) of junk: Synology thumbnails, Finder metadata, Windows thumbnail caches.
+  public static let junkNames: Set<String> = ["@eaDir", ".DS_Store", "Thumbs.db"]
+
+  /// Prefix of AppleDouble companions (`._IMG_1.JPG`), which hold metadata, not the photo.
+  public static let appleDoublePrefix = "._"
+
+  /// True for a trash folder's name.
+  public static func isTrash(_ name: String) -> Bool {
+    trashFolderNames.contains(name) || name.hasPrefix(trashFolderPrefix)
+  }
+
+  /// True for a name the library walk skips: trash folders and junk.
+  public static func isExcluded(_ name: String) -> Bool {
+    isTrash(name) || junkNames.contains(name) || name.hasPrefix(appleDoublePrefix)
+  }
+
+  /// The same test on raw name bytes, cheap enough to run on every directory entry.
+  public static func isExcluded(name: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = name.first else { return false }
+    // Every excluded name starts with one of these; most photo names don't.
+    guard first == UInt8(ascii: ".") || first == UInt8(ascii: "@") || first == UInt8(ascii: "#")
+      || first == UInt8(ascii: "T")
+    else { return false }
+    return isExcluded(String(decoding: name, as: UTF8.self))
+  }
+}

@@ -1,0 +1,203 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// What the walk found, in walk order.
+public enum WalkItem {
+  /// A media file to identify. `path` is NUL-terminated raw bytes; `explicit` when it was named
+  /// on the command line (then a symbolic link to it is followed).
+  case file(path: [UInt8], status: FileStatus, explicit: Bool)
+  /// Something that could not be listed or read; the root's scan is incomplete.
+  case failure(path: String, error: SystemError)
+}
+
+/// Lists a library root depth-first, each folder's entries sorted by their name bytes, so the
+/// same library always yields the same files in the same order.
+///
+/// Decisions: symbolic links met during the walk are not followed (a linked folder could loop
+/// or count a library twice; a linked file's bytes belong to wherever the link points), and
+/// are counted as skipped; a root named explicitly is followed, as `find -H` does. A folder
+/// reached twice (bind mounts) is visited once. Names that are not valid UTF-8 can't be written
+/// as a record's path: they become `EILSEQ` failures, so they never vanish silently.
+public struct LibraryWalker {
+  /// Hash every regular file, not only the media types Immich accepts.
+  public var includeAll = false
+  /// Symbolic links skipped in the walk.
+  public private(set) var skippedLinks = 0
+
+  public init(includeAll: Bool = false) {
+    self.includeAll = includeAll
+  }
+
+  /// How a root turned out, before its files are hashed.
+  public enum RootOutcome {
+    case walked
+    case missing(SystemError)
+    case unreadable(SystemError)
+  }
+
+  /// Walks `root` (absolute), calling `visit` for every item in order.
+  public mutating func walk(root: String, _ visit: (WalkItem) -> Void) -> RootOutcome {
+    var s = stat()
+    guard stat(root, &s) == 0 else {
+      let error = SystemError(errno: errno)
+      visit(.failure(path: root, error: error))
+      return errno == ENOENT || errno == ENOTDIR ? .missing(error) : .unreadable(error)
+    }
+    let status = FileStatus(s)
+    var bytes = Array(root.utf8)
+    if status.isDirectory {
+      var ancestors: [DirectoryKey] = []
+      if let error = walkDirectory(&bytes, status, &ancestors, visit) { return .unreadable(error) }
+      return .walked
+    }
+    guard status.isRegularFile else {
+      let error = SystemError(code: "EINVAL", message: "Not a regular file or folder")
+      visit(.failure(path: root, error: error))
+      return .unreadable(error)
+    }
+    if includeAll || bytes.withUnsafeBufferPointer({ MediaTypes.isMedia(name: $0) }) {
+      bytes.append(0)
+      visit(.file(path: bytes, status: status, explicit: true))
+    }
+    return .walked
+  }
+
+  struct DirectoryKey: Equatable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  private struct Entry {
+    var name: [UInt8]
+    var kind: Kind
+    enum Kind { case file(FileStatus), directory, failure(SystemError) }
+  }
+
+  /// Returns the error when the folder itself could not be listed.
+  private mutating func walkDirectory(
+    _ path: inout [UInt8], _ status: FileStatus, _ ancestors: inout [DirectoryKey],
+    _ visit: (WalkItem) -> Void
+  ) -> SystemError? {
+    let key = DirectoryKey(device: status.device, inode: status.inode)
+    if ancestors.contains(key) { return nil }
+    guard let entries = list(path) else {
+      let error = SystemError(errno: errno)
+      visit(.failure(path: String(decoding: path, as: UTF8.self), error: error))
+      return error
+    }
+    ancestors.append(key)
+    defer { ancestors.removeLast() }
+    let base = path.count
+    for entry in entries {
+      path.append(UInt8(ascii: "/"))
+      path.append(contentsOf: entry.name)
+      defer { path.removeSubrange(base...) }
+      switch entry.kind {
+      case .file(let fileStatus):
+        path.append(0)
+        visit(.file(path: path, status: fileStatus, explicit: false))
+      case .directory:
+        var s = stat()
+        guard withNulTerminated(path, { lstat($0, &s) }) == 0 else {
+          visit(
+            .failure(path: String(decoding: path, as: UTF8.self), error: SystemError(errno: errno)))
+          continue
+        }
+        let child = FileStatus(s)
+        // Replaced by a link or a file since the listing: not ours to follow.
+        guard child.isDirectory else { continue }
+        _ = walkDirectory(&path, child, &ancestors, visit)
+      case .failure(let error):
+        visit(.failure(path: String(decoding: path, as: UTF8.self), error: error))
+      }
+    }
+    return nil
+  }
+
+  /// The folder's entries worth visiting, sorted by name bytes; nil (with errno set) when the
+  /// folder can't be opened.
+  private mutating func list(_ path: [UInt8]) -> [Entry]? {
+    guard let dir = withNulTerminated(path, { opendir($0) }) else { return nil }
+    defer { closedir(dir) }
+    let fd = dirfd(dir)
+    var entries: [Entry] = []
+    while true {
+      errno = 0
+      guard let raw = readdir(dir) else {
+        if errno != 0 {
+          entries.append(Entry(name: [], kind: .failure(SystemError(errno: errno))))
+        }
+        break
+      }
+      let type = raw.pointee.d_type
+      let outcome: Entry? = withUnsafePointer(to: &raw.pointee.d_name) { tuple in
+        tuple.withMemoryRebound(to: UInt8.self, capacity: 256) { start in
+          let name = UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)))
+          return classify(fd: fd, name: name, type: type)
+        }
+      }
+      if let outcome { entries.append(outcome) }
+    }
+    entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
+    return entries
+  }
+
+  private mutating func classify(fd: Int32, name: UnsafeBufferPointer<UInt8>, type: UInt8) -> Entry? {
+    if name.count <= 2 && name.allSatisfy({ $0 == UInt8(ascii: ".") }) { return nil }
+    if LibraryExclusions.isExcluded(name: name) { return nil }
+    var kind = type
+    var status: FileStatus?
+    let isCandidateFile = includeAll || MediaTypes.isMedia(name: name)
+    if type == DT_UNKNOWN || (type == DT_REG && isCandidateFile) {
+      var s = stat()
+      guard fstatat(fd, UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &s, AT_SYMLINK_NOFOLLOW) == 0 else {
+        if errno == ENOENT { return nil }  // deleted since the listing
+        return Entry(name: Array(name), kind: .failure(SystemError(errno: errno)))
+      }
+      let fileStatus = FileStatus(s)
+      status = fileStatus
+      kind = fileStatus.isDirectory ? UInt8(DT_DIR) : fileStatus.isRegularFile ? UInt8(DT_REG)
+        : fileStatus.isSymbolicLink ? UInt8(DT_LNK) : UInt8(DT_UNKNOWN)
+    }
+    switch kind {
+    case UInt8(DT_DIR):
+      guard String(validating: name, as: UTF8.self) != nil else {
+        return Entry(name: Array(name), kind: .failure(Self.invalidName))
+      }
+      return Entry(name: Array(name), kind: .directory)
+    case UInt8(DT_REG):
+      guard isCandidateFile, let status else { return nil }
+      guard String(validating: name, as: UTF8.self) != nil else {
+        return Entry(name: Array(name), kind: .failure(Self.invalidName))
+      }
+      return Entry(name: Array(name), kind: .file(status))
+    case UInt8(DT_LNK):
+      skippedLinks += 1
+      return nil
+    default:
+      return nil
+    }
+  }
+
+  static let invalidName = SystemError(
+    code: "EILSEQ", message: "Name is not valid UTF-8 and can't be reported; rename it")
+}
+
+/// Calls `body` with `bytes` as a C string (`bytes` may already end in NUL).
+func withNulTerminated<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+  if bytes.last == 0 {
+    return bytes.withUnsafeBufferPointer {
+      body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self))
+    }
+  }
+  var copy = bytes
+  copy.append(0)
+  return copy.withUnsafeBufferPointer {
+    body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self))
+  }
+}

@@ -1,1 +1,0 @@
-// CairnHashing: see Package.swift for what this module holds.

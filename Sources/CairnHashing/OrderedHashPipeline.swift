@@ -1,0 +1,215 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// One item of a scan on its way from the walk to the output.
+struct ScanItem {
+  enum Outcome {
+    case needsHash
+    case cached(ContentDigest)
+    case hashed(ContentDigest, FileStatus, hashedAt: Int64)
+    case failed(SystemError)
+  }
+
+  var rootIndex: Int
+  /// Raw path bytes; NUL-terminated for files.
+  var path: [UInt8]
+  var status: FileStatus?
+  var explicit: Bool
+  var outcome: Outcome
+}
+
+/// Hashes files on one worker thread per core and gives the results back in the order they
+/// were submitted, whichever worker finished first.
+///
+/// Memory stays bounded: at most `window` items are between submission and output; the walk
+/// waits when the window is full. Items that need no hashing (cache hits, failures) pass
+/// through without waking a worker.
+final class OrderedHashPipeline: @unchecked Sendable {
+  private var slots: [ScanItem?]
+  private var done: [Bool]
+  private var jobs: [Int] = []
+  private var jobsHead = 0
+  private var submitted = 0
+  private var emitted = 0
+  private var finishing = false
+  private var mutex = pthread_mutex_t()
+  private var workAvailable = pthread_cond_t()
+  private var slotDone = pthread_cond_t()
+  private var threads: [Thread] = []
+  private var running = 0
+  /// Bytes read by the workers so far, including files not finished yet (for progress).
+  private var bytesRead: Int64 = 0
+
+  init(workers: Int, window: Int) {
+    slots = Array(repeating: nil, count: window)
+    done = Array(repeating: false, count: window)
+    pthread_mutex_init(&mutex, nil)
+    pthread_cond_init(&workAvailable, nil)
+    pthread_cond_init(&slotDone, nil)
+    running = workers
+    for index in 0..<workers {
+      let thread = Thread { [self] in work() }
+      thread.name = "cairn-hash-\(index)"
+      thread.stackSize = 1 << 20
+      threads.append(thread)
+      thread.start()
+    }
+  }
+
+  deinit {
+    pthread_cond_destroy(&slotDone)
+    pthread_cond_destroy(&workAvailable)
+    pthread_mutex_destroy(&mutex)
+  }
+
+  var bytesReadSoFar: Int64 {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    return bytesRead
+  }
+
+  /// Adds `item`; calls `emit` for every item whose turn has come. `idle` runs (unlocked)
+  /// about ten times a second while the walk waits for room.
+  func submit(_ item: ScanItem, emit: (ScanItem) -> Void, idle: () -> Void) {
+    var ready: [ScanItem] = []
+    pthread_mutex_lock(&mutex)
+    while submitted - emitted >= slots.count {
+      takeReadyLocked(into: &ready)
+      if submitted - emitted < slots.count { break }
+      if !ready.isEmpty {
+        pthread_mutex_unlock(&mutex)
+        for item in ready { emit(item) }
+        ready.removeAll(keepingCapacity: true)
+        pthread_mutex_lock(&mutex)
+        continue
+      }
+      pthread_mutex_unlock(&mutex)
+      idle()
+      pthread_mutex_lock(&mutex)
+      waitLocked()
+    }
+    let index = submitted % slots.count
+    let needsHash: Bool
+    if case .needsHash = item.outcome { needsHash = true } else { needsHash = false }
+    slots[index] = item
+    done[index] = !needsHash
+    if needsHash {
+      jobs.append(submitted)
+      pthread_cond_signal(&workAvailable)
+    }
+    submitted += 1
+    takeReadyLocked(into: &ready)
+    pthread_mutex_unlock(&mutex)
+    for item in ready { emit(item) }
+  }
+
+  /// Waits for every submitted item, emits the rest, and stops the workers.
+  func finish(emit: (ScanItem) -> Void, idle: () -> Void) {
+    var ready: [ScanItem] = []
+    pthread_mutex_lock(&mutex)
+    while emitted < submitted {
+      takeReadyLocked(into: &ready)
+      if !ready.isEmpty {
+        pthread_mutex_unlock(&mutex)
+        for item in ready { emit(item) }
+        ready.removeAll(keepingCapacity: true)
+        pthread_mutex_lock(&mutex)
+        continue
+      }
+      pthread_mutex_unlock(&mutex)
+      idle()
+      pthread_mutex_lock(&mutex)
+      if emitted < submitted && !done[emitted % slots.count] { waitLocked() }
+    }
+    finishing = true
+    pthread_cond_broadcast(&workAvailable)
+    while running > 0 { waitLocked() }
+    pthread_mutex_unlock(&mutex)
+  }
+
+  private func takeReadyLocked(into ready: inout [ScanItem]) {
+    while emitted < submitted {
+      let index = emitted % slots.count
+      guard done[index], let item = slots[index] else { break }
+      ready.append(item)
+      slots[index] = nil
+      done[index] = false
+      emitted += 1
+    }
+  }
+
+  /// Waits for a worker to finish something, at most 100 ms (so progress can be redrawn).
+  private func waitLocked() {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    var deadline = now
+    deadline.tv_nsec += 100_000_000
+    if deadline.tv_nsec >= 1_000_000_000 {
+      deadline.tv_sec += 1
+      deadline.tv_nsec -= 1_000_000_000
+    }
+    pthread_cond_timedwait(&slotDone, &mutex, &deadline)
+  }
+
+  private func work() {
+    let hasher = ContentHasher()
+    pthread_mutex_lock(&mutex)
+    while true {
+      while jobsHead == jobs.count && !finishing {
+        pthread_cond_wait(&workAvailable, &mutex)
+      }
+      if jobsHead == jobs.count { break }
+      let sequence = jobs[jobsHead]
+      jobsHead += 1
+      if jobsHead == jobs.count {
+        jobs.removeAll(keepingCapacity: true)
+        jobsHead = 0
+      }
+      let index = sequence % slots.count
+      guard var item = slots[index] else { continue }
+      pthread_mutex_unlock(&mutex)
+      item.outcome = hash(item, with: hasher)
+      pthread_mutex_lock(&mutex)
+      slots[index] = item
+      done[index] = true
+      if sequence == emitted { pthread_cond_signal(&slotDone) }
+    }
+    running -= 1
+    pthread_cond_broadcast(&slotDone)
+    pthread_mutex_unlock(&mutex)
+  }
+
+  private func hash(_ item: ScanItem, with hasher: ContentHasher) -> ScanItem.Outcome {
+    // The racy-file test in the cache compares timestamps with when reading began.
+    let started = Self.nowNanoseconds()
+    let result = item.path.withUnsafeBufferPointer { buffer in
+      hasher.hash(
+        path: UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+        followSymlinks: item.explicit
+      ) { [self] count in
+        pthread_mutex_lock(&mutex)
+        bytesRead += Int64(count)
+        pthread_mutex_unlock(&mutex)
+      }
+    }
+    switch result {
+    case .success(let outcome):
+      return .hashed(outcome.digest, outcome.status, hashedAt: started)
+    case .failure(let error):
+      return .failed(error)
+    }
+  }
+
+  static func nowNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+  }
+}

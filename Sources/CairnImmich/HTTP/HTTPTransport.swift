@@ -1,0 +1,189 @@
+import AsyncHTTPClient
+import CairnCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Whether a request may be sent again after a failure that left its outcome unknown.
+enum RetryPolicy: Sendable {
+  /// Reads, and writes whose repetition leaves the same state (see `ImmichClient`).
+  case safe
+  /// Requests whose repetition would do something twice (login creates a session).
+  case never
+}
+
+/// What the server answered.
+struct HTTPAnswer: Sendable {
+  var status: Int
+  var contentType: String?
+  var body: [UInt8]
+  /// How many times the request was sent to get this answer.
+  var attempts = 1
+
+  var isJSON: Bool { contentType?.lowercased().contains("json") ?? false }
+  var isHTML: Bool { contentType?.lowercased().contains("text/html") ?? false }
+}
+
+/// One request, with the credential kept apart from everything that may be printed.
+struct HTTPCall: Sendable {
+  var method: HTTPMethod
+  /// Absolute URL.
+  var url: String
+  /// Sent as headers; never printed.
+  var credential: Credential
+  var body: [UInt8]?
+  var retry: RetryPolicy
+  /// `GET /api/server/ping`: what error messages name.
+  var label: String
+}
+
+/// How a request proves who it is.
+enum Credential: Sendable {
+  case none
+  case apiKey(Secret)
+  case session(Secret)
+
+  func apply(to headers: inout HTTPHeaders) {
+    switch self {
+    case .none: break
+    case .apiKey(let key): headers.replaceOrAdd(name: "x-api-key", value: key.reveal())
+    case .session(let token): headers.replaceOrAdd(name: "x-immich-user-token", value: token.reveal())
+    }
+  }
+}
+
+/// Sends requests over AsyncHTTPClient with timeouts and bounded, exponential retries, and
+/// counts them (the `requests` count of `cairn-fetch`'s end record).
+final class HTTPTransport: Sendable {
+  let options: ClientOptions
+  private let counter = Locked(0)
+
+  init(options: ClientOptions) { self.options = options }
+
+  /// Requests sent so far, retries included.
+  var requestsSent: Int { counter.current }
+
+  /// One process-wide client, never shut down (like `HTTPClient.shared`), with our timeouts:
+  /// connecting may take 10 s; a body may pause at most 60 s between bytes.
+  static let client: HTTPClient = {
+    var configuration = HTTPClient.Configuration(
+      redirectConfiguration: .follow(max: 5, allowCycles: false),
+      timeout: .init(connect: .seconds(10), read: .seconds(60)))
+    configuration.httpVersion = .http1Only
+    configuration.decompression = .enabled(limit: .none)
+    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+  }()
+
+  /// Sends `call` and collects the whole answer, retrying what `call.retry` allows.
+  func send(_ call: HTTPCall) async throws(ImmichError) -> HTTPAnswer {
+    let attempts = call.retry == .safe ? options.maxAttempts : 1
+    var attempt = 1
+    while true {
+      do throws(Failure) {
+        var answer = try await sendOnce(call)
+        answer.attempts = attempt
+        if answer.status >= 500, attempt < attempts, answer.status != 501 {
+          attempt += 1
+          try? await Task.sleep(for: options.backoff(after: attempt - 1))
+          continue
+        }
+        return answer
+      } catch {
+        if error.retryable, attempt < attempts {
+          attempt += 1
+          try? await Task.sleep(for: options.backoff(after: attempt - 1))
+          continue
+        }
+        throw error.immichError(call.label, attempts: attempt)
+      }
+    }
+  }
+
+  /// Opens a streamed answer (the sync stream). Retries only until the head has arrived: once
+  /// lines flow, a failure is the caller's to handle.
+  func open(_ call: HTTPCall) async throws(ImmichError) -> HTTPClientResponse {
+    let attempts = call.retry == .safe ? options.maxAttempts : 1
+    var attempt = 1
+    while true {
+      do throws(Failure) {
+        let response = try await execute(call, timeout: options.streamTimeout)
+        if response.status.code >= 500, attempt < attempts {
+          attempt += 1
+          try? await Task.sleep(for: options.backoff(after: attempt - 1))
+          continue
+        }
+        return response
+      } catch {
+        if error.retryable, attempt < attempts {
+          attempt += 1
+          try? await Task.sleep(for: options.backoff(after: attempt - 1))
+          continue
+        }
+        throw error.immichError(call.label, attempts: attempt)
+      }
+    }
+  }
+
+  private func sendOnce(_ call: HTTPCall) async throws(Failure) -> HTTPAnswer {
+    let clock = ContinuousClock()
+    let started = clock.now
+    let response = try await execute(call, timeout: options.requestTimeout)
+    let remaining = options.requestTimeout - (clock.now - started)
+    do {
+      // The head arrived in time; the body gets what is left of the request's time.
+      let body = try await withDeadline(remaining) {
+        try await response.body.collect(upTo: 512 << 20)
+      }
+      return HTTPAnswer(
+        status: Int(response.status.code), contentType: response.headers.first(name: "content-type"),
+        body: Array(buffer: body))
+    } catch {
+      throw Failure.from(error, timeout: options.requestTimeout)
+    }
+  }
+
+  private func execute(_ call: HTTPCall, timeout: Duration) async throws(Failure)
+    -> HTTPClientResponse
+  {
+    var request = HTTPClientRequest(url: call.url)
+    request.method = call.method
+    request.headers.add(name: "accept", value: "application/json")
+    request.headers.add(name: "user-agent", value: "cairn/\(CairnVersion.current)")
+    call.credential.apply(to: &request.headers)
+    if let body = call.body {
+      request.headers.add(name: "content-type", value: "application/json")
+      request.body = .bytes(ByteBuffer(bytes: body))
+    }
+    counter.withLock { $0 += 1 }
+    do {
+      return try await Self.client.execute(request, timeout: .init(timeout))
+    } catch {
+      throw Failure.from(error, timeout: timeout)
+    }
+  }
+}
+
+extension TimeAmount {
+  init(_ duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+  }
+}
+
+/// Runs `body`, failing with a timeout if it takes longer than `limit`.
+func withDeadline<T: Sendable>(
+  _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  try await withThrowingTaskGroup(of: T?.self) { group in
+    group.addTask { try await body() }
+    group.addTask {
+      try await Task.sleep(for: max(limit, .zero))
+      return nil
+    }
+    defer { group.cancelAll() }
+    guard let first = try await group.next(), let value = first else {
+      throw HTTPClientError.deadlineExceeded
+    }
+    return value
+  }
+}

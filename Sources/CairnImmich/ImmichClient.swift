@@ -1,0 +1,302 @@
+import AsyncHTTPClient
+import CairnCore
+import Foundation
+import NIOHTTP1
+
+/// A typed client for the Immich endpoints cairn uses, for v2.7 and v3.x servers.
+///
+/// Every method sends lower-case ids, applies the request timeout, and retries with bounded
+/// exponential backoff only what is safe to repeat. Every method throws only `ImmichError`
+/// (use `cairnError` to end a tool with it). The credential is never part of any message.
+///
+/// Which writes are retried, and why:
+/// - `PUT /tags` (upsert by value), `PUT /tags/assets` and `PUT /tags/:id/assets` converge on
+///   the same state however often they run; a repeat reports `duplicate` or a smaller count,
+///   which callers treat as "tagged".
+/// - `DELETE /assets` with `force:false` only ever moves owned assets into the trash; a repeat
+///   after a lost answer finds them trashed and trashes them again (the server resets
+///   `deletedAt`, which only restarts the trash period). `force:true` is never sent.
+/// - `POST /trash/restore/assets` sets trashed assets active; a repeat changes nothing.
+/// - `POST /sync/ack` (last ack per type wins) and `DELETE /sync/ack` are idempotent.
+/// - `POST /auth/login` is never retried: each attempt creates a session.
+public final class ImmichClient: Sendable {
+  /// The API base URL, normalised, ending in `/api`.
+  public let apiBase: String
+  let credential: Credential
+  let transport: HTTPTransport
+
+  /// A client that authenticates with an API key.
+  public convenience init(apiBase: String, apiKey: Secret, options: ClientOptions = ClientOptions()) {
+    self.init(apiBase: apiBase, credential: .apiKey(apiKey), transport: HTTPTransport(options: options))
+  }
+
+  init(apiBase: String, credential: Credential, transport: HTTPTransport) {
+    self.apiBase = apiBase
+    self.credential = credential
+    self.transport = transport
+  }
+
+  /// The same server with a session token (from `login`) instead of the API key; requests of
+  /// both clients are counted together.
+  public func usingSession(_ token: Secret) -> ImmichClient {
+    ImmichClient(apiBase: apiBase, credential: .session(token), transport: transport)
+  }
+
+  public var options: ClientOptions { transport.options }
+
+  /// HTTP requests sent so far by this client and those derived from it, retries included.
+  public var requestsSent: Int { transport.requestsSent }
+
+  /// True when this client authenticates with a session token.
+  public var usesSession: Bool {
+    if case .session = credential { return true }
+    return false
+  }
+
+  // MARK: - Server
+
+  /// `GET /api/server/ping`: true when the server answers `pong`.
+  public func ping() async throws(ImmichError) -> Bool {
+    try await get("/server/ping", as: PingAnswer.self).res == "pong"
+  }
+
+  /// `GET /api/server/version` (public).
+  public func version() async throws(ImmichError) -> ServerVersion {
+    try await get("/server/version", as: ServerVersion.self)
+  }
+
+  /// `GET /api/server/features` (public).
+  public func features() async throws(ImmichError) -> ServerFeatures {
+    try await get("/server/features", as: ServerFeatures.self)
+  }
+
+  /// `GET /api/server/config` (public): `trashDays` and friends.
+  public func config() async throws(ImmichError) -> ServerConfig {
+    try await get("/server/config", as: ServerConfig.self)
+  }
+
+  /// `GET /api/server/about` (`server.about`).
+  public func about() async throws(ImmichError) -> ServerAbout {
+    try await get("/server/about", as: ServerAbout.self)
+  }
+
+  // MARK: - Account
+
+  /// `GET /api/users/me` (`user.read`): whose key or session this is.
+  public func currentUser() async throws(ImmichError) -> UserInfo {
+    try await get("/users/me", as: UserInfo.self)
+  }
+
+  /// `GET /api/api-keys/me`: the key's permissions (403 with a session).
+  public func currentAPIKey() async throws(ImmichError) -> APIKeyInfo {
+    try await get("/api-keys/me", as: APIKeyInfo.self)
+  }
+
+  /// `POST /api/auth/login`: a session for email and password. Never retried.
+  public func login(email: String, password: Secret) async throws(ImmichError) -> LoginResult {
+    let body: [String: Any] = ["email": email, "password": password.reveal()]
+    let answer = try await send(.POST, "/auth/login", body: body, retry: .never)
+    let login = try decode(LoginAnswer.self, answer, "POST /api/auth/login")
+    return LoginResult(
+      accessToken: Secret(login.accessToken), userId: login.userId.lowercased(),
+      userEmail: login.userEmail)
+  }
+
+  /// `POST /api/auth/logout` with this client's session; ends it on the server.
+  public func logout() async throws(ImmichError) {
+    _ = try await send(.POST, "/auth/logout", body: nil, retry: .never)
+  }
+
+  // MARK: - Assets
+
+  /// `POST /api/search/metadata`: one page.
+  public func searchMetadata(_ query: MetadataQuery) async throws(ImmichError) -> SearchPage {
+    let answer = try await send(.POST, "/search/metadata", body: query.json, retry: .safe)
+    let page = try decode(SearchAnswer.self, answer, "POST /api/search/metadata")
+    return SearchPage(items: page.assets.items, nextPage: page.assets.nextPage.flatMap { Int($0) })
+  }
+
+  /// `POST /api/search/statistics`: how many assets match (paging fields are ignored).
+  public func searchStatistics(_ query: MetadataQuery) async throws(ImmichError) -> Int {
+    var body = query.json
+    for key in ["page", "size", "order"] { body.removeValue(forKey: key) }
+    let answer = try await send(.POST, "/search/statistics", body: body, retry: .safe)
+    return try decode(StatisticsAnswer.self, answer, "POST /api/search/statistics").total
+  }
+
+  /// `GET /api/assets/:id`.
+  public func asset(id: String) async throws(ImmichError) -> ServerAsset {
+    try await get("/assets/\(try pathId(id))", as: ServerAsset.self)
+  }
+
+  /// `DELETE /api/assets {ids, force:false}`: moves the assets to the trash.
+  ///
+  /// All or nothing: one id the user does not own (a partner's, a locked one, an unknown one)
+  /// fails the whole call with 400 `Not found or no asset.delete access`. There is deliberately
+  /// no way to send `force:true`.
+  public func trash(assetIds: [String]) async throws(ImmichError) {
+    guard !assetIds.isEmpty else { return }
+    let body: [String: Any] = ["ids": assetIds.map { $0.lowercased() }, "force": false]
+    _ = try await send(.DELETE, "/assets", body: body, retry: .safe)
+  }
+
+  /// `POST /api/trash/restore/assets {ids}`: takes the assets out of the trash. The server's
+  /// count is the number of ids sent, not the number restored.
+  @discardableResult
+  public func restore(assetIds: [String]) async throws(ImmichError) -> Int {
+    guard !assetIds.isEmpty else { return 0 }
+    let body: [String: Any] = ["ids": assetIds.map { $0.lowercased() }]
+    let answer = try await send(.POST, "/trash/restore/assets", body: body, retry: .safe)
+    return try decode(CountAnswer.self, answer, "POST /api/trash/restore/assets").count
+  }
+
+  /// `POST /api/assets/bulk-upload-check`: which (id, checksum) pairs the server already has.
+  /// `id` is the caller's own label (a path); checksums are base64 (28) or hex (40).
+  public func uploadCheck(_ items: [(id: String, checksum: String)]) async throws(ImmichError)
+    -> [UploadCheckResult]
+  {
+    guard !items.isEmpty else { return [] }
+    let body: [String: Any] = ["assets": items.map { ["id": $0.id, "checksum": $0.checksum] }]
+    let answer = try await send(.POST, "/assets/bulk-upload-check", body: body, retry: .safe)
+    return try decode(UploadCheckAnswer.self, answer, "POST /api/assets/bulk-upload-check").results
+  }
+
+  // MARK: - Tags
+
+  /// `GET /api/tags` (`tag.read`): the user's tags, by value.
+  public func tags() async throws(ImmichError) -> [TagInfo] {
+    try await get("/tags", as: [TagInfo].self)
+  }
+
+  /// `GET /api/tags/:id` (`tag.read`).
+  public func tag(id: String) async throws(ImmichError) -> TagInfo {
+    try await get("/tags/\(try pathId(id))", as: TagInfo.self)
+  }
+
+  /// `PUT /api/tags {tags}` (`tag.create`): creates every level of each `/`-separated path
+  /// (with the closure rows tag search needs) and returns the leaf tags, in input order.
+  public func upsertTags(_ values: [String]) async throws(ImmichError) -> [TagInfo] {
+    guard !values.isEmpty else { return [] }
+    let answer = try await send(.PUT, "/tags", body: ["tags": values], retry: .safe)
+    return try decode([TagInfo].self, answer, "PUT /api/tags")
+  }
+
+  /// `PUT /api/tags/assets {tagIds, assetIds}` (`tag.asset`): the number of new pairs; assets
+  /// or tags the user does not own are skipped silently by the server.
+  @discardableResult
+  public func tagAssets(tagIds: [String], assetIds: [String]) async throws(ImmichError) -> Int {
+    guard !tagIds.isEmpty, !assetIds.isEmpty else { return 0 }
+    let body: [String: Any] = [
+      "tagIds": tagIds.map { $0.lowercased() }, "assetIds": assetIds.map { $0.lowercased() },
+    ]
+    let answer = try await send(.PUT, "/tags/assets", body: body, retry: .safe)
+    return try decode(CountAnswer.self, answer, "PUT /api/tags/assets").count
+  }
+
+  /// `PUT /api/tags/:id/assets {ids}` (`tag.asset`): one result per id, in input order.
+  public func addAssets(_ assetIds: [String], toTag tagId: String) async throws(ImmichError)
+    -> [BulkIdResult]
+  {
+    guard !assetIds.isEmpty else { return [] }
+    let path = "/tags/\(try pathId(tagId))/assets"
+    let body: [String: Any] = ["ids": assetIds.map { $0.lowercased() }]
+    let answer = try await send(.PUT, path, body: body, retry: .safe)
+    return try decode([BulkIdResult].self, answer, "PUT /api\(path)")
+  }
+
+  // MARK: - Sync acks (session only)
+
+  /// `GET /api/sync/ack`: this session's checkpoints.
+  public func syncAcks() async throws(ImmichError) -> [SyncAck] {
+    try await get("/sync/ack", as: [SyncAck].self)
+  }
+
+  /// `POST /api/sync/ack {acks}` (at most 1000; the last per type wins).
+  public func sendSyncAcks(_ acks: [String]) async throws(ImmichError) {
+    guard !acks.isEmpty else { return }
+    for start in stride(from: 0, to: acks.count, by: 1000) {
+      let chunk = Array(acks[start..<min(start + 1000, acks.count)])
+      _ = try await send(.POST, "/sync/ack", body: ["acks": chunk], retry: .safe)
+    }
+  }
+
+  /// `DELETE /api/sync/ack`: forgets the checkpoints of `types`, or all when nil.
+  public func deleteSyncAcks(types: [String]? = nil) async throws(ImmichError) {
+    let body: [String: Any] = types.map { ["types": $0] } ?? [:]
+    _ = try await send(.DELETE, "/sync/ack", body: body, retry: .safe)
+  }
+
+  // MARK: - Plumbing
+
+  func url(_ path: String) -> String { apiBase + path }
+
+  /// A uuid for a URL path: lower-case, and refused unless it looks like one (so nothing
+  /// else can be smuggled into the path).
+  func pathId(_ id: String) throws(ImmichError) -> String {
+    let lower = id.lowercased()
+    guard lower.count == 36, lower.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+      throw ImmichError(.rejected, "not an asset or tag id: '\(id)'")
+    }
+    return lower
+  }
+
+  func get<T: Decodable>(_ path: String, as type: T.Type) async throws(ImmichError) -> T {
+    let answer = try await send(.GET, path, body: nil, retry: .safe)
+    return try decode(type, answer, "GET /api\(path)")
+  }
+
+  /// Sends a request and returns a 2xx answer; anything else becomes an `ImmichError`.
+  func send(
+    _ method: HTTPMethod, _ path: String, body: [String: Any]?, retry: RetryPolicy
+  ) async throws(ImmichError) -> HTTPAnswer {
+    let label = "\(method.rawValue) /api\(path)"
+    var bytes: [UInt8]?
+    if let body {
+      guard let data = try? JSONSerialization.data(withJSONObject: body) else {
+        throw ImmichError(.configuration, "\(label): cannot encode the request body")
+      }
+      bytes = Array(data)
+    }
+    let call = HTTPCall(
+      method: method, url: url(path), credential: credential, body: bytes, retry: retry,
+      label: label)
+    let answer = try await transport.send(call)
+    guard (200..<300).contains(answer.status), !answer.isHTML else {
+      throw ServerErrors.error(for: answer, label: label, credential: credential, apiBase: apiBase)
+    }
+    return answer
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, _ answer: HTTPAnswer, _ label: String)
+    throws(ImmichError) -> T
+  {
+    do {
+      return try JSONDecoder().decode(type, from: Data(answer.body))
+    } catch {
+      if !answer.isJSON {
+        throw ImmichError(
+          .notImmich,
+          "not an Immich API URL: \(apiBase) answered \(label) with"
+            + " \(answer.contentType ?? "no content type"), not JSON",
+          httpStatus: answer.status, request: label)
+      }
+      throw ImmichError(
+        .server, "\(label): unexpected answer: \(Self.decodingProblem(error))",
+        httpStatus: answer.status, request: label)
+    }
+  }
+
+  static func decodingProblem(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return Failure.describe(error) }
+    switch error {
+    case .keyNotFound(let key, let context):
+      return "missing field '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+      return "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
+    case .dataCorrupted(let context):
+      return context.debugDescription
+    @unknown default:
+      return "cannot read it"
+    }
+  }
+}

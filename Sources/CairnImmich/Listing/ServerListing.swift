@@ -1,0 +1,88 @@
+import CairnCore
+
+/// The user's own assets on the server: what `cairn-fetch` emits, with the counts of its
+/// `end` record.
+public struct ServerListing: Sendable, Equatable {
+  /// Owned, non-locked assets (trashed ones included, flagged), sorted by id.
+  public var assets: [AssetRecord]
+  /// Assets of partners the search returned; never candidates, only counted.
+  public var partnerSkipped: Int
+  /// Owned assets in the locked folder (the sync stream sends them); never listed.
+  public var lockedSkipped: Int
+
+  public init(assets: [AssetRecord], partnerSkipped: Int = 0, lockedSkipped: Int = 0) {
+    self.assets = assets
+    self.partnerSkipped = partnerSkipped
+    self.lockedSkipped = lockedSkipped
+  }
+
+  /// Keeps the assets `ownerId` owns and that are not locked, each id once, sorted by id.
+  public init(filtering records: some Sequence<AssetRecord>, ownerId: String) {
+    let owner = ownerId.lowercased()
+    var byId: [String: AssetRecord] = [:]
+    var partners = Set<String>()
+    var locked = Set<String>()
+    for record in records {
+      if record.ownerId.lowercased() != owner {
+        partners.insert(record.id)
+      } else if record.visibility == AssetVisibility.locked.rawValue {
+        locked.insert(record.id)
+      } else {
+        byId[record.id] = record
+      }
+    }
+    assets = byId.values.sorted { $0.id < $1.id }
+    partnerSkipped = partners.count
+    lockedSkipped = locked.subtracting(byId.keys).count
+  }
+
+  public var trashed: Int { assets.reduce(0) { $0 + ($1.isTrashed ? 1 : 0) } }
+
+  /// Assets per visibility (`timeline`, `archive`, `hidden`).
+  public var perVisibility: [String: Int] {
+    var counts: [String: Int] = [:]
+    for asset in assets { counts[asset.visibility, default: 0] += 1 }
+    return counts
+  }
+}
+
+/// Lists the server page by page with `POST /api/search/metadata`.
+///
+/// Each listed visibility is asked for explicitly, on every version: v2 would otherwise give
+/// `timeline` only, and on v3 naming them keeps `locked` out by construction rather than by a
+/// default that changed once already. `withDeleted` makes trashed assets show (`isTrashed`).
+/// Every page is fetched before anything is returned: a failure leaves no partial listing.
+public struct SearchLister: Sendable {
+  public let client: ImmichClient
+  public let ownerId: String
+  public var pageSize: Int
+
+  public init(client: ImmichClient, ownerId: String, pageSize: Int = 1000) {
+    self.client = client
+    self.ownerId = ownerId
+    self.pageSize = pageSize
+  }
+
+  public func list(progress: (@Sendable (Int) -> Void)? = nil) async throws(ImmichError)
+    -> ServerListing
+  {
+    var records: [AssetRecord] = []
+    for visibility in AssetVisibility.listed {
+      var page = 1
+      while true {
+        let query = MetadataQuery(
+          visibility: visibility, withDeleted: true, page: page, size: pageSize, order: "asc")
+        let answer = try await client.searchMetadata(query)
+        for item in answer.items { records.append(item.record) }
+        progress?(records.count)
+        guard let next = answer.nextPage else { break }
+        guard next > page else {
+          throw ImmichError(
+            .server, "POST /api/search/metadata: page \(page) points back to page \(next)")
+        }
+        page = next
+      }
+    }
+    return ServerListing(filtering: records, ownerId: ownerId)
+  }
+}

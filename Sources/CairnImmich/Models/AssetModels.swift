@@ -1,0 +1,158 @@
+import CairnCore
+import Foundation
+
+/// Where an asset shows in Immich. `locked` needs a PIN-elevated session; cairn never lists it.
+public enum AssetVisibility: String, Sendable, CaseIterable, Codable {
+  case timeline, archive, hidden, locked
+
+  /// The visibilities cairn lists: everything an API key may see.
+  public static let listed: [AssetVisibility] = [.timeline, .archive, .hidden]
+}
+
+/// An asset as `search/metadata` and `GET /api/assets/:id` describe it (`AssetResponseDto`),
+/// reduced to what cairn uses.
+public struct ServerAsset: Decodable, Sendable, Equatable {
+  public var id: String
+  public var ownerId: String
+  /// Base64 SHA-1 of the original file.
+  public var checksum: String
+  public var originalFileName: String
+  /// `IMAGE`, `VIDEO`, `AUDIO` or `OTHER`.
+  public var type: String
+  public var visibility: String
+  public var livePhotoVideoId: String?
+  public var isTrashed: Bool
+  /// ISO-8601 as the server sent it.
+  public var fileCreatedAt: String?
+  /// Milliseconds. v3 sends an integer, v2 a string such as `"0:00:02.500000"`.
+  public var durationMilliseconds: Int?
+  /// Only in `GET /api/assets/:id` answers (and searches that ask for them).
+  public var tags: [TagInfo]?
+
+  enum CodingKeys: String, CodingKey {
+    case id, ownerId, checksum, originalFileName, type, visibility, livePhotoVideoId, isTrashed
+    case fileCreatedAt, duration, tags
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decode(String.self, forKey: .id)
+    ownerId = try c.decode(String.self, forKey: .ownerId)
+    checksum = try c.decode(String.self, forKey: .checksum)
+    originalFileName = try c.decodeIfPresent(String.self, forKey: .originalFileName) ?? ""
+    type = try c.decodeIfPresent(String.self, forKey: .type) ?? "OTHER"
+    visibility = try c.decodeIfPresent(String.self, forKey: .visibility) ?? "timeline"
+    livePhotoVideoId = try c.decodeIfPresent(String.self, forKey: .livePhotoVideoId)
+    isTrashed = try c.decodeIfPresent(Bool.self, forKey: .isTrashed) ?? false
+    fileCreatedAt = try c.decodeIfPresent(String.self, forKey: .fileCreatedAt)
+    if let ms = try? c.decodeIfPresent(Int.self, forKey: .duration) {
+      durationMilliseconds = ms
+    } else if let text = try? c.decodeIfPresent(String.self, forKey: .duration) {
+      durationMilliseconds = Self.milliseconds(fromClock: text)
+    } else {
+      durationMilliseconds = nil
+    }
+    tags = try c.decodeIfPresent([TagInfo].self, forKey: .tags)
+  }
+
+  /// `H:MM:SS.ffffff` (v2's duration) as milliseconds.
+  static func milliseconds(fromClock text: String) -> Int? {
+    let parts = text.split(separator: ":")
+    guard parts.count == 3, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+      let seconds = Double(parts[2])
+    else { return nil }
+    return Int(((Double(hours * 3600 + minutes * 60) + seconds) * 1000).rounded())
+  }
+
+  /// The `asset` record cairn's pipeline carries (ids lower-cased, as the server compares them).
+  public var record: AssetRecord {
+    AssetRecord(
+      id: id.lowercased(), checksum: checksum, originalFileName: originalFileName,
+      assetType: type, visibility: visibility, livePhotoVideoId: livePhotoVideoId?.lowercased(),
+      isTrashed: isTrashed, ownerId: ownerId.lowercased(),
+      fileCreatedAt: fileCreatedAt.flatMap { Date(iso8601: $0) })
+  }
+}
+
+/// One page of `POST /api/search/metadata`.
+public struct SearchPage: Sendable {
+  public var items: [ServerAsset]
+  /// The next page number, or nil on the last page.
+  public var nextPage: Int?
+}
+
+struct SearchAnswer: Decodable {
+  struct Assets: Decodable {
+    var items: [ServerAsset]
+    var nextPage: String?
+  }
+  var assets: Assets
+}
+
+/// The filters of `search/metadata` cairn uses; nil fields are left out of the request.
+public struct MetadataQuery: Sendable, Equatable {
+  public var visibility: AssetVisibility?
+  public var withDeleted: Bool?
+  public var tagIds: [String]?
+  public var checksum: String?
+  public var id: String?
+  public var type: String?
+  public var page: Int
+  /// 1…1000.
+  public var size: Int
+  public var order: String?
+
+  public init(
+    visibility: AssetVisibility? = nil, withDeleted: Bool? = nil, tagIds: [String]? = nil,
+    checksum: String? = nil, id: String? = nil, type: String? = nil, page: Int = 1,
+    size: Int = 1000, order: String? = "asc"
+  ) {
+    self.visibility = visibility
+    self.withDeleted = withDeleted
+    self.tagIds = tagIds
+    self.checksum = checksum
+    self.id = id
+    self.type = type
+    self.page = page
+    self.size = min(max(size, 1), 1000)
+    self.order = order
+  }
+
+  var json: [String: Any] {
+    var body: [String: Any] = ["page": page, "size": size]
+    if let visibility { body["visibility"] = visibility.rawValue }
+    if let withDeleted { body["withDeleted"] = withDeleted }
+    if let tagIds { body["tagIds"] = tagIds.map { $0.lowercased() } }
+    if let checksum { body["checksum"] = checksum }
+    if let id { body["id"] = id.lowercased() }
+    if let type { body["type"] = type }
+    if let order { body["order"] = order }
+    return body
+  }
+}
+
+/// One answer of `POST /api/assets/bulk-upload-check`.
+public struct UploadCheckResult: Decodable, Sendable, Equatable {
+  /// The caller's id, echoed.
+  public var id: String
+  /// `accept` (not on the server) or `reject`.
+  public var action: String
+  public var reason: String?
+  /// The server's asset with that checksum, for a `duplicate`.
+  public var assetId: String?
+  public var isTrashed: Bool?
+}
+
+struct UploadCheckAnswer: Decodable {
+  var results: [UploadCheckResult]
+}
+
+/// `{"count": n}` answers (trash restore, tag assets).
+struct CountAnswer: Decodable {
+  var count: Int
+}
+
+/// `POST /api/search/statistics`.
+struct StatisticsAnswer: Decodable {
+  var total: Int
+}

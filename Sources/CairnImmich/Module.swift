@@ -1,1 +1,0 @@
-// CairnImmich: see Package.swift for what this module holds.

@@ -1,0 +1,77 @@
+import CairnCore
+import Foundation
+
+/// A connected Immich server and the user the API key belongs to: the state partition.
+///
+/// `connect` reads `IMMICH_URL` and `IMMICH_API_KEY`, finds the API base, asks
+/// `GET /api/server/version` (public, so a wrong URL shows before a wrong key) and then
+/// `GET /api/users/me`.
+public struct ServerConnection: Sendable {
+  public let client: ImmichClient
+  public let version: ServerVersion
+  public let user: UserInfo
+
+  public init(client: ImmichClient, version: ServerVersion, user: UserInfo) {
+    self.client = client
+    self.version = version
+    self.user = user
+  }
+
+  /// `(url, userId, version)`: what headers carry and what partitions state.
+  public var identity: ServerIdentity {
+    ServerIdentity(url: client.apiBase, userId: user.id.lowercased(), version: version.description)
+  }
+
+  public var partition: ServerPartition { identity.partition }
+
+  /// Connects and identifies the key's user.
+  public static func connect(
+    configuration: Configuration, options: ClientOptions? = nil
+  ) async throws(ImmichError) -> ServerConnection {
+    let (client, version) = try await reach(configuration: configuration, options: options)
+    let user = try await client.currentUser()
+    return ServerConnection(client: client, version: version, user: user)
+  }
+
+  /// Finds the API and learns its version, without asking who the key belongs to
+  /// (`cairn-fetch --check` goes on from there one check at a time).
+  public static func reach(
+    configuration: Configuration, options: ClientOptions? = nil
+  ) async throws(ImmichError) -> (ImmichClient, ServerVersion) {
+    let (url, key) = try settings(configuration)
+    let resolvedOptions: ClientOptions
+    if let options {
+      resolvedOptions = options
+    } else {
+      do {
+        resolvedOptions = try ClientOptions.from(configuration)
+      } catch {
+        throw ImmichError(.configuration, error.description)
+      }
+    }
+    let transport = HTTPTransport(options: resolvedOptions)
+    let apiBase = await ServerAddress.discover(try ServerAddress.normalise(url), transport: transport)
+    let client = ImmichClient(apiBase: apiBase, credential: .apiKey(key), transport: transport)
+    let version = try await client.version()
+    return (client, version)
+  }
+
+  /// `IMMICH_URL` and `IMMICH_API_KEY`, or a line saying where to set them.
+  public static func settings(_ configuration: Configuration) throws(ImmichError)
+    -> (url: String, key: Secret)
+  {
+    let places =
+      "set it in the environment, in ./.env or in \(configuration.paths.configFile)"
+    guard let url = configuration.serverURL else {
+      throw ImmichError(
+        .configuration, "IMMICH_URL is not set: \(places) (IMMICH_URL=https://photos.example.net)")
+    }
+    guard let key = configuration.apiKey, !key.isEmpty else {
+      throw ImmichError(
+        .configuration,
+        "IMMICH_API_KEY is not set: \(places) (create a key in Immich under Account Settings"
+          + " → API Keys)")
+    }
+    return (url, key)
+  }
+}

@@ -1,0 +1,194 @@
+import CairnCore
+import Foundation
+import GRDB
+
+/// The server's assets as the sync stream last described them, per (server URL, user id),
+/// in SQLite under the partition's cache folder.
+///
+/// It holds every owned asset the stream sends (locked ones too; listing filters them). Its
+/// `meta` table says which login's checkpoints it matches and which request type filled it:
+/// when either changes the cache is dropped and the stream restarts with `reset`.
+public final class AssetCache: Sendable {
+  let queue: DatabaseQueue
+  public let path: String
+
+  public init(path: String) throws(CairnError) {
+    self.path = path
+    do {
+      var configuration = GRDB.Configuration()
+      configuration.busyMode = .timeout(5)
+      queue = try DatabaseQueue(path: path, configuration: configuration)
+      try Self.migrator.migrate(queue)
+    } catch {
+      throw CairnError(.stateFailure, "cannot open the server-asset cache: \(error)", at: path)
+    }
+    chmod(path, 0o600)
+  }
+
+  /// The cache of `partition`, creating its folder (0700) when needed.
+  public static func open(_ paths: CairnPaths, _ partition: ServerPartition) throws(CairnError)
+    -> AssetCache
+  {
+    let folder = paths.partitionCacheDirectory(partition)
+    try CairnPaths.makePrivateDirectory(folder)
+    return try AssetCache(path: folder + "/server-assets.sqlite")
+  }
+
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE asset (
+            id TEXT PRIMARY KEY NOT NULL,
+            ownerId TEXT NOT NULL,
+            checksum TEXT NOT NULL,
+            originalFileName TEXT NOT NULL,
+            assetType TEXT NOT NULL,
+            visibility TEXT NOT NULL,
+            livePhotoVideoId TEXT,
+            isTrashed INTEGER NOT NULL,
+            fileCreatedAt TEXT
+          ) WITHOUT ROWID;
+          CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+          """)
+    }
+    return migrator
+  }
+
+  /// Values the cache remembers about itself: `loginId`, `syncType`, `ownerId`,
+  /// `completedAt`, and `ack.<EntityType>` (the last checkpoint committed per type).
+  public func meta(_ key: String) throws(CairnError) -> String? {
+    try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+  }
+
+  /// Empties the cache and records whose checkpoints it will now follow.
+  public func reset(loginId: String, syncType: String, ownerId: String) throws(CairnError) {
+    try write { db in
+      try db.execute(sql: "DELETE FROM asset")
+      try db.execute(sql: "DELETE FROM meta")
+      for (key, value) in [("loginId", loginId), ("syncType", syncType), ("ownerId", ownerId)] {
+        try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+      }
+    }
+  }
+
+  /// Applies one batch of fully received lines in a single transaction.
+  public func apply(_ batch: SyncBatch) throws(CairnError) {
+    guard !batch.isEmpty else { return }
+    try write { db in
+      let delete = try db.cachedStatement(sql: "DELETE FROM asset WHERE id = ?")
+      let upsert = try db.cachedStatement(
+        sql: """
+          INSERT OR REPLACE INTO asset
+            (id, ownerId, checksum, originalFileName, assetType, visibility, livePhotoVideoId,
+             isTrashed, fileCreatedAt)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """)
+      for change in batch.changes {
+        switch change {
+        case .delete(let id):
+          try delete.execute(arguments: [id])
+        case .upsert(let a):
+          try upsert.execute(arguments: [
+            a.id, a.ownerId, a.checksum, a.originalFileName, a.assetType, a.visibility,
+            a.livePhotoVideoId, a.isTrashed, a.fileCreatedAt?.iso8601,
+          ])
+        }
+      }
+      for (type, ack) in batch.acks {
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+          arguments: ["ack.\(type)", ack])
+      }
+      if batch.completed {
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('completedAt', ?)",
+          arguments: [Date().iso8601])
+      }
+    }
+  }
+
+  /// Every cached asset, sorted by id.
+  public func allAssets() throws(CairnError) -> [AssetRecord] {
+    try read { db in
+      var records: [AssetRecord] = []
+      let rows = try Row.fetchCursor(
+        db,
+        sql: """
+          SELECT id, ownerId, checksum, originalFileName, assetType, visibility,
+                 livePhotoVideoId, isTrashed, fileCreatedAt
+          FROM asset ORDER BY id
+          """)
+      while let row = try rows.next() {
+        let created: String? = row[8]
+        records.append(
+          AssetRecord(
+            id: row[0], checksum: row[2], originalFileName: row[3], assetType: row[4],
+            visibility: row[5], livePhotoVideoId: row[6], isTrashed: row[7], ownerId: row[1],
+            fileCreatedAt: created.flatMap { Date(iso8601: $0) }))
+      }
+      return records
+    }
+  }
+
+  public func count() throws(CairnError) -> Int {
+    try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM asset") ?? 0 }
+  }
+
+  private func read<T>(_ body: (Database) throws -> T) throws(CairnError) -> T {
+    do {
+      return try queue.read(body)
+    } catch {
+      throw CairnError(.stateFailure, "server-asset cache: \(error)", at: path)
+    }
+  }
+
+  private func write<T>(_ body: (Database) throws -> T) throws(CairnError) -> T {
+    do {
+      return try queue.write(body)
+    } catch {
+      throw CairnError(.stateFailure, "server-asset cache: \(error)", at: path)
+    }
+  }
+}
+
+/// Changes received from the stream and not yet committed, with the acks they earn.
+public struct SyncBatch: Sendable {
+  public enum Change: Sendable {
+    case upsert(AssetRecord)
+    case delete(String)
+  }
+
+  public private(set) var changes: [Change] = []
+  /// The last ack per entity type, in the order types first appeared.
+  public private(set) var acks: [(String, String)] = []
+  /// True once `SyncCompleteV1` is in the batch.
+  public private(set) var completed = false
+
+  public init() {}
+
+  public var isEmpty: Bool { changes.isEmpty && acks.isEmpty && !completed }
+  public var count: Int { changes.count }
+
+  public mutating func add(_ change: Change, ack: String?) {
+    changes.append(change)
+    note(ack)
+  }
+
+  public mutating func complete(ack: String?) {
+    completed = true
+    note(ack)
+  }
+
+  /// Records an ack; `Type|…` replaces the type's earlier ack (the server keeps the last).
+  public mutating func note(_ ack: String?) {
+    guard let ack, let bar = ack.firstIndex(of: "|") else { return }
+    let type = String(ack[..<bar])
+    if let index = acks.firstIndex(where: { $0.0 == type }) {
+      acks[index].1 = ack
+    } else {
+      acks.append((type, ack))
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import CairnCore
+
+/// Brings the server-asset cache up to date with `POST /api/sync/stream`, then reads the
+/// listing from it.
+///
+/// The order of things is what keeps cache and server checkpoints consistent whatever
+/// happens: lines are applied in transactions of at most `batchSize`, and a batch's acks are
+/// posted only after its transaction committed. A stream cut off midway commits the complete
+/// lines it delivered and acks exactly those; the next run resumes after them. If an ack is
+/// lost, the server sends those lines again and applying them again changes nothing.
+public struct SyncRefresher: Sendable {
+  public let client: ImmichClient
+  public let cache: AssetCache
+  public let version: ServerVersion
+  public let session: SavedSession
+  public let ownerId: String
+  public var batchSize: Int
+
+  public init(
+    client: ImmichClient, cache: AssetCache, version: ServerVersion, session: SavedSession,
+    ownerId: String, batchSize: Int = 5000
+  ) {
+    self.client = client
+    self.cache = cache
+    self.version = version
+    self.session = session
+    self.ownerId = ownerId.lowercased()
+    self.batchSize = max(1, batchSize)
+  }
+
+  /// What one refresh did.
+  public struct Outcome: Sendable {
+    public var listing: ServerListing
+    /// Lines received (all rounds).
+    public var lines: Int
+    /// True when the stream (or the cache's login/type change) made it start from scratch.
+    public var wasReset: Bool
+  }
+
+  /// Streams changes into the cache and returns the complete listing. Throws `ImmichError`
+  /// for the server (a `.transport` one when the stream was cut) and `CairnError` for the cache.
+  public func refresh() async throws -> Outcome {
+    let syncType = version.assetSyncRequestType
+    var reset = false
+    if try cache.meta("loginId") != session.loginId || cache.meta("syncType") != syncType
+      || cache.meta("ownerId") != ownerId
+    {
+      // Checkpoints on the server belong to another login (or none): start over.
+      try cache.reset(loginId: session.loginId, syncType: syncType, ownerId: ownerId)
+      reset = true
+    }
+    var lines = 0
+    var wasReset = reset
+    for _ in 0..<3 {
+      var batch = SyncBatch()
+      var sawReset = false
+      var sawComplete = false
+      do {
+        lines += try await client.syncStream(types: [syncType], reset: reset) { line in
+          switch line.type {
+          case "AssetV2", "AssetV1":
+            batch.add(.upsert(try line.assetRecord()), ack: line.ack)
+          case "AssetDeleteV1":
+            guard let id = line.data["assetId"]?.string else {
+              throw ImmichError(.server, "POST /api/sync/stream: AssetDeleteV1 without assetId")
+            }
+            batch.add(.delete(id.lowercased()), ack: line.ack)
+          case "SyncResetV1":
+            sawReset = true
+          case "SyncCompleteV1":
+            batch.complete(ack: line.ack)
+            sawComplete = true
+          default:
+            // Types we did not ask for: neither stored nor acknowledged.
+            break
+          }
+          if batch.count >= batchSize {
+            try await commit(batch)
+            batch = SyncBatch()
+          }
+        }
+      } catch let error as ImmichError where error.kind == .transport {
+        // Keep what arrived whole, acknowledge exactly that, then report the cut.
+        try await commit(batch)
+        throw error
+      }
+      if sawReset {
+        try cache.reset(loginId: session.loginId, syncType: syncType, ownerId: ownerId)
+        reset = true
+        wasReset = true
+        continue
+      }
+      try await commit(batch)
+      guard sawComplete else {
+        throw ImmichError(
+          .transport, "POST /api/sync/stream: the stream ended without SyncCompleteV1",
+          request: "POST /api/sync/stream")
+      }
+      let listing = ServerListing(filtering: try cache.allAssets(), ownerId: ownerId)
+      return Outcome(listing: listing, lines: lines, wasReset: wasReset)
+    }
+    throw ImmichError(.server, "POST /api/sync/stream: the server keeps asking for a reset")
+  }
+
+  /// Commits the batch, then (and only then) acknowledges it.
+  private func commit(_ batch: SyncBatch) async throws {
+    guard !batch.isEmpty else { return }
+    try cache.apply(batch)
+    try await client.sendSyncAcks(batch.acks.map(\.1))
+  }
+}

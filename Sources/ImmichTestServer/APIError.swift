@@ -1,0 +1,74 @@
+/// An error the server answers with. Rendered per version by `ErrorBody`.
+struct APIError: Error, Sendable {
+  var status: Int
+  var message: String
+  /// Non-empty for zod validation failures, which have their own body shape.
+  var issues: [ValidationIssue] = []
+
+  static func badRequest(_ message: String) -> APIError { APIError(status: 400, message: message) }
+  static func unauthorized(_ message: String) -> APIError { APIError(status: 401, message: message) }
+  static func forbidden(_ message: String) -> APIError { APIError(status: 403, message: message) }
+
+  static let authenticationRequired = unauthorized("Authentication required")
+
+  /// The server uses 400, not 404 or 403, when an id is unknown or belongs to someone else.
+  static func noAccess(_ permission: String) -> APIError {
+    badRequest("Not found or no \(permission) access")
+  }
+
+  static func validation(_ issues: [ValidationIssue]) -> APIError {
+    APIError(status: 400, message: "Validation failed", issues: issues)
+  }
+}
+
+/// One zod issue: `{code, path, message, …}`.
+struct ValidationIssue: Sendable {
+  var code: String
+  var path: [JSON]
+  var message: String
+  var extra: [(String, JSON)] = []
+
+  var json: JSON {
+    .object([("code", .string(code))] + extra + [("path", .array(path)), ("message", .string(message))])
+  }
+
+  /// v2.x joins the path into the message: `[ids.0] Invalid UUID`.
+  var legacyMessage: String {
+    let joined = path.map { part -> String in
+      if case .string(let s) = part { return s }
+      return part.intValue.map(String.init) ?? ""
+    }.joined(separator: ".")
+    return "[\(joined)] \(message)"
+  }
+}
+
+/// The global exception filter of each version.
+enum ErrorBody {
+  static func render(_ error: APIError, version: ImmichVersion, correlationId: String) -> JSON {
+    if version.isV3 {
+      if !error.issues.isEmpty {
+        return ["message": "Validation failed", "errors": .array(error.issues.map(\.json))]
+      }
+      return ["message": .string(error.message)]
+    }
+    let message: JSON =
+      error.issues.isEmpty
+      ? .string(error.message) : .array(error.issues.map { .string($0.legacyMessage) })
+    return [
+      "message": message, "error": .string(reasonPhrase(error.status)),
+      "statusCode": .number(Double(error.status)), "correlationId": .string(correlationId),
+    ]
+  }
+
+  static func reasonPhrase(_ status: Int) -> String {
+    switch status {
+    case 400: return "Bad Request"
+    case 401: return "Unauthorized"
+    case 403: return "Forbidden"
+    case 404: return "Not Found"
+    case 406: return "Not Acceptable"
+    case 413: return "Payload Too Large"
+    default: return "Internal Server Error"
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Reads a JSON request body the way the zod DTOs do: unknown keys are ignored, every problem is
+/// collected, and `finish()` throws them together as one "Validation failed".
+struct BodyReader {
+  let body: JSON
+  private(set) var issues: [ValidationIssue] = []
+
+  init(_ body: JSON) { self.body = body }
+
+  /// Present and not null.
+  func has(_ key: String) -> Bool {
+    guard let value = body[key] else { return false }
+    return value != .null
+  }
+
+  mutating func fail(_ path: [JSON], _ code: String, _ message: String, _ extra: [(String, JSON)] = []) {
+    issues.append(ValidationIssue(code: code, path: path, message: message, extra: extra))
+  }
+
+  private mutating func typeMismatch(_ path: [JSON], expected: String, got: JSON?) {
+    let received = got?.typeName ?? "undefined"
+    fail(
+      path, "invalid_type", "Invalid input: expected \(expected), received \(received)",
+      [("expected", .string(expected))])
+  }
+
+  mutating func string(_ key: String, required: Bool = false) -> String? {
+    guard let value = body[key], value != .null || required else {
+      if required { typeMismatch([.string(key)], expected: "string", got: nil) }
+      return nil
+    }
+    guard let s = value.stringValue else {
+      typeMismatch([.string(key)], expected: "string", got: value)
+      return nil
+    }
+    return s
+  }
+
+  mutating func bool(_ key: String) -> Bool? {
+    guard let value = body[key], value != .null else { return nil }
+    guard let b = value.boolValue else {
+      typeMismatch([.string(key)], expected: "boolean", got: value)
+      return nil
+    }
+    return b
+  }
+
+  mutating func int(_ key: String, min: Int? = nil, max: Int? = nil) -> Int? {
+    guard let value = body[key], value != .null else { return nil }
+    guard case .number = value, let n = value.intValue else {
+      typeMismatch([.string(key)], expected: "int", got: value)
+      return nil
+    }
+    if let min, n < min {
+      fail(
+        [.string(key)], "too_small", "Too small: expected number to be >=\(min)",
+        [("origin", "number"), ("minimum", .number(Double(min))), ("inclusive", true)])
+    }
+    if let max, n > max {
+      fail(
+        [.string(key)], "too_big", "Too big: expected number to be <=\(max)",
+        [("origin", "number"), ("maximum", .number(Double(max))), ("inclusive", true)])
+    }
+    return n
+  }
+
+  mutating func uuid(_ key: String, required: Bool = false) -> String? {
+    guard let s = string(key, required: required) else { return nil }
+    guard Identifiers.isUUIDv4(s) else {
+      fail([.string(key)], "invalid_format", "Invalid UUID", [("format", "uuid")])
+      return nil
+    }
+    return s
+  }
+
+  mutating func date(_ key: String) -> Date? {
+    guard let s = string(key) else { return nil }
+    guard let date = Timestamps.parseWithOffset(s) else {
+      fail([.string(key)], "invalid_format", "Invalid ISO datetime", [("format", "datetime")])
+      return nil
+    }
+    return date
+  }
+
+  mutating func option<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) -> T?
+  where T.RawValue == String {
+    guard let s = string(key) else { return nil }
+    guard let value = T(rawValue: s) else {
+      invalidOption([.string(key)], T.allCases.map(\.rawValue))
+      return nil
+    }
+    return value
+  }
+
+  mutating func invalidOption(_ path: [JSON], _ options: [String]) {
+    let list = options.map { "\"\($0)\"" }.joined(separator: "|")
+    fail(
+      path, "invalid_value", "Invalid option: expected one of \(list)",
+      [("values", .array(options.map(JSON.string)))])
+  }
+
+  /// An array of strings; `nil` when absent (or null, unless `required`).
+  mutating func stringArray(_ key: String, required: Bool = false, maxCount: Int? = nil) -> [String]? {
+    guard let value = body[key], value != .null || required else {
+      if required { typeMismatch([.string(key)], expected: "array", got: nil) }
+      return nil
+    }
+    guard let items = value.arrayValue else {
+      typeMismatch([.string(key)], expected: "array", got: value)
+      return nil
+    }
+    if let maxCount, items.count > maxCount {
+      fail(
+        [.string(key)], "too_big", "Too big: expected array to have <=\(maxCount) items",
+        [("origin", "array"), ("maximum", .number(Double(maxCount)))])
+    }
+    var out: [String] = []
+    for (i, item) in items.enumerated() {
+      guard let s = item.stringValue else {
+        typeMismatch([.string(key), .number(Double(i))], expected: "string", got: item)
+        continue
+      }
+      out.append(s)
+    }
+    return out
+  }
+
+  mutating func uuidArray(_ key: String, required: Bool = false) -> [String]? {
+    guard let items = stringArray(key, required: required) else { return nil }
+    for (i, s) in items.enumerated() where !Identifiers.isUUIDv4(s) {
+      fail(
+        [.string(key), .number(Double(i))], "invalid_format", "Invalid UUID", [("format", "uuid")])
+    }
+    return items
+  }
+
+  func finish() throws(APIError) {
+    if !issues.isEmpty { throw APIError.validation(issues) }
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A failure to inject into the next `count` requests matching `method` and `path`.
+///
+/// `path` is a pattern of segments: `:name` or `*` match one segment, a trailing `**` matches
+/// the rest; `method` nil matches any method.
+public struct Fault: Sendable, Equatable {
+  public enum Action: Sendable, Equatable {
+    /// Answer this status and raw body (JSON by default) without running the route.
+    case status(Int, body: String = "", contentType: String = "application/json")
+    /// Wait, then answer normally.
+    case delay(seconds: Double)
+    /// Close the connection without sending any response.
+    case reset
+    /// Sync stream only: send the head and the first `afterLines` lines, then drop the
+    /// connection, so the body ends without its final chunk.
+    case truncateStream(afterLines: Int)
+  }
+
+  public var method: String?
+  public var path: String
+  public var count: Int
+  public var action: Action
+
+  public init(method: String? = nil, path: String, count: Int = 1, action: Action) {
+    self.method = method?.uppercased()
+    self.path = path
+    self.count = count
+    self.action = action
+  }
+
+  var label: String {
+    switch action {
+    case .status: return "status"
+    case .delay: return "delay"
+    case .reset: return "reset"
+    case .truncateStream: return "truncate"
+    }
+  }
+
+  func matches(method: String, path: String) -> Bool {
+    if let wanted = self.method, wanted != method { return false }
+    let pattern = self.path.split(separator: "/")
+    let parts = path.split(separator: "/")
+    for (i, segment) in pattern.enumerated() {
+      if segment == "**" { return true }
+      guard i < parts.count else { return false }
+      if segment == "*" || segment.hasPrefix(":") { continue }
+      if segment != parts[i] { return false }
+    }
+    return pattern.count == parts.count
+  }
+}
+
+/// The armed faults; each match uses up one of its `count`.
+public final class FaultInjector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var faults: [Fault] = []
+
+  public init() {}
+
+  public func inject(_ fault: Fault) { lock.withLock { faults.append(fault) } }
+
+  public func clear() { lock.withLock { faults.removeAll() } }
+
+  /// Faults not yet used up.
+  public var armed: [Fault] { lock.withLock { faults } }
+
+  func take(method: String, path: String) -> Fault? {
+    lock.withLock {
+      guard let i = faults.firstIndex(where: { $0.count > 0 && $0.matches(method: method, path: path) })
+      else { return nil }
+      faults[i].count -= 1
+      let fault = faults[i]
+      if faults[i].count == 0 { faults.remove(at: i) }
+      return fault
+    }
+  }
+}

@@ -1,1 +1,0 @@
-// ImmichTestServer: see Package.swift for what this module holds.

@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+
+extension ImmichTestServer {
+  /// One request: control API, or fault injection, dispatch, logging and encoding.
+  func respond(to request: Request, context: ServerContext) async throws -> Response {
+    var request = request
+    let bytes = try await request.collectBody(upTo: context.maxUploadSize)
+    let api = APIRequest(
+      method: request.method.rawValue, path: request.uri.path,
+      query: Self.parseQuery(request.uri.query), headers: request.headers,
+      body: Array(buffer: bytes))
+    if api.path.hasPrefix("/__testserver/") { return control(api) }
+
+    let fault = faults.take(method: api.method, path: api.path)
+    let credentialGuess = state.withStore {
+      Authentication.resolve(Authentication.presented(in: api), in: $0).1
+    }
+    switch fault?.action {
+    case .reset?:
+      record(api, credentialGuess, status: nil, fault: "reset")
+      await context.dropConnection()
+      throw ServerError.connectionDropped
+    case .status(let code, let body, let contentType)?:
+      record(api, credentialGuess, status: code, fault: "status")
+      var headers = HTTPFields()
+      headers[.contentType] = contentType
+      return Response(
+        status: .init(code: code), headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    case .delay(let seconds)?:
+      try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+    case .truncateStream?, nil:
+      break
+    }
+
+    let outcome = state.withStore { router.dispatch(api, store: &$0) }
+    let version = state.version
+    let correlationId = Identifiers.newAssetID()
+    var headers = HTTPFields()
+    // HTTPTypes is not a direct dependency; its field names are reached through HTTPFields.
+    if version.isV3, let name = HTTPFields.Element.Name("X-Correlation-ID") {
+      headers[name] = correlationId
+    }
+    let reply: Reply
+    switch outcome.reply {
+    case .success(let r): reply = r
+    case .failure(let error):
+      reply = .json(error.status, ErrorBody.render(error, version: version, correlationId: correlationId))
+    }
+    var truncateAfter: Int?
+    if case .truncateStream(let lines)? = fault?.action, case .jsonLines = reply {
+      truncateAfter = lines
+    }
+    record(
+      api, outcome.credential, status: reply.status, fault: truncateAfter == nil ? fault?.label : "truncate")
+    return Self.encode(reply, headers: headers, truncateAfter: truncateAfter)
+  }
+
+  private func record(_ api: APIRequest, _ credential: CredentialUse, status: Int?, fault: String?) {
+    log.append { sequence in
+      RecordedRequest(
+        sequence: sequence, method: api.method, path: api.path,
+        query: RecordedRequest.maskedQuery(api.query), body: RecordedRequest.maskedBody(api),
+        credential: credential, status: status, fault: fault)
+    }
+  }
+
+  static func encode(_ reply: Reply, headers: HTTPFields, truncateAfter: Int?) -> Response {
+    var headers = headers
+    switch reply {
+    case .json(let status, let json):
+      headers[.contentType] = "application/json; charset=utf-8"
+      return Response(
+        status: .init(code: status), headers: headers,
+        body: .init(byteBuffer: ByteBuffer(string: json.serialized)))
+    case .empty(let status):
+      return Response(status: .init(code: status), headers: headers, body: .init())
+    case .html(let status, let html):
+      headers[.contentType] = "text/html; charset=utf-8"
+      headers[.cacheControl] = "no-store"
+      return Response(
+        status: .init(code: status), headers: headers,
+        body: .init(byteBuffer: ByteBuffer(string: html)))
+    case .jsonLines(let lines):
+      headers[.contentType] = "application/jsonlines+json"
+      let texts = lines.map { $0.serialized + "\n" }
+      return Response(
+        status: .ok, headers: headers,
+        body: ResponseBody { writer in
+          let sent = truncateAfter.map { min($0, texts.count) } ?? texts.count
+          var start = 0
+          while start < sent {
+            let end = min(sent, start + 256)
+            try await writer.write(ByteBuffer(string: texts[start..<end].joined()))
+            start = end
+          }
+          // Throwing mid-body makes Hummingbird close the connection without the final
+          // chunk: the client sees a stream cut off after `sent` lines.
+          if truncateAfter != nil { throw ServerError.streamTruncated }
+          try await writer.finish(nil)
+        })
+    }
+  }
+
+  static func parseQuery(_ query: String?) -> [String: String] {
+    guard let query, !query.isEmpty else { return [:] }
+    var out: [String: String] = [:]
+    for item in query.split(separator: "&") {
+      let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let decode = { (s: Substring) in
+        s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s)
+      }
+      guard let key = pair.first.map(decode) else { continue }
+      out[key] = pair.count > 1 ? decode(pair[1]) : ""
+    }
+    return out
+  }
+}

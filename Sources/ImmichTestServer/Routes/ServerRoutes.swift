@@ -1,0 +1,58 @@
+/// `/api/server/*`: public except `about`.
+enum ServerRoutes {
+  static let all: [Route] = [
+    Route("GET", "/api/server/ping", .open) { _, _ in .json(200, ["res": "pong"]) },
+    Route("GET", "/api/server/version", .open) { store, _ in .json(200, version(store.version)) },
+    Route("GET", "/api/server/features", .open) { store, _ in .json(200, features(store)) },
+    Route("GET", "/api/server/config", .open) { store, _ in .json(200, config(store)) },
+    Route("GET", "/api/server/media-types", .open) { _, _ in .json(200, mediaTypes) },
+    Route("GET", "/api/server/about", .authenticated(permission: Permission.serverAbout)) {
+      store, _ in
+      .json(200, about(store.version))
+    },
+  ]
+
+  /// `prerelease` arrived in v3.0.0.
+  static func version(_ v: ImmichVersion) -> JSON {
+    var fields: [(String, JSON)] = [
+      ("major", .number(Double(v.major))), ("minor", .number(Double(v.minor))),
+      ("patch", .number(Double(v.patch))),
+    ]
+    if v.isV3 { fields.append(("prerelease", .null)) }
+    return .object(fields)
+  }
+
+  /// Exactly the 16 keys the e2e test expects.
+  static func features(_ store: Store) -> JSON {
+    [
+      "smartSearch": false, "duplicateDetection": false, "configFile": false,
+      "facialRecognition": false, "map": false, "trash": .bool(store.trashEnabled),
+      "reverseGeocoding": false, "importFaces": false, "oauth": false, "oauthAutoLaunch": false,
+      "passwordLogin": .bool(store.passwordLoginEnabled), "sidecar": true, "search": true,
+      "email": false, "ocr": false, "realtimeTranscoding": false,
+    ]
+  }
+
+  static func config(_ store: Store) -> JSON {
+    [
+      "loginPageMessage": "", "trashDays": .number(Double(store.trashDays)),
+      "userDeleteDelay": 7, "oauthButtonText": "Login with OAuth", "isInitialized": true,
+      "isOnboarded": true, "externalDomain": "", "publicUsers": true,
+      "mapDarkStyleUrl": "", "mapLightStyleUrl": "", "maintenanceMode": false, "minFaces": 3,
+    ]
+  }
+
+  static func about(_ v: ImmichVersion) -> JSON {
+    [
+      "version": .string(v.aboutVersion),
+      "versionUrl": .string("https://github.com/immich-app/immich/releases/tag/\(v.aboutVersion)"),
+      "licensed": false, "nodejs": "v22.0.0", "build": "immich-testserver",
+    ]
+  }
+
+  static let mediaTypes: JSON = [
+    "image": [".avif", ".dng", ".gif", ".heic", ".heif", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp"],
+    "video": [".3gp", ".avi", ".m4v", ".mkv", ".mov", ".mp4", ".mpg", ".webm"],
+    "sidecar": [".xmp"],
+  ]
+}

@@ -1,0 +1,238 @@
+import Foundation
+
+/// The `type` of an asset (`AssetTypeEnum`).
+public enum AssetType: String, Codable, Sendable, CaseIterable {
+  case image = "IMAGE"
+  case video = "VIDEO"
+  case audio = "AUDIO"
+  case other = "OTHER"
+}
+
+/// `AssetVisibility`: `hidden` marks the video half of a Live Photo; `locked` needs a PIN.
+public enum AssetVisibility: String, Codable, Sendable, CaseIterable {
+  case archive, timeline, hidden, locked
+}
+
+/// Everything a test server starts with: version mode, configuration, users, keys, partners and
+/// assets. Build it in Swift or load it from JSON (the same field names, dates in ISO-8601).
+public struct Scenario: Codable, Sendable {
+  public var version: ImmichVersion
+  /// `GET /server/features` → `trash`.
+  public var trashEnabled: Bool
+  /// `GET /server/config` → `trashDays`.
+  public var trashDays: Int
+  /// `features.passwordLogin`; when false, login answers 401.
+  public var passwordLoginEnabled: Bool
+  public var users: [User]
+  public var apiKeys: [APIKey]
+  public var partners: [Partner]
+  public var assets: [Asset]
+
+  public init(
+    version: ImmichVersion = .v3_1, trashEnabled: Bool = true, trashDays: Int = 30,
+    passwordLoginEnabled: Bool = true, users: [User] = [], apiKeys: [APIKey] = [],
+    partners: [Partner] = [], assets: [Asset] = []
+  ) {
+    self.version = version
+    self.trashEnabled = trashEnabled
+    self.trashDays = trashDays
+    self.passwordLoginEnabled = passwordLoginEnabled
+    self.users = users
+    self.apiKeys = apiKeys
+    self.partners = partners
+    self.assets = assets
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    version = try c.decodeIfPresent(ImmichVersion.self, forKey: .version) ?? .v3_1
+    trashEnabled = try c.decodeIfPresent(Bool.self, forKey: .trashEnabled) ?? true
+    trashDays = try c.decodeIfPresent(Int.self, forKey: .trashDays) ?? 30
+    passwordLoginEnabled = try c.decodeIfPresent(Bool.self, forKey: .passwordLoginEnabled) ?? true
+    users = try c.decodeIfPresent([User].self, forKey: .users) ?? []
+    apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
+    partners = try c.decodeIfPresent([Partner].self, forKey: .partners) ?? []
+    assets = try c.decodeIfPresent([Asset].self, forKey: .assets) ?? []
+  }
+
+  public struct User: Codable, Sendable, Hashable {
+    public var id: String
+    public var email: String
+    public var password: String
+    public var name: String
+    public var isAdmin: Bool
+
+    public init(
+      id: String = UUID().uuidString.lowercased(), email: String, password: String = "password",
+      name: String? = nil, isAdmin: Bool = false
+    ) {
+      self.id = id
+      self.email = email
+      self.password = password
+      self.name = name ?? String(email.prefix { $0 != "@" })
+      self.isAdmin = isAdmin
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      let email = try c.decode(String.self, forKey: .email)
+      self.init(
+        id: try c.decodeIfPresent(String.self, forKey: .id) ?? UUID().uuidString.lowercased(),
+        email: email,
+        password: try c.decodeIfPresent(String.self, forKey: .password) ?? "password",
+        name: try c.decodeIfPresent(String.self, forKey: .name),
+        isAdmin: try c.decodeIfPresent(Bool.self, forKey: .isAdmin) ?? false)
+    }
+  }
+
+  /// An API key. The server keeps the secret only to match requests; the request log records
+  /// the key's `name`, never its secret.
+  public struct APIKey: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var secret: String
+    public var permissions: [String]
+    public var ownerId: String
+
+    public init(
+      id: String = UUID().uuidString.lowercased(), name: String, secret: String,
+      permissions: [String] = [Permission.all], ownerId: String
+    ) {
+      self.id = id
+      self.name = name
+      self.secret = secret
+      self.permissions = permissions
+      self.ownerId = ownerId
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        id: try c.decodeIfPresent(String.self, forKey: .id) ?? UUID().uuidString.lowercased(),
+        name: try c.decode(String.self, forKey: .name),
+        secret: try c.decode(String.self, forKey: .secret),
+        permissions: try c.decodeIfPresent([String].self, forKey: .permissions) ?? [Permission.all],
+        ownerId: try c.decode(String.self, forKey: .ownerId))
+    }
+  }
+
+  /// `sharedById` shares their library with `sharedWithId`; `inTimeline` is the recipient's
+  /// choice to show it, which is what puts the partner's assets into metadata search.
+  public struct Partner: Codable, Sendable, Hashable {
+    public var sharedById: String
+    public var sharedWithId: String
+    public var inTimeline: Bool
+
+    public init(sharedById: String, sharedWithId: String, inTimeline: Bool = true) {
+      self.sharedById = sharedById
+      self.sharedWithId = sharedWithId
+      self.inTimeline = inTimeline
+    }
+  }
+
+  public struct Asset: Codable, Sendable, Hashable {
+    public var id: String
+    public var ownerId: String
+    /// Base64 SHA-1 (28 characters), as the API reports it.
+    public var checksum: String
+    public var originalFileName: String
+    public var type: AssetType
+    public var visibility: AssetVisibility
+    public var livePhotoVideoId: String?
+    public var fileCreatedAt: Date
+    /// Set when the asset starts in the trash.
+    public var trashedAt: Date?
+    public var isFavorite: Bool
+    /// Videos only; milliseconds.
+    public var durationMs: Int?
+
+    public init(
+      id: String = UUID().uuidString.lowercased(), ownerId: String, checksum: String? = nil,
+      originalFileName: String, type: AssetType = .image, visibility: AssetVisibility = .timeline,
+      livePhotoVideoId: String? = nil, fileCreatedAt: Date = Date(), trashedAt: Date? = nil,
+      isFavorite: Bool = false, durationMs: Int? = nil
+    ) {
+      self.id = id
+      self.ownerId = ownerId
+      self.checksum = checksum ?? Scenario.checksum(of: Array("\(id)".utf8))
+      self.originalFileName = originalFileName
+      self.type = type
+      self.visibility = visibility
+      self.livePhotoVideoId = livePhotoVideoId
+      self.fileCreatedAt = fileCreatedAt
+      self.trashedAt = trashedAt
+      self.isFavorite = isFavorite
+      self.durationMs = durationMs
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case id, ownerId, checksum, originalFileName, type, visibility, livePhotoVideoId
+      case fileCreatedAt, trashedAt, trashed, isFavorite, durationMs
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      let trashed = try c.decodeIfPresent(Bool.self, forKey: .trashed) ?? false
+      self.init(
+        id: try c.decodeIfPresent(String.self, forKey: .id) ?? UUID().uuidString.lowercased(),
+        ownerId: try c.decode(String.self, forKey: .ownerId),
+        checksum: try c.decodeIfPresent(String.self, forKey: .checksum),
+        originalFileName: try c.decode(String.self, forKey: .originalFileName),
+        type: try c.decodeIfPresent(AssetType.self, forKey: .type) ?? .image,
+        visibility: try c.decodeIfPresent(AssetVisibility.self, forKey: .visibility) ?? .timeline,
+        livePhotoVideoId: try c.decodeIfPresent(String.self, forKey: .livePhotoVideoId),
+        fileCreatedAt: try c.decodeIfPresent(Date.self, forKey: .fileCreatedAt) ?? Date(),
+        trashedAt: try c.decodeIfPresent(Date.self, forKey: .trashedAt) ?? (trashed ? Date() : nil),
+        isFavorite: try c.decodeIfPresent(Bool.self, forKey: .isFavorite) ?? false,
+        durationMs: try c.decodeIfPresent(Int.self, forKey: .durationMs))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(id, forKey: .id)
+      try c.encode(ownerId, forKey: .ownerId)
+      try c.encode(checksum, forKey: .checksum)
+      try c.encode(originalFileName, forKey: .originalFileName)
+      try c.encode(type, forKey: .type)
+      try c.encode(visibility, forKey: .visibility)
+      try c.encodeIfPresent(livePhotoVideoId, forKey: .livePhotoVideoId)
+      try c.encode(fileCreatedAt, forKey: .fileCreatedAt)
+      try c.encodeIfPresent(trashedAt, forKey: .trashedAt)
+      try c.encode(isFavorite, forKey: .isFavorite)
+      try c.encodeIfPresent(durationMs, forKey: .durationMs)
+    }
+  }
+}
+
+// MARK: - Files
+
+extension Scenario {
+  /// Reads a scenario written by `write(to:)` or by hand.
+  public static func load(from url: URL) throws -> Scenario {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let text = try decoder.singleValueContainer().decode(String.self)
+      guard let date = Timestamps.parseWithOffset(text) else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: decoder.codingPath, debugDescription: "not an ISO-8601 date: \(text)"))
+      }
+      return date
+    }
+    return try decoder.decode(Scenario.self, from: Data(contentsOf: url))
+  }
+
+  public func write(to url: URL) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var c = encoder.singleValueContainer()
+      try c.encode(Timestamps.format(date))
+    }
+    try encoder.encode(self).write(to: url)
+  }
+
+  /// Base64 SHA-1 of some bytes: the checksum the server would store for that file.
+  public static func checksum(of bytes: [UInt8]) -> String {
+    Identifiers.base64(SHA1.digest(bytes))
+  }
+}

@@ -1,0 +1,177 @@
+import CairnCore
+import CairnImmich
+
+/// `--check`: can cairn run against this server with this key? One line per check on stderr.
+struct Checker {
+  let configuration: Configuration
+  let writer = RecordWriter()
+  static let tool = "cairn-fetch"
+
+  enum Mark {
+    case ok, fail, warn, note
+
+    var symbol: String {
+      let fancy = Diagnostics.stderrIsTerminal
+      switch self {
+      case .ok: return fancy ? "✓" : "[ok]  "
+      case .fail: return fancy ? "✗" : "[FAIL]"
+      case .warn: return fancy ? "!" : "[warn]"
+      case .note: return fancy ? "·" : "[info]"
+      }
+    }
+  }
+
+  final class Tally {
+    var status = ExitStatus.success
+    var checks = 0
+    var failed = 0
+
+    /// The most serious status wins: unreachable, then credentials, then a refusal.
+    func worsen(_ candidate: ExitStatus) {
+      let rank: [ExitStatus: Int] = [
+        .success: 0, .refused: 1, .permission: 2, .configuration: 3, .serverFailure: 4,
+      ]
+      if rank[candidate, default: 4] > rank[status, default: 0] { status = candidate }
+    }
+  }
+
+  func line(_ mark: Mark, _ text: String, _ tally: Tally) {
+    if mark != .note { tally.checks += 1 }
+    if mark == .fail { tally.failed += 1 }
+    if Diagnostics.verbosity == .quiet && mark != .fail { return }
+    Diagnostics.writeStderr("\(mark.symbol) \(text)\n")
+  }
+
+  func run() async throws -> ExitStatus {
+    let tally = Tally()
+    let (status, identity) = await runChecks(tally)
+    writer.write(HeaderRecord(tool: Self.tool, server: identity))
+    writer.write(
+      EndRecord(
+        tool: Self.tool, complete: status == .success, errors: tally.failed,
+        counts: ["checks": tally.checks, "failed": tally.failed, "status": Int(status.rawValue)]))
+    writer.flush()
+    return status
+  }
+
+  private func runChecks(_ tally: Tally) async -> (ExitStatus, ServerIdentity?) {
+    do {
+      _ = try ServerConnection.settings(configuration)
+      let origin = configuration.origin(of: "IMMICH_URL") ?? "?"
+      line(.ok, "IMMICH_URL and IMMICH_API_KEY are set (URL from \(origin))", tally)
+    } catch {
+      line(.fail, error.message, tally)
+      return (.configuration, nil)
+    }
+
+    let client: ImmichClient
+    let version: ServerVersion
+    do {
+      (client, version) = try await ServerConnection.reach(configuration: configuration)
+      let pong = (try? await client.ping()) ?? false
+      line(
+        pong ? .ok : .warn,
+        "server answers at \(client.apiBase): Immich \(version)" + (pong ? "" : " (no pong)"),
+        tally)
+    } catch {
+      line(.fail, error.message, tally)
+      return (error.exitStatus, nil)
+    }
+    if version < ServerVersion(major: 2, minor: 7, patch: 0) {
+      line(.warn, "Immich \(version) is older than 2.7, the oldest version cairn knows", tally)
+    }
+
+    var identity: ServerIdentity?
+    do {
+      let user = try await client.currentUser()
+      identity = ServerIdentity(
+        url: client.apiBase, userId: user.id.lowercased(), version: version.description)
+      line(.ok, "API key accepted: user \(user.email) (\(user.id))", tally)
+    } catch {
+      line(.fail, error.message, tally)
+      tally.worsen(error.exitStatus)
+      if error.kind == .unauthorized || error.exitStatus == .serverFailure {
+        return (tally.status, nil)
+      }
+    }
+
+    do {
+      let key = try await client.currentAPIKey()
+      for permission in CairnPermissions.required {
+        if key.grants(permission) {
+          line(.ok, "permission \(permission): \(CairnPermissions.purpose(permission))", tally)
+        } else {
+          line(
+            .fail,
+            "permission \(permission) missing (needed to \(CairnPermissions.purpose(permission))):"
+              + " edit the key in Immich → Account Settings → API Keys", tally)
+          tally.worsen(.permission)
+        }
+      }
+      for permission in CairnPermissions.optional where !key.grants(permission) {
+        line(
+          .warn,
+          "permission \(permission) missing (optional: to \(CairnPermissions.purpose(permission)))",
+          tally)
+      }
+    } catch {
+      line(.fail, "cannot read the key's permissions: \(error.message)", tally)
+      tally.worsen(error.exitStatus)
+    }
+
+    do {
+      let features = try await client.features()
+      if features.trash {
+        line(.ok, "the server's trash is enabled", tally)
+      } else {
+        line(
+          .fail,
+          "the server's trash is disabled: trashed assets would be purged at the next nightly"
+            + " job, so cairn refuses to run (enable it under Administration → Settings → Trash)",
+          tally)
+        tally.worsen(.refused)
+      }
+      let config = try await client.config()
+      if config.trashDays >= 1 {
+        line(.ok, "trashed assets stay restorable for \(config.trashDays) days", tally)
+      } else {
+        line(.fail, "trashed assets are kept for 0 days: cairn refuses to run", tally)
+        tally.worsen(.refused)
+      }
+    } catch {
+      line(.fail, error.message, tally)
+      tally.worsen(error.exitStatus)
+    }
+
+    if let identity {
+      checkSession(client, identity, tally)
+      await checkSessionWorks(client, identity, tally)
+    }
+    return (tally.status, identity)
+  }
+
+  private func checkSession(_ client: ImmichClient, _ identity: ServerIdentity, _ tally: Tally) {
+    let path = SessionStore.path(configuration.paths, identity.partition)
+    if (try? SessionStore.load(configuration.paths, identity.partition)) == nil {
+      line(
+        .note, "no saved session: listings go page by page ('cairn-fetch --login' for the"
+          + " incremental sync stream)", tally)
+    } else {
+      line(.note, "saved session: \(path)", tally)
+    }
+  }
+
+  private func checkSessionWorks(
+    _ client: ImmichClient, _ identity: ServerIdentity, _ tally: Tally
+  ) async {
+    guard let session = try? SessionStore.load(configuration.paths, identity.partition) else {
+      return
+    }
+    do {
+      _ = try await client.usingSession(session.token).syncAcks()
+      line(.ok, "the saved session is accepted for the sync stream", tally)
+    } catch {
+      line(.warn, "the saved session is not accepted (\(error.message))", tally)
+    }
+  }
+}

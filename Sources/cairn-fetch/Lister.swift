@@ -1,0 +1,122 @@
+import CairnCore
+import CairnImmich
+import Foundation
+
+/// The default mode (and `--identity`, `--diagnose`): connect, list, emit records.
+struct Lister {
+  enum Mode { case list, identity, diagnose }
+
+  let configuration: Configuration
+  let mode: Mode
+  let useCache: Bool
+  let useSync: Bool
+  let writer = RecordWriter()
+  static let tool = "cairn-fetch"
+
+  func run() async throws -> ExitStatus {
+    var clock = PhaseClock()
+    let connection: ServerConnection
+    do {
+      connection = try await ServerConnection.connect(configuration: configuration)
+    } catch {
+      fail(nil, error, requests: 0)
+      throw error
+    }
+    clock.lap("connect", "\(connection.identity.url), Immich \(connection.version)")
+    let header = HeaderRecord(tool: Self.tool, server: connection.identity)
+    if mode == .identity {
+      writer.write(header)
+      writer.write(
+        EndRecord(
+          tool: Self.tool, complete: true, counts: ["requests": connection.client.requestsSent]))
+      writer.flush()
+      return .success
+    }
+
+    let listing: ServerListing
+    do {
+      listing = try await fetch(connection)
+    } catch {
+      fail(header, error, requests: connection.client.requestsSent)
+      throw error
+    }
+    clock.lap("list", "\(listing.assets.count) assets")
+
+    var counts: [String: Int] = [
+      "assets": listing.assets.count, "trashed": listing.trashed,
+      "partnerSkipped": listing.partnerSkipped, "lockedSkipped": listing.lockedSkipped,
+      "requests": connection.client.requestsSent,
+    ]
+    writer.write(header)
+    if mode == .diagnose {
+      let report = LivePhotoReport(listing.assets)
+      for (visibility, count) in listing.perVisibility { counts[visibility] = count }
+      counts["danglingLivePhoto"] = report.dangling.count
+      counts["orphanedHiddenVideos"] = report.orphans.count
+      Diagnose.print(listing, report)
+    } else {
+      for asset in listing.assets { writer.write(asset) }
+    }
+    writer.write(EndRecord(tool: Self.tool, complete: true, counts: counts))
+    writer.flush()
+    clock.lap("emit")
+    if Diagnostics.stderrIsTerminal && mode == .list {
+      Diagnostics.info(
+        "\(listing.assets.count) assets (\(listing.trashed) in the trash), "
+          + "\(listing.partnerSkipped) partner assets skipped, "
+          + "\(connection.client.requestsSent) requests")
+    }
+    return .success
+  }
+
+  /// The sync stream when a session allows it, else the paginated listing.
+  func fetch(_ connection: ServerConnection) async throws -> ServerListing {
+    let paths = configuration.paths
+    let search = SearchLister(client: connection.client, ownerId: connection.identity.userId)
+    guard useSync else { return try await search.list() }
+    guard let session = try SessionStore.load(paths, connection.partition) else {
+      Diagnostics.info(
+        "listing the server page by page; for fast incremental refreshes, run"
+          + " 'cairn-fetch --login' once")
+      return try await search.list()
+    }
+    let cache = try AssetCache.open(paths, connection.partition)
+    let refresher = SyncRefresher(
+      client: connection.client.usingSession(session.token), cache: cache,
+      version: connection.version, session: session, ownerId: connection.identity.userId)
+    do {
+      let outcome = try await refresher.refresh()
+      Diagnostics.verbose("sync stream: \(outcome.lines) lines\(outcome.wasReset ? ", reset" : "")")
+      return outcome.listing
+    } catch let error as ImmichError {
+      switch error.kind {
+      case .unauthorized, .forbidden:
+        Diagnostics.warning(
+          "the saved session no longer works (\(error.serverMessage ?? error.message));"
+            + " listing page by page; run 'cairn-fetch --login' to renew it")
+      default:
+        Diagnostics.warning("sync stream failed (\(error.message)); listing page by page")
+      }
+      return try await search.list()
+    }
+  }
+
+  /// A failed run still frames its output, so no stage mistakes it for a listing.
+  func fail(_ header: HeaderRecord?, _ error: any Error, requests: Int) {
+    let message: String
+    var code: String?
+    if let error = error as? ImmichError {
+      message = error.message
+      code = error.httpStatus.map { "http-\($0)" }
+    } else if let error = error as? CairnError {
+      message = error.description
+    } else {
+      message = "\(error)"
+    }
+    writer.write(header ?? HeaderRecord(tool: Self.tool))
+    writer.write(ErrorRecord(tool: Self.tool, message: message, code: code))
+    writer.write(
+      EndRecord(tool: Self.tool, complete: false, errors: 1, counts: ["requests": requests]))
+    writer.flush()
+  }
+}

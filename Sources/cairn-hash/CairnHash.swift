@@ -1,0 +1,111 @@
+import ArgumentParser
+import CairnCore
+import CairnHashing
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+@main
+struct CairnHash: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cairn-hash",
+    abstract: "Identify every media file of a library by the SHA-1 Immich uses",
+    discussion: """
+      Walks each PATH (files and folders, recursively; symbolic links inside folders are not \
+      followed) and writes one `file` record per media file, with its SHA-1 in base64 (Immich's \
+      `checksum`), between a `header` and an `end` record. Without PATH, or with `-`, paths \
+      are read from stdin, one per line (NUL-separated with --null).
+
+      Unchanged files are not read again: checksums are remembered in a cache under \
+      $XDG_CACHE_HOME/cairn. Trash folders (.Trash, .Trash-*, .stversions, .dtrash, @Recycle, \
+      #recycle) and junk (@eaDir, .DS_Store, ._*, Thumbs.db) are skipped.
+
+      Exit status: 0 all read; 1 some paths missing or unreadable (see the error records); \
+      64 usage; 74 the output or cache could not be written; 141 output pipe closed.
+      """,
+    version: CairnVersion.current)
+
+  @Argument(
+    help: ArgumentHelp("Files or folders to scan; `-` reads a list of paths from stdin.",
+      valueName: "path"),
+    completion: .file())
+  var paths: [String] = []
+
+  @Flag(name: [.customShort("0"), .customLong("null")],
+    help: "Paths read from stdin are separated by NUL, as `find -print0` writes them.")
+  var nullSeparated = false
+
+  @Flag(name: .long, help: "Hash every regular file, not only the image and video types Immich accepts.")
+  var all = false
+
+  @Flag(name: .customLong("no-cache"),
+    help: "Neither read nor update the hash cache: read every file.")
+  var noCache = false
+
+  @Option(name: .shortAndLong,
+    help: ArgumentHelp("Files to read at the same time (default: one per core).", valueName: "n"))
+  var jobs: Int?
+
+  @OptionGroup var common: CommonOptions
+
+  func validate() throws {
+    if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1…256") }
+  }
+
+  func run() async throws {
+    try await Tool.run("cairn-hash", common) {
+      var clock = PhaseClock()
+      let roots = try inputRoots()
+      clock.lap("input", "\(roots.count) path\(roots.count == 1 ? "" : "s")")
+      var options = ScanOptions()
+      options.includeAll = all
+      options.cachePath = noCache ? nil : CairnPaths().hashCache
+      if let jobs { options.workers = jobs }
+      options.showProgress = Diagnostics.stderrIsTerminal && !common.quiet
+
+      let writer = RecordWriter()
+      writer.write(HeaderRecord(tool: "cairn-hash", roots: roots.map(\.path)))
+      let summary = LibraryScan(roots: roots, options: options).run(writer: writer, clock: &clock)
+      writer.write(
+        EndRecord(
+          tool: "cairn-hash", complete: summary.complete, errors: summary.errors,
+          counts: summary.counts, roots: summary.roots))
+      writer.flush()
+      for root in summary.roots where root.problem == "empty" {
+        Diagnostics.warning("no media files found", at: root.path)
+      }
+      if !common.quiet && Diagnostics.stderrIsTerminal {
+        Diagnostics.info(
+          "\(summary.files) files (\(summary.hashed) hashed, \(summary.cached) from cache)"
+            + (summary.errors > 0 ? ", \(summary.errors) errors" : ""))
+      }
+      return summary.complete ? .success : .partial
+    }
+  }
+
+  /// The roots from the arguments, or from stdin when there are none (or one is `-`).
+  private func inputRoots() throws -> [ScanRoot] {
+    var names: [ScanRoot] = []
+    var readStdin = paths.isEmpty
+    if paths.isEmpty && isatty(0) == 1 {
+      throw CairnError(.usage, "no paths given and stdin is a terminal (try --help)")
+    }
+    for path in paths {
+      if path == "-" {
+        readStdin = true
+        continue
+      }
+      names.append(ScanRoot(path: RootPath.absolute(path)))
+    }
+    if readStdin { names += try PathList.load(fileDescriptor: 0, separator: nullSeparated ? 0 : 10) }
+    // The same root twice would list its files twice.
+    var seen = Set<String>()
+    return names.filter { seen.insert($0.path).inserted }
+  }
+}
