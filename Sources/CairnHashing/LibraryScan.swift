@@ -58,9 +58,13 @@ public final class LibraryScan {
   public let options: ScanOptions
   static let tool = "cairn-hash"
 
+  private var encoder = FileRecordEncoder()
+  private let escapedRoots: [[UInt8]]
+
   public init(roots: [ScanRoot], options: ScanOptions) {
     self.roots = roots
     self.options = options
+    escapedRoots = roots.map { FileRecordEncoder.escaped($0.path) }
   }
 
   /// Runs the scan, writing records (not the header or end) to `writer`.
@@ -105,7 +109,13 @@ public final class LibraryScan {
       progress.files = summary.files
       progress.bytes = summary.bytes
     }
+    // While the walk waits for the workers: pass on what is written (downstream stages see
+    // records as they come), at most ten times a second so small files don't cost a write each.
+    var lastIdle = ContinuousClock.now
     let idle: () -> Void = {
+      let now = ContinuousClock.now
+      guard now - lastIdle >= .milliseconds(100) else { return }
+      lastIdle = now
       writer.flush()
       progress.tick(hashed: pipeline.bytesReadSoFar)
     }
@@ -163,12 +173,15 @@ public final class LibraryScan {
       case .unreadable:
         status.complete = false
         status.problem = "unreadable"
-      case .walked:
+      case .walked(let folder):
         if rootErrors[index] > 0 {
           status.complete = false
           status.problem = "unreadable"
         } else if rootFiles[index] == 0 {
           status.problem = "empty"
+          // A listed file that isn't media is simply not part of the library; an empty folder
+          // may be an unmounted volume, which the user should hear about.
+          if folder { Diagnostics.warning("no media files found", at: root.path) }
         }
       }
       summary.roots.append(status)
@@ -179,11 +192,10 @@ public final class LibraryScan {
   private func writeFile(
     _ item: ScanItem, _ status: FileStatus, _ digest: ContentDigest, _ writer: RecordWriter
   ) {
-    let path = String(decoding: item.path.last == 0 ? item.path.dropLast() : item.path[...], as: UTF8.self)
-    let record = FileRecord(
-      path: path, root: roots[item.rootIndex].path, size: status.size,
-      mtime: Date(timeIntervalSince1970: Double(status.mtimeNanoseconds) / 1e9),
-      checksum: digest.base64, device: status.device, inode: status.inode)
-    writer.write(record)
+    let line = item.path.withUnsafeBufferPointer { path in
+      encoder.encode(
+        path: path, escapedRoot: escapedRoots[item.rootIndex], status: status, checksum: digest)
+    }
+    writer.writeLine(line)
   }
 }

@@ -35,7 +35,8 @@ public struct LibraryWalker {
 
   /// How a root turned out, before its files are hashed.
   public enum RootOutcome {
-    case walked
+    /// Listed; `folder` tells a folder root from a file root.
+    case walked(folder: Bool)
     case missing(SystemError)
     case unreadable(SystemError)
   }
@@ -53,7 +54,7 @@ public struct LibraryWalker {
     if status.isDirectory {
       var ancestors: [DirectoryKey] = []
       if let error = walkDirectory(&bytes, status, &ancestors, visit) { return .unreadable(error) }
-      return .walked
+      return .walked(folder: true)
     }
     guard status.isRegularFile else {
       let error = SystemError(code: "EINVAL", message: "Not a regular file or folder")
@@ -64,7 +65,7 @@ public struct LibraryWalker {
       bytes.append(0)
       visit(.file(path: bytes, status: status, explicit: true))
     }
-    return .walked
+    return .walked(folder: false)
   }
 
   struct DirectoryKey: Equatable {
@@ -94,7 +95,7 @@ public struct LibraryWalker {
     defer { ancestors.removeLast() }
     let base = path.count
     for entry in entries {
-      path.append(UInt8(ascii: "/"))
+      if base > 1 { path.append(UInt8(ascii: "/")) }  // the root `/` has its slash
       path.append(contentsOf: entry.name)
       defer { path.removeSubrange(base...) }
       switch entry.kind {

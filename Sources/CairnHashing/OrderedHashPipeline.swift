@@ -93,7 +93,8 @@ final class OrderedHashPipeline: @unchecked Sendable {
       pthread_mutex_unlock(&mutex)
       idle()
       pthread_mutex_lock(&mutex)
-      waitLocked()
+      // Checked under the lock the workers signal under: no wake-up is lost.
+      if !done[emitted % slots.count] { waitLocked() }
     }
     let index = submitted % slots.count
     let needsHash: Bool

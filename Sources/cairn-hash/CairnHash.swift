@@ -27,7 +27,7 @@ struct CairnHash: AsyncParsableCommand {
       #recycle) and junk (@eaDir, .DS_Store, ._*, Thumbs.db) are skipped.
 
       Exit status: 0 all read; 1 some paths missing or unreadable (see the error records); \
-      64 usage; 74 the output or cache could not be written; 141 output pipe closed.
+      64 usage; 141 output pipe closed.
       """,
     version: CairnVersion.current)
 
@@ -77,9 +77,6 @@ struct CairnHash: AsyncParsableCommand {
           tool: "cairn-hash", complete: summary.complete, errors: summary.errors,
           counts: summary.counts, roots: summary.roots))
       writer.flush()
-      for root in summary.roots where root.problem == "empty" {
-        Diagnostics.warning("no media files found", at: root.path)
-      }
       if !common.quiet && Diagnostics.stderrIsTerminal {
         Diagnostics.info(
           "\(summary.files) files (\(summary.hashed) hashed, \(summary.cached) from cache)"

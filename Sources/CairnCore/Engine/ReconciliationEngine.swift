@@ -1,0 +1,119 @@
+import Foundation
+
+/// Decides which server assets were in the local library and are gone from it.
+///
+/// Rules (see `man/cairn-reconcile.1`):
+/// - Scope: only checksums observed under a root this run scanned completely (and without a
+///   problem) are considered. "Gone" means in scope and absent from every file this run scanned.
+/// - Edits: the first checksum of a file that still exists (its edit anchor) is never gone;
+///   intermediate versions carry a positive signal from when they were replaced, so they wait
+///   out the quarantine.
+/// - Never candidates: trashed server assets, excluded checksums, checksums never observed.
+/// - A checksum on the server more than once makes every such asset a candidate: they are the
+///   same bytes, and the local copy that justified keeping them is gone.
+/// - Buckets: a confirmed deletion is `held` until confirmedAt + quarantine, then `delete`;
+///   an unconfirmed one is `delete` when trusting and `pending` when strict.
+public enum ReconciliationEngine {
+  public static func reconcile(_ input: ReconciliationInput) -> ReconciliationOutput {
+    let completeRoots = Set(
+      input.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
+
+    var present = Set<String>(minimumCapacity: input.files.count)
+    var identities = Set<FileIdentity>(minimumCapacity: input.files.count)
+    for file in input.files {
+      present.insert(file.checksum)
+      identities.insert(file.identity)
+    }
+    // The original of every file that still exists stays on the server.
+    var anchored = Set<String>()
+    for anchor in input.anchors where identities.contains(anchor.identity) {
+      anchored.insert(anchor.firstChecksum)
+    }
+
+    var gone: [String] = []
+    for (checksum, entry) in input.observed
+    where !present.contains(checksum) && !anchored.contains(checksum)
+      && !entry.roots.isDisjoint(with: completeRoots)
+    {
+      gone.append(checksum)
+    }
+    gone.sort()
+    let goneSet = Set(gone)
+
+    var summary = ReconciliationSummary()
+    summary.localFiles = input.files.count
+    summary.observed = input.observed.count
+    summary.serverAssets = input.assets.count
+    var candidates: [CandidateRecord] = []
+    var excludedChecksums = Set<String>()
+    let quarantine = TimeInterval(input.settings.quarantineDays) * 86_400
+    for asset in input.assets where !asset.isTrashed {
+      guard let entry = input.observed[asset.checksum] else { continue }
+      summary.matched += 1
+      guard goneSet.contains(asset.checksum) else { continue }
+      if input.exclusions.contains(asset.checksum) {
+        excludedChecksums.insert(asset.checksum)
+        continue
+      }
+      let missingSince = input.missingSince[asset.checksum] ?? input.now
+      var candidate = CandidateRecord(
+        assetId: asset.id.lowercased(), checksum: asset.checksum, bucket: .delete, reason: "gone",
+        paths: entry.paths, originalFileName: asset.originalFileName,
+        assetType: asset.assetType, visibility: asset.visibility, ownerId: asset.ownerId,
+        fileCreatedAt: asset.fileCreatedAt, livePhotoVideoId: asset.livePhotoVideoId?.lowercased(),
+        missingSince: missingSince)
+      let place = entry.paths.first ?? "the library"
+      if let confirmation = input.confirmations[asset.checksum] {
+        let eligible = confirmation.confirmedAt.addingTimeInterval(quarantine)
+        candidate.confirmedAt = confirmation.confirmedAt
+        candidate.eligibleAt = eligible
+        let how = Self.describe(confirmation)
+        if input.now >= eligible {
+          candidate.reason = "confirmed"
+          candidate.detail =
+            "\(place) \(how) on \(confirmation.confirmedAt.iso8601); its "
+            + "\(input.settings.quarantineDays)-day quarantine ended \(eligible.iso8601)"
+        } else {
+          candidate.bucket = .held
+          candidate.reason = "quarantine"
+          candidate.detail =
+            "\(place) \(how) on \(confirmation.confirmedAt.iso8601); held until \(eligible.iso8601)"
+        }
+      } else if input.settings.strictness == .strict {
+        candidate.bucket = .pending
+        candidate.reason = "unconfirmed"
+        candidate.detail =
+          "\(place) is gone (missing since \(missingSince.iso8601)) and no trash recorded its "
+          + "deletion; strict mode asks a person to review it"
+      } else {
+        candidate.detail =
+          "\(place) is gone from a complete scan (missing since \(missingSince.iso8601))"
+      }
+      candidates.append(candidate)
+    }
+    candidates.sort { a, b in
+      if a.bucket != b.bucket { return a.bucket < b.bucket }
+      if a.checksum != b.checksum { return a.checksum < b.checksum }
+      return a.assetId < b.assetId
+    }
+    for candidate in candidates {
+      switch candidate.bucket {
+      case .delete: summary.delete += 1
+      case .pending: summary.pending += 1
+      case .held: summary.held += 1
+      }
+    }
+    summary.excluded = excludedChecksums.count
+    return ReconciliationOutput(
+      candidates: candidates, gone: gone, completeRoots: completeRoots.sorted(), summary: summary)
+  }
+
+  private static func describe(_ confirmation: DeletionConfirmation) -> String {
+    switch confirmation.source {
+    case "edit": return "was replaced by an edit"
+    case "freedesktop": return "was moved to the desktop trash"
+    case "macos": return "was moved to the macOS Trash"
+    default: return "was moved to a trash folder (\(confirmation.source))"
+    }
+  }
+}

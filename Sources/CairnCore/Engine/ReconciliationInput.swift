@@ -1,0 +1,85 @@
+import Foundation
+
+/// Everything the engine reasons about, gathered by the caller; the engine does no I/O.
+public struct ReconciliationInput: Sendable {
+  /// The files this run scanned, under every root.
+  public var files: [ScannedFile]
+  /// How the scan of each root went; only complete roots without a problem can make
+  /// anything gone.
+  public var roots: [RootStatus]
+  /// The observed store, after this scan was recorded.
+  public var observed: [String: ObservedEntry]
+  /// First-missing times by checksum (first write wins).
+  public var missingSince: [String: Date]
+  /// Positive deletion signals by checksum.
+  public var confirmations: [String: DeletionConfirmation]
+  /// Edit anchors, after this scan was recorded.
+  public var anchors: [EditAnchor]
+  public var exclusions: Set<String>
+  /// The server's assets, already limited to the partition's user.
+  public var assets: [AssetRecord]
+  public var settings: ReconciliationSettings
+  public var now: Date
+
+  public init(
+    files: [ScannedFile], roots: [RootStatus], observed: [String: ObservedEntry],
+    missingSince: [String: Date] = [:], confirmations: [String: DeletionConfirmation] = [:],
+    anchors: [EditAnchor] = [], exclusions: Set<String> = [], assets: [AssetRecord],
+    settings: ReconciliationSettings = .defaults, now: Date
+  ) {
+    self.files = files
+    self.roots = roots
+    self.observed = observed
+    self.missingSince = missingSince
+    self.confirmations = confirmations
+    self.anchors = anchors
+    self.exclusions = exclusions
+    self.assets = assets
+    self.settings = settings
+    self.now = now
+  }
+}
+
+/// What the engine decided.
+public struct ReconciliationOutput: Sendable {
+  /// Candidates ordered by bucket (delete, pending, held), then checksum, then asset id.
+  public var candidates: [CandidateRecord]
+  /// Observed checksums that are gone this run, whether or not the server has them, sorted:
+  /// the caller records their first-missing time.
+  public var gone: [String]
+  /// The roots that could make anything gone (complete, no problem), sorted.
+  public var completeRoots: [String]
+  public var summary: ReconciliationSummary
+
+  public func candidates(in bucket: Bucket) -> [CandidateRecord] {
+    candidates.filter { $0.bucket == bucket }
+  }
+}
+
+/// The figures a person and the safety rails need.
+public struct ReconciliationSummary: Sendable, Equatable {
+  /// Files in this scan.
+  public var localFiles = 0
+  /// Checksums in the observed store.
+  public var observed = 0
+  /// Server assets listed (trashed ones included).
+  public var serverAssets = 0
+  /// Server assets, not trashed, whose checksum was observed: the threshold's denominator.
+  public var matched = 0
+  public var delete = 0
+  public var pending = 0
+  public var held = 0
+  /// Gone checksums protected by an exclusion.
+  public var excluded = 0
+
+  public init() {}
+
+  /// As the `end` record's `counts`.
+  public var counts: [String: Int] {
+    [
+      "localFiles": localFiles, "observed": observed, "serverAssets": serverAssets,
+      "matched": matched, "delete": delete, "pending": pending, "held": held,
+      "excluded": excluded,
+    ]
+  }
+}

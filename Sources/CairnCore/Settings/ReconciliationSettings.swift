@@ -1,0 +1,73 @@
+import Foundation
+
+/// How strictly the engine treats a deletion nobody confirmed.
+public enum Strictness: String, Sendable, CaseIterable {
+  /// Past-quarantine confirmed deletions and unconfirmed ones may be trashed; quarantine alone
+  /// is the safety window.
+  case trusting
+  /// As trusting, but a deletion without a positive signal waits for a person's review.
+  case strict
+}
+
+/// The settings that decide what becomes a candidate and how many may go at once.
+///
+/// Read from the configuration (`CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`,
+/// `CAIRN_THRESHOLD_PERCENT`, `CAIRN_FLOOR`), overridable by `SettingsOptions` flags.
+public struct ReconciliationSettings: Sendable, Equatable {
+  /// Days a confirmed deletion waits before it may be trashed.
+  public var quarantineDays: Int
+  public var strictness: Strictness
+  /// The most candidates a run may trash, as a percentage of matched assets.
+  public var thresholdPercent: Double
+  /// Below this many candidates the threshold does not apply.
+  public var floor: Int
+
+  public static let quarantineRange = 0...90
+  public static let thresholdRange = 0.0...100.0
+  public static let floorRange = 0...1_000_000
+
+  public init(
+    quarantineDays: Int = 14, strictness: Strictness = .trusting, thresholdPercent: Double = 1,
+    floor: Int = 5
+  ) {
+    self.quarantineDays = quarantineDays
+    self.strictness = strictness
+    self.thresholdPercent = thresholdPercent
+    self.floor = floor
+  }
+
+  public static let defaults = ReconciliationSettings()
+
+  /// The settings in `configuration`, defaults where unset; an invalid value is a
+  /// configuration error (exit 78) naming the key and where it came from.
+  public init(_ configuration: Configuration) throws(CairnError) {
+    self.init()
+    quarantineDays = try configuration.integer(
+      "CAIRN_QUARANTINE_DAYS", in: Self.quarantineRange, default: 14)
+    if let text = configuration.string("CAIRN_STRICTNESS") {
+      guard let value = Strictness(rawValue: text.lowercased()) else {
+        throw CairnError(
+          .configuration, "CAIRN_STRICTNESS=\(text) is not 'trusting' or 'strict'",
+          at: configuration.origin(of: "CAIRN_STRICTNESS"))
+      }
+      strictness = value
+    }
+    if let text = configuration.string("CAIRN_THRESHOLD_PERCENT") {
+      thresholdPercent = try Self.parsePercent(
+        text, key: "CAIRN_THRESHOLD_PERCENT", at: configuration.origin(of: "CAIRN_THRESHOLD_PERCENT"))
+    }
+    floor = try configuration.integer("CAIRN_FLOOR", in: Self.floorRange, default: 5)
+  }
+
+  /// A percentage from 0 to 100, with or without a trailing `%`.
+  public static func parsePercent(_ text: String, key: String, at origin: String? = nil)
+    throws(CairnError) -> Double
+  {
+    var trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed.hasSuffix("%") { trimmed.removeLast() }
+    guard let value = Double(trimmed), value.isFinite, thresholdRange.contains(value) else {
+      throw CairnError(.configuration, "\(key)=\(text) is not a percentage from 0 to 100", at: origin)
+    }
+    return value
+  }
+}

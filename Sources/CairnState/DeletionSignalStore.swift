@@ -1,0 +1,71 @@
+import CairnCore
+import Foundation
+import GRDB
+
+/// The two deletion signals: when a checksum was first found missing (negative) and when a
+/// trash recorded its deletion (positive). Both are first write wins, so re-confirming never
+/// restarts a quarantine clock and a flapping file still ages out predictably.
+public struct DeletionSignalStore: Sendable {
+  let database: StateDatabase
+  init(_ database: StateDatabase) { self.database = database }
+
+  /// First-missing times by checksum.
+  public func missing() throws(CairnError) -> [String: Date] {
+    try database.read { db in
+      var result: [String: Date] = [:]
+      let rows = try Row.fetchCursor(db, sql: "SELECT checksum, since FROM missing")
+      while let row = try rows.next() { result[row[0]] = Date(stateValue: row[1]) }
+      return result
+    }
+  }
+
+  /// Records `checksums` as missing since `now`, keeping earlier times. Returns how many were new.
+  @discardableResult
+  public func recordMissing<S: Sequence>(_ checksums: S, at now: Date) throws(CairnError) -> Int
+  where S.Element == String {
+    try database.write { db in
+      let statement = try db.cachedStatement(
+        sql: "INSERT INTO missing VALUES (?, ?) ON CONFLICT(checksum) DO NOTHING")
+      var added = 0
+      for checksum in checksums {
+        try statement.execute(arguments: [checksum, now.stateValue])
+        added += db.changesCount
+      }
+      return added
+    }
+  }
+
+  /// Positive signals by checksum.
+  public func confirmations() throws(CairnError) -> [String: DeletionConfirmation] {
+    try database.read { db in
+      var result: [String: DeletionConfirmation] = [:]
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT checksum, confirmedAt, source, originalPath FROM confirmation")
+      while let row = try rows.next() {
+        let checksum: String = row[0]
+        result[checksum] = DeletionConfirmation(
+          checksum: checksum, confirmedAt: Date(stateValue: row[1]), source: row[2],
+          originalPath: row[3])
+      }
+      return result
+    }
+  }
+
+  /// Adds positive signals; a checksum already confirmed keeps its first date (the seeds'
+  /// `ConfirmedDeletedStore.union`). Returns how many were new.
+  @discardableResult
+  public func union(_ confirmations: [DeletionConfirmation]) throws(CairnError) -> Int {
+    try database.write { db in
+      let statement = try db.cachedStatement(
+        sql: "INSERT INTO confirmation VALUES (?, ?, ?, ?) ON CONFLICT(checksum) DO NOTHING")
+      var added = 0
+      for item in confirmations {
+        try statement.execute(arguments: [
+          item.checksum, item.confirmedAt.stateValue, item.source, item.originalPath,
+        ])
+        added += db.changesCount
+      }
+      return added
+    }
+  }
+}

@@ -1,1 +1,0 @@
-// CairnState: see Package.swift for what this module holds.

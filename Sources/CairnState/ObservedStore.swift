@@ -1,0 +1,94 @@
+import CairnCore
+import Foundation
+import GRDB
+
+/// Every checksum cairn has seen in the library, the roots it was seen under and where.
+public struct ObservedStore: Sendable {
+  let database: StateDatabase
+  init(_ database: StateDatabase) { self.database = database }
+
+  /// Everything remembered, keyed by checksum: the engine's input.
+  public func snapshot() throws(CairnError) -> [String: ObservedEntry] {
+    try database.read { db in
+      var entries: [String: ObservedEntry] = [:]
+      let rows = try Row.fetchCursor(db, sql: "SELECT checksum, firstSeen, lastSeen FROM observed")
+      while let row = try rows.next() {
+        let checksum: String = row[0]
+        entries[checksum] = ObservedEntry(
+          checksum: checksum, roots: [], paths: [], firstSeen: Date(stateValue: row[1]),
+          lastSeen: Date(stateValue: row[2]))
+      }
+      let paths = try Row.fetchCursor(
+        db, sql: "SELECT checksum, root, path FROM observedPath ORDER BY checksum, path")
+      while let row = try paths.next() {
+        let checksum: String = row[0]
+        entries[checksum]?.roots.insert(row[1])
+        entries[checksum]?.paths.append(row[2])
+      }
+      return entries
+    }
+  }
+
+  /// One checksum's entry, or nil when it was never seen.
+  public func entry(_ checksum: String) throws(CairnError) -> ObservedEntry? {
+    try database.read { db in
+      guard
+        let row = try Row.fetchOne(
+          db, sql: "SELECT firstSeen, lastSeen FROM observed WHERE checksum = ?",
+          arguments: [checksum])
+      else { return nil }
+      var entry = ObservedEntry(
+        checksum: checksum, roots: [], paths: [], firstSeen: Date(stateValue: row[0]),
+        lastSeen: Date(stateValue: row[1]))
+      for row in try Row.fetchAll(
+        db, sql: "SELECT root, path FROM observedPath WHERE checksum = ? ORDER BY path",
+        arguments: [checksum])
+      {
+        entry.roots.insert(row[0])
+        entry.paths.append(row[1])
+      }
+      return entry
+    }
+  }
+
+  /// How many checksums are remembered.
+  public func count() throws(CairnError) -> Int {
+    try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM observed") ?? 0 }
+  }
+
+  /// The checksum last seen at `path`, if any (for excluding by path).
+  public func checksums(atPath path: String) throws(CairnError) -> [String] {
+    try database.read { db in
+      try String.fetchAll(
+        db, sql: "SELECT DISTINCT checksum FROM observedPath WHERE path = ?", arguments: [path])
+    }
+  }
+
+  /// Adds checksums without paths or roots (an imported list). They are remembered but in no
+  /// scope until a scan sees them under a root, so an import alone never makes anything gone.
+  @discardableResult
+  public func importChecksums(_ checksums: [String], at now: Date) throws(CairnError) -> Int {
+    try database.write { db in
+      let statement = try db.cachedStatement(
+        sql: "INSERT INTO observed VALUES (?, ?, ?) ON CONFLICT(checksum) DO NOTHING")
+      var added = 0
+      for checksum in checksums {
+        try statement.execute(arguments: [checksum, now.stateValue, now.stateValue])
+        added += db.changesCount
+      }
+      return added
+    }
+  }
+
+  /// Forgets every observation, missing time, signal and anchor; exclusions, approvals, runs and
+  /// meta stay. The next scan re-seeds the store without flagging anything.
+  public func reset() throws(CairnError) {
+    try database.write { db in
+      try db.execute(
+        sql: """
+          DELETE FROM observedPath; DELETE FROM observed; DELETE FROM missing;
+          DELETE FROM confirmation; DELETE FROM anchor;
+          """)
+    }
+  }
+}

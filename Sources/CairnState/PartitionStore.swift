@@ -1,0 +1,151 @@
+import CairnCore
+import Foundation
+import GRDB
+
+/// The state of one (server, user) partition: `<state>/servers/<partition>/state.sqlite`.
+///
+/// Opening takes the partition's lock (a second concurrent run gets `busy`, exit 75), creates
+/// the folder (0700) and database (0600), and migrates it. A database written by a newer cairn
+/// or one SQLite cannot read is refused with `stateFailure` (exit 74), never reset.
+///
+/// The typed stores share one connection pool:
+/// - `observed`: checksums ever seen, their roots, paths, first and last seen
+/// - `signals`: first-missing times and positive deletion signals (first write wins)
+/// - `anchors`: the first checksum of each file identity (edit semantics)
+/// - `exclusions`: checksums never to trash (survive `observed.reset()`)
+/// - `approvals`: pending items a person approved for a plan
+/// - `runs`: one row per run of a stage that acts (`cairn-gate`, `cairn-trash`)
+/// - `meta`: small named values (`lastMatchedCount`, `firstDryRunReviewedAt`, ...)
+public final class PartitionStore: Sendable {
+  public let partition: ServerPartition
+  /// The partition folder.
+  public let directory: String
+  /// The database file.
+  public let path: String
+  let database: StateDatabase
+  private let lock: PartitionLock?
+
+  public let observed: ObservedStore
+  public let signals: DeletionSignalStore
+  public let anchors: EditAnchorStore
+  public let exclusions: ExclusionStore
+  public let approvals: ApprovalStore
+  public let runs: RunStore
+  public let meta: MetaStore
+
+  /// Opens (creating if needed) the partition's state.
+  ///
+  /// - Parameter locking: false only for read-only inspection that may run beside a run.
+  public static func open(
+    _ partition: ServerPartition, paths: CairnPaths, locking: Bool = true
+  ) throws(CairnError) -> PartitionStore {
+    let directory = paths.partitionDirectory(partition)
+    try CairnPaths.makePrivateDirectory(directory)
+    let lock = locking ? try PartitionLock(directory: directory, partition: partition) : nil
+    return try PartitionStore(partition: partition, directory: directory, lock: lock)
+  }
+
+  private init(partition: ServerPartition, directory: String, lock: PartitionLock?)
+    throws(CairnError)
+  {
+    self.partition = partition
+    self.directory = directory
+    self.path = directory + "/state.sqlite"
+    self.lock = lock
+    database = try StateDatabase(path: path)
+    observed = ObservedStore(database)
+    signals = DeletionSignalStore(database)
+    anchors = EditAnchorStore(database)
+    exclusions = ExclusionStore(database)
+    approvals = ApprovalStore(database)
+    runs = RunStore(database)
+    meta = MetaStore(database)
+  }
+
+  /// Releases the lock before the process ends (it is released at exit anyway).
+  public func close() {
+    lock?.release()
+  }
+}
+
+/// The connection pool and the translation of SQLite errors into `CairnError`.
+final class StateDatabase: Sendable {
+  let pool: DatabasePool
+  let path: String
+
+  init(path: String) throws(CairnError) {
+    self.path = path
+    // Create the file 0600 before SQLite does (SQLite would honour the umask).
+    let fd = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    if fd >= 0 { Foundation.close(fd) }
+    var configuration = GRDB.Configuration()
+    configuration.foreignKeysEnabled = true
+    configuration.busyMode = .timeout(10)
+    configuration.label = "cairn-state"
+    do {
+      pool = try DatabasePool(path: path, configuration: configuration)
+    } catch {
+      throw Self.refusal(error, path: path)
+    }
+    let migrator = StateMigrations.migrator
+    do {
+      let newer = try pool.read { db in try migrator.hasBeenSuperseded(db) }
+      if newer {
+        throw CairnError(
+          .stateFailure,
+          "this state database was written by a newer cairn; upgrade cairn (nothing was changed)",
+          at: path)
+      }
+      try migrator.migrate(pool)
+    } catch let error as CairnError {
+      throw error
+    } catch {
+      throw Self.refusal(error, path: path)
+    }
+  }
+
+  /// Runs `body` in a write transaction.
+  func write<T>(_ body: (Database) throws -> T) throws(CairnError) -> T {
+    do {
+      return try pool.write(body)
+    } catch let error as CairnError {
+      throw error
+    } catch {
+      throw Self.refusal(error, path: path)
+    }
+  }
+
+  /// Runs `body` on a consistent snapshot.
+  func read<T>(_ body: (Database) throws -> T) throws(CairnError) -> T {
+    do {
+      return try pool.read(body)
+    } catch let error as CairnError {
+      throw error
+    } catch {
+      throw Self.refusal(error, path: path)
+    }
+  }
+
+  static func refusal(_ error: any Error, path: String) -> CairnError {
+    if let error = error as? DatabaseError {
+      switch error.resultCode {
+      case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+        return CairnError(
+          .stateFailure,
+          "the state database is damaged (\(error.message ?? "\(error.resultCode)")); move it "
+            + "aside to start this partition afresh", at: path)
+      case .SQLITE_BUSY, .SQLITE_LOCKED:
+        return CairnError(.busy, "the state database is busy; try again", at: path)
+      default:
+        return CairnError(.stateFailure, error.message ?? "\(error.resultCode)", at: path)
+      }
+    }
+    return CairnError(.stateFailure, "\(error)", at: path)
+  }
+}
+
+extension Date {
+  /// Seconds since 1970, as the database stores dates.
+  var stateValue: Double { timeIntervalSince1970 }
+  init(stateValue: Double) { self.init(timeIntervalSince1970: stateValue) }
+}

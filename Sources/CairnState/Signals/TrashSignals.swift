@@ -1,0 +1,151 @@
+import CairnCore
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A file found in a trash, with what the trash says about its deletion.
+public struct TrashedFile: Sendable, Equatable {
+  /// Where it is now, inside the trash.
+  public var location: String
+  /// Where it was, when the trash records it.
+  public var originalPath: String?
+  public var deletedAt: Date
+  /// `freedesktop`, `macos`, `stversions`, `dtrash` or `folder`.
+  public var source: String
+}
+
+/// Finds the trashes that record deliberate deletions of files under the scanned roots.
+///
+/// - freedesktop.org: `$XDG_DATA_HOME/Trash` and, on the root's file system,
+///   `$topdir/.Trash/$uid` and `$topdir/.Trash-$uid`; only entries whose `Path` lies under a
+///   scanned root count, dated by `DeletionDate`.
+/// - macOS `~/.Trash`: no original path is recorded; every file counts, dated by the later of
+///   its modification and status-change times (best effort: later means a longer wait).
+/// - Folders: `CAIRN_TRASH_FOLDERS` (colon-separated), and Syncthing's `.stversions` and
+///   digiKam's `.dtrash` at the top of each scanned root, dated the same way.
+///
+/// Only checksums in the observed store matter to the engine; the caller filters.
+public struct TrashSignals {
+  public let roots: [String]
+  public let paths: CairnPaths
+  public let extraFolders: [String]
+
+  public init(roots: [String], paths: CairnPaths, configuration: Configuration) {
+    self.roots = roots
+    self.paths = paths
+    extraFolders = (configuration.string("CAIRN_TRASH_FOLDERS") ?? "")
+      .split(separator: ":").map(String.init).filter { !$0.isEmpty }
+  }
+
+  /// Every trashed file that is evidence for a deletion under the roots.
+  public func trashedFiles() -> [TrashedFile] {
+    var found: [TrashedFile] = []
+    var seenTrashes = Set<String>()
+    // The home trash records absolute paths.
+    let home = paths.dataHome + "/Trash"
+    seenTrashes.insert(home)
+    found += freedesktop(home, topdir: nil)
+    for root in roots {
+      guard let topdir = Self.mountPoint(of: root) else { continue }
+      let uid = getuid()
+      for trash in [topdir + "/.Trash/\(uid)", topdir + "/.Trash-\(uid)"]
+      where seenTrashes.insert(trash).inserted {
+        found += freedesktop(trash, topdir: topdir)
+      }
+    }
+    #if os(macOS)
+      found += folder(paths.home + "/.Trash", source: "macos")
+    #endif
+    for root in roots {
+      found += folder(root + "/.stversions", source: "stversions")
+      found += folder(root + "/.dtrash", source: "dtrash")
+    }
+    for extra in extraFolders { found += folder(extra, source: "folder") }
+    return found
+  }
+
+  private func underARoot(_ path: String) -> Bool {
+    roots.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+  }
+
+  private func freedesktop(_ trash: String, topdir: String?) -> [TrashedFile] {
+    let info = trash + "/info"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: info) else { return [] }
+    var found: [TrashedFile] = []
+    for name in names.sorted() where name.hasSuffix(".trashinfo") {
+      guard let text = try? String(contentsOfFile: info + "/" + name, encoding: .utf8),
+        let entry = TrashInfo(text)
+      else { continue }
+      let original = entry.path.hasPrefix("/") ? entry.path : (topdir ?? "") + "/" + entry.path
+      guard underARoot(original) else { continue }
+      let stored = trash + "/files/" + String(name.dropLast(".trashinfo".count))
+      for (file, relative) in Self.regularFiles(stored) {
+        let date = entry.deletionDate ?? Self.changeDate(file) ?? Date()
+        found.append(
+          TrashedFile(
+            location: file, originalPath: relative.isEmpty ? original : original + relative,
+            deletedAt: date, source: "freedesktop"))
+      }
+    }
+    return found
+  }
+
+  private func folder(_ folder: String, source: String) -> [TrashedFile] {
+    Self.regularFiles(folder).compactMap { file, _ in
+      guard let date = Self.changeDate(file) else { return nil }
+      return TrashedFile(location: file, originalPath: nil, deletedAt: date, source: source)
+    }
+  }
+
+  /// `path` itself when it is a file, else the files under it, with their path below it.
+  static func regularFiles(_ path: String) -> [(String, String)] {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return [] }
+    if info.st_mode & S_IFMT == S_IFREG { return [(path, "")] }
+    guard info.st_mode & S_IFMT == S_IFDIR,
+      let enumerator = FileManager.default.enumerator(atPath: path)
+    else { return [] }
+    var files: [(String, String)] = []
+    while let relative = enumerator.nextObject() as? String {
+      let full = path + "/" + relative
+      guard lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      files.append((full, "/" + relative))
+    }
+    return files.sorted { $0.0 < $1.0 }
+  }
+
+  /// The later of modification and status change: a move into a trash changes the latter.
+  static func changeDate(_ path: String) -> Date? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    #if canImport(Darwin)
+      let modified = Double(info.st_mtimespec.tv_sec)
+      let changed = Double(info.st_ctimespec.tv_sec)
+    #else
+      let modified = Double(info.st_mtim.tv_sec)
+      let changed = Double(info.st_ctim.tv_sec)
+    #endif
+    return Date(timeIntervalSince1970: max(modified, changed))
+  }
+
+  /// The top of the file system holding `path` (where `.Trash-$uid` would be).
+  static func mountPoint(of path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    let device = info.st_dev
+    var current = path
+    while current != "/" {
+      let parent = (current as NSString).deletingLastPathComponent
+      var parentInfo = stat()
+      guard stat(parent, &parentInfo) == 0, parentInfo.st_dev == device else { return current }
+      current = parent
+    }
+    return "/"
+  }
+}

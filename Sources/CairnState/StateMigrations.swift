@@ -1,0 +1,81 @@
+import GRDB
+
+/// The state database's schema, one migration per change. Never edit a shipped migration: add
+/// a new one. A database with a migration this build does not know was written by a newer
+/// cairn and is refused rather than touched.
+enum StateMigrations {
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      // One row per checksum ever seen: the memory that makes "gone" meaningful.
+      try db.execute(
+        sql: """
+          CREATE TABLE observed (
+            checksum TEXT PRIMARY KEY NOT NULL,
+            firstSeen REAL NOT NULL,
+            lastSeen REAL NOT NULL
+          ) WITHOUT ROWID;
+          -- Where each checksum was last seen, per scanned root: its scope and its paths.
+          CREATE TABLE observedPath (
+            checksum TEXT NOT NULL REFERENCES observed(checksum) ON DELETE CASCADE,
+            root TEXT NOT NULL,
+            path TEXT NOT NULL,
+            PRIMARY KEY (checksum, root, path)
+          ) WITHOUT ROWID;
+          CREATE INDEX observedPathByRoot ON observedPath(root, path);
+          -- When a checksum was first found gone from a complete scan (first write wins).
+          CREATE TABLE missing (
+            checksum TEXT PRIMARY KEY NOT NULL,
+            since REAL NOT NULL
+          ) WITHOUT ROWID;
+          -- Positive deletion signals: the file sat in a trash (first write wins).
+          CREATE TABLE confirmation (
+            checksum TEXT PRIMARY KEY NOT NULL,
+            confirmedAt REAL NOT NULL,
+            source TEXT NOT NULL,
+            originalPath TEXT
+          ) WITHOUT ROWID;
+          -- First checksum per file identity (dev:ino), for edit semantics.
+          CREATE TABLE anchor (
+            identity TEXT PRIMARY KEY NOT NULL,
+            firstChecksum TEXT NOT NULL,
+            currentChecksum TEXT NOT NULL,
+            root TEXT NOT NULL,
+            path TEXT NOT NULL,
+            createdAt REAL NOT NULL,
+            updatedAt REAL NOT NULL
+          ) WITHOUT ROWID;
+          CREATE INDEX anchorByCurrent ON anchor(currentChecksum);
+          -- Checksums a person protected; they survive a reset of the observed store.
+          CREATE TABLE exclusion (
+            checksum TEXT PRIMARY KEY NOT NULL,
+            reason TEXT NOT NULL,
+            createdAt REAL NOT NULL
+          ) WITHOUT ROWID;
+          -- Pending items a person approved, valid for one plan.
+          CREATE TABLE approval (
+            assetId TEXT NOT NULL,
+            checksum TEXT NOT NULL,
+            plan TEXT NOT NULL,
+            approvedAt REAL NOT NULL,
+            PRIMARY KEY (plan, assetId)
+          ) WITHOUT ROWID;
+          CREATE TABLE run (
+            id TEXT PRIMARY KEY NOT NULL,
+            tool TEXT NOT NULL,
+            startedAt REAL NOT NULL,
+            finishedAt REAL,
+            dryRun INTEGER NOT NULL,
+            plan TEXT,
+            counts TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL
+          ) WITHOUT ROWID;
+          CREATE TABLE meta (
+            key TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL
+          ) WITHOUT ROWID;
+          """)
+    }
+    return migrator
+  }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import CairnCore
+import CairnState
+import Foundation
+
+struct RecordCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "record",
+    abstract: "Record a scan from standard input and pass it through",
+    discussion: """
+      Every line is written to standard output unchanged, except the header, which gains \
+      'cairn-observe' in its pipeline (and the server, when it named none). The end record \
+      passes through with its counts. A scan without its end record is passed on and its \
+      files are recorded as seen, but no root counts as complete (exit 65).
+      """)
+
+  @OptionGroup var common: CommonOptions
+  @OptionGroup var partition: PartitionOptions
+
+  @Flag(help: "Do not look in trash folders for deletion signals.")
+  var noTrash = false
+
+  func run() async throws {
+    try await Tool.run("cairn-observe", common) {
+      try Observe(options: self).run()
+    }
+  }
+}
+
+/// One run of `cairn-observe record`.
+struct Observe {
+  let options: RecordCommand
+
+  func run() throws(CairnError) -> ExitStatus {
+    var clock = PhaseClock()
+    let configuration = try Configuration.load()
+    let now = Date()
+    let reader = RecordReader()
+    let writer = RecordWriter()
+    reader.willBlock = { writer.flush() }
+    let stream = try RecordStream(reader: reader)
+
+    var header = stream.header
+    let identity: ServerIdentity
+    if let named = header.server {
+      identity = named
+    } else {
+      identity = try ServerListing.identity(
+        serverFile: options.partition.serverFile, fetchArguments: fetchArguments)
+      header.server = identity
+    }
+    header.pipeline.append("cairn-observe")
+    // Take the lock before passing anything on, so a busy partition stops the pipeline early.
+    let store = try PartitionStore.open(identity.partition, paths: configuration.paths)
+    defer { store.close() }
+    writer.write(header)
+
+    let scan = try ScanInput.read(stream) { line in writer.writeLine(line.bytes) }
+    if let end = scan.end { writer.writeLine(end.jsonBytes()) }
+    writer.flush()
+    clock.lap("read", "\(scan.files.count) files")
+
+    let complete = scan.end == nil ? [] : scan.completeRoots
+    let summary = try store.recordScan(scan.files, completeRoots: complete, at: now)
+    clock.lap("record", "\(summary.newChecksums) new checksums")
+    var signals = 0
+    if !options.noTrash {
+      signals = try recordTrash(store, roots: scan.roots.map(\.path), configuration: configuration)
+      clock.lap("trash", "\(signals) deletion signals")
+    }
+    try store.meta.set(.lastObserveAt, now)
+
+    Diagnostics.info(
+      "recorded \(summary.files) files (\(summary.newChecksums) new checksums) under "
+        + "\(complete.count) complete root(s); \(signals) new deletion signal(s)")
+    guard scan.end != nil else {
+      throw CairnError(
+        .malformedInput,
+        "truncated scan: no end record; files were recorded as seen, but nothing can be gone",
+        at: reader.sourceName)
+    }
+    return .success
+  }
+
+  private var fetchArguments: [String] {
+    options.common.quiet ? ["--quiet"] : options.common.verbose ? ["--verbose"] : []
+  }
+
+  /// Hashes what the trashes hold and records the observed checksums among them.
+  private func recordTrash(
+    _ store: PartitionStore, roots: [String], configuration: Configuration
+  ) throws(CairnError) -> Int {
+    let trashed = TrashSignals(roots: roots, paths: configuration.paths, configuration: configuration)
+      .trashedFiles()
+    guard !trashed.isEmpty else { return 0 }
+    let hasher = TrashHasher(paths: configuration.paths)
+    var confirmations: [DeletionConfirmation] = []
+    for file in trashed {
+      guard let checksum = hasher.checksum(file.location),
+        try store.observed.entry(checksum) != nil
+      else { continue }
+      confirmations.append(
+        DeletionConfirmation(
+          checksum: checksum, confirmedAt: file.deletedAt, source: file.source,
+          originalPath: file.originalPath))
+    }
+    hasher.finish()
+    return try store.signals.union(confirmations)
+  }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import CairnCore
+import CairnState
+import Foundation
+
+@main
+struct CairnReconcile: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cairn-reconcile",
+    abstract: "Find the server assets whose local files are gone",
+    discussion: """
+      Reads a scan (cairn-hash or cairn-observe output) on standard input and the server's \
+      assets (a live cairn-fetch, or --server FILE), and writes one candidate record per \
+      server asset whose bytes were seen in the library and are gone from it, bucketed \
+      delete, pending or held.
+
+      Only roots this scan covered completely can make anything gone. A scan with error \
+      records, an empty or missing root, or without its end record is refused (exit 25 or \
+      65) and nothing is recorded, unless --skip-incomplete-roots says to leave those roots \
+      out. When the scan did not pass through cairn-observe, it is recorded in the observed \
+      store first; the first-missing time of every gone checksum is recorded too. Nothing \
+      else is: reconcile changes nothing on the server and decides nothing for good.
+      """,
+    version: CairnVersion.current)
+
+  @OptionGroup var common: CommonOptions
+  @OptionGroup var settings: SettingsOptions
+
+  @Option(
+    name: .customLong("server"),
+    help: ArgumentHelp(
+      "Read the server's assets from FILE (cairn-fetch output) instead of running cairn-fetch.",
+      valueName: "file"),
+    completion: .file())
+  var serverFile: String?
+
+  @Flag(
+    help:
+      "Go on when some roots are incomplete, empty or missing: nothing under them counts as gone.")
+  var skipIncompleteRoots = false
+
+  func run() async throws {
+    try await Tool.run("cairn-reconcile", common) {
+      try Reconcile(options: self).run()
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import CairnCore
+import CairnState
+import Foundation
+
+/// One run of cairn-reconcile.
+struct Reconcile {
+  let options: CairnReconcile
+
+  func run() throws(CairnError) -> ExitStatus {
+    var clock = PhaseClock()
+    let configuration = try Configuration.load()
+    let settings = try options.settings.resolve(configuration)
+    let now = Date()
+
+    let reader = RecordReader()
+    let stream = try RecordStream(reader: reader)
+    let scan = try ScanInput.read(stream)
+    guard scan.end != nil else {
+      throw CairnError(
+        .malformedInput,
+        "truncated scan: no end record after line \(stream.linesRead) (did cairn-hash fail?); "
+          + "nothing was recorded", at: reader.sourceName)
+    }
+    try checkScope(scan)
+    clock.lap("read scan", "\(scan.files.count) files")
+
+    let listing: ServerListing
+    if let serverFile = options.serverFile {
+      listing = try ServerListing.read(path: serverFile)
+    } else {
+      var arguments: [String] = []
+      if options.common.quiet { arguments.append("--quiet") }
+      if options.common.verbose { arguments.append("--verbose") }
+      listing = try ServerListing.fetch(arguments)
+    }
+    if let scanned = scan.header.server, scanned.partition != listing.identity.partition {
+      throw CairnError(
+        .configuration,
+        "the scan was observed for \(scanned.partition) but the server listing is for "
+          + "\(listing.identity.partition)")
+    }
+    clock.lap("read server listing", "\(listing.assets.count) assets")
+
+    let partition = listing.identity.partition
+    let store = try PartitionStore.open(partition, paths: configuration.paths)
+    defer { store.close() }
+    let roots = scan.roots
+    if !scan.alreadyObserved {
+      try store.recordScan(scan.files, completeRoots: scan.completeRoots, at: now)
+      clock.lap("record scan")
+    }
+    let owned = listing.assets.filter { $0.ownerId.lowercased() == partition.userId }
+    let output = try store.reconcile(
+      files: scan.files, roots: roots, assets: owned, settings: settings, now: now)
+    clock.lap("reconcile", "\(output.candidates.count) candidates")
+
+    let writer = RecordWriter()
+    writer.write(
+      HeaderRecord(
+        tool: "cairn-reconcile", pipeline: scan.header.pipeline, roots: scan.header.roots,
+        server: listing.identity, createdAt: now))
+    for candidate in output.candidates { writer.write(candidate) }
+    writer.write(
+      EndRecord(
+        tool: "cairn-reconcile", complete: true, errors: 0, counts: output.summary.counts,
+        roots: roots))
+    writer.flush()
+    summarize(output.summary, skipped: roots.filter { !output.completeRoots.contains($0.path) })
+    return .success
+  }
+
+  /// Refuses a scan whose scope is in doubt, unless told to leave the doubtful roots out.
+  private func checkScope(_ scan: ScanInput) throws(CairnError) {
+    let doubtful = scan.roots.filter { !$0.complete || $0.problem != nil }
+    let stray = scan.errors.filter { $0.root == nil }
+    if !stray.isEmpty && !options.skipIncompleteRoots {
+      throw CairnError.refused(
+        "the scan carries \(stray.count) error record(s) outside any root; nothing was recorded")
+    }
+    guard !doubtful.isEmpty else { return }
+    let names = doubtful.map { "\($0.path) (\($0.problem ?? "incomplete"))" }
+    if options.skipIncompleteRoots {
+      for name in names {
+        Diagnostics.warning("leaving out \(name): nothing under it counts as gone")
+      }
+      return
+    }
+    throw CairnError.refused(
+      "incomplete scan: \(names.joined(separator: ", ")); nothing was recorded "
+        + "(fix the scan, or --skip-incomplete-roots to leave those roots out)")
+  }
+
+  private func summarize(_ summary: ReconciliationSummary, skipped: [RootStatus]) {
+    Diagnostics.info(
+      "\(summary.localFiles) local files, \(summary.observed) observed, "
+        + "\(summary.serverAssets) server assets (\(summary.matched) matched): "
+        + "\(summary.delete) to delete, \(summary.pending) pending review, "
+        + "\(summary.held) held in quarantine"
+        + (summary.excluded > 0 ? ", \(summary.excluded) excluded" : ""))
+  }
+}

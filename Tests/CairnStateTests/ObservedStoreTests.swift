@@ -1,0 +1,86 @@
+import CairnCore
+import CairnTestSupport
+import Foundation
+import Testing
+
+@testable import CairnState
+
+@Suite struct ObservedStoreTests {
+  @Test func recordsChecksumsWithRootsPathsAndTimes() throws {
+    let store = try StoreFixture().open()
+    let summary = try store.recordScan(
+      [file("/lib/a.jpg", "AAA"), file("/lib/b.jpg", "BBB"), file("/lib/copy/a.jpg", "AAA")],
+      completeRoots: ["/lib"], at: t0)
+    #expect(summary.newChecksums == 2)
+    try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: [], at: t0 + day)
+    let entry = try #require(try store.observed.entry("AAA"))
+    #expect(entry.roots == ["/lib"])
+    #expect(entry.paths == ["/lib/a.jpg", "/lib/copy/a.jpg"])
+    #expect(entry.firstSeen == t0)
+    #expect(entry.lastSeen == t0 + day)
+    #expect(try store.observed.snapshot().keys.sorted() == ["AAA", "BBB"])
+  }
+
+  @Test func aCompleteScanMovesPathsAPartialScanOnlyAdds() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0)
+    try store.recordScan([file("/lib/x/a.jpg", "AAA")], completeRoots: [], at: t0 + day)
+    #expect(try store.observed.entry("AAA")?.paths == ["/lib/a.jpg", "/lib/x/a.jpg"])
+    try store.recordScan([file("/lib/y/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0 + 2 * day)
+    #expect(try store.observed.entry("AAA")?.paths == ["/lib/y/a.jpg"])
+  }
+
+  @Test func aChecksumGoneKeepsItsLastKnownPath() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0)
+    try store.recordScan([], completeRoots: ["/lib"], at: t0 + day)
+    let entry = try #require(try store.observed.entry("AAA"))
+    #expect(entry.paths == ["/lib/a.jpg"])
+    #expect(entry.lastSeen == t0)
+  }
+
+  @Test func resetForgetsObservationsButKeepsExclusions() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/lib/a.jpg", "AAA", inode: 1)], completeRoots: ["/lib"], at: t0)
+    try store.exclusions.add(["ZZZ"], reason: "restored", at: t0)
+    try store.signals.recordMissing(["AAA"], at: t0)
+    try store.signals.union([DeletionConfirmation(checksum: "AAA", confirmedAt: t0, source: "x")])
+    try store.observed.reset()
+    #expect(try store.observed.count() == 0)
+    #expect(try store.signals.missing().isEmpty)
+    #expect(try store.signals.confirmations().isEmpty)
+    #expect(try store.anchors.all().isEmpty)
+    #expect(try store.exclusions.checksums() == ["ZZZ"])
+  }
+
+  @Test func importAddsChecksumsWithoutScope() throws {
+    let store = try StoreFixture().open()
+    #expect(try store.observed.importChecksums(["AAA", "BBB", "AAA"], at: t0) == 2)
+    #expect(try store.observed.entry("AAA")?.roots.isEmpty == true)
+  }
+
+  @Test func aChecksumSeenAgainIsNoLongerMissingOrSignalled() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0)
+    try store.signals.recordMissing(["AAA"], at: t0 + day)
+    try store.signals.union([
+      DeletionConfirmation(checksum: "AAA", confirmedAt: t0 + day, source: "freedesktop")
+    ])
+    let summary = try store.recordScan(
+      [file("/lib/b/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0 + 2 * day)
+    #expect(summary.reappeared == 1)
+    #expect(try store.signals.missing().isEmpty)
+    #expect(try store.signals.confirmations().isEmpty)
+  }
+
+  @Test func recordingAnUnchangedScanIsQuick() throws {
+    let store = try StoreFixture().open()
+    let files = (0..<20_000).map { file("/lib/\($0).jpg", "C\($0)", inode: UInt64($0)) }
+    try store.recordScan(files, completeRoots: ["/lib"], at: t0)
+    let start = Date()
+    try store.recordScan(files, completeRoots: ["/lib"], at: t0 + day)
+    // Generous: a debug build on a shared machine; the release figure is in BENCHMARKS.md.
+    #expect(Date().timeIntervalSince(start) < 10)
+    #expect(try store.observed.count() == 20_000)
+  }
+}

@@ -1,0 +1,278 @@
+import CairnCore
+import CairnTestSupport
+import Foundation
+import Testing
+
+@testable import CairnState
+
+/// One run of the pipeline in a scenario: a scan recorded, trash signals found, then the engine.
+struct Run: Sendable {
+  var day: Double
+  var files: [ScannedFile]
+  var roots: [RootStatus]
+  var trashed: [String] = []
+}
+
+/// A row of the scenario table: runs in order, the server's assets, and the exact buckets the
+/// last run must produce (asset id → bucket; every other asset is no candidate).
+struct Scenario: Sendable, CustomTestStringConvertible {
+  var name: String
+  var runs: [Run]
+  var assets: [AssetRecord]
+  var settings = ReconciliationSettings()
+  var exclusions: [String] = []
+  var expected: [String: Bucket]
+  var testDescription: String { name }
+}
+
+func scan(
+  day: Double, root: String = "/lib", complete: Bool = true, problem: String? = nil,
+  _ files: [(String, String, UInt64?)], trashed: [String] = []
+) -> Run {
+  let scanned = files.map { name, checksum, inode in
+    file(root + "/" + name, checksum, root: root, inode: inode)
+  }
+  return Run(
+    day: day, files: scanned,
+    roots: [RootStatus(path: root, complete: complete, files: files.count, problem: problem)],
+    trashed: trashed)
+}
+
+/// Several roots scanned in one run.
+func scanRoots(day: Double, _ parts: [(String, [(String, String, UInt64?)])]) -> Run {
+  var run = Run(day: day, files: [], roots: [])
+  for (root, files) in parts {
+    run.files += files.map { file(root + "/" + $0.0, $0.1, root: root, inode: $0.2) }
+    run.roots.append(RootStatus(path: root, complete: true, files: files.count))
+  }
+  return run
+}
+
+func asset(
+  _ id: String, _ checksum: String, video: String? = nil, trashed: Bool = false,
+  type: String = "IMAGE"
+) -> AssetRecord {
+  AssetRecord(
+    id: id, checksum: checksum, originalFileName: id + ".jpg", assetType: type,
+    visibility: type == "VIDEO" ? "hidden" : "timeline", livePhotoVideoId: video,
+    isTrashed: trashed, ownerId: "u-1")
+}
+
+let strict = ReconciliationSettings(strictness: .strict)
+
+/// Trashed on day 0 with the default 14-day quarantine, reconciled on `day`.
+func quarantineRow(_ day: Double, _ bucket: Bucket) -> Scenario {
+  Scenario(
+    name: "quarantine boundary, day \(Int(day))",
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]),
+      scan(day: 0, [("b.jpg", "B", 2)], trashed: ["A"]),
+      scan(day: day, [("b.jpg", "B", 2)]),
+    ],
+    assets: [asset("a1", "A"), asset("b1", "B")], expected: ["a1": bucket])
+}
+let hundredNew = (0..<100).map { ("new\($0).jpg", "N\($0)", UInt64?.none) }
+
+let scenarios: [Scenario] = [
+  Scenario(
+    name: "empty local library on the first run", runs: [scan(day: 0, problem: "no media files", [])],
+    assets: [asset("a1", "A")], expected: [:]),
+  Scenario(
+    name: "library emptied (an empty root is a problem, not a mass deletion)",
+    runs: [scan(day: 0, [("a.jpg", "A", 1)]), scan(day: 1, problem: "no media files", [])],
+    assets: [asset("a1", "A")], expected: [:]),
+  Scenario(
+    name: "empty server",
+    runs: [scan(day: 0, [("a.jpg", "A", 1)]), scan(day: 1, [])],
+    assets: [], expected: [:]),
+  Scenario(
+    name: "first run seeds and proposes nothing",
+    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)])],
+    assets: [asset("a1", "A"), asset("b1", "B"), asset("z1", "Z")], expected: [:]),
+  Scenario(
+    name: "100 photos added between scans",
+    runs: [scan(day: 0, [("a.jpg", "A", nil)]), scan(day: 1, [("a.jpg", "A", nil)] + hundredNew)],
+    assets: [asset("a1", "A")] + (0..<100).map { asset("n\($0)", "N\($0)") }, expected: [:]),
+  Scenario(
+    name: "a plain deletion, trusting",
+    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("b.jpg", "B", 2)])],
+    assets: [asset("a1", "A"), asset("b1", "B")], expected: ["a1": .delete]),
+  Scenario(
+    name: "a plain deletion, strict",
+    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("b.jpg", "B", 2)])],
+    assets: [asset("a1", "A"), asset("b1", "B")], settings: strict, expected: ["a1": .pending]),
+  Scenario(
+    name: "a file in a trash folder is held through quarantine",
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]),
+      scan(day: 1, [("b.jpg", "B", 2)], trashed: ["A"]),
+    ],
+    assets: [asset("a1", "A"), asset("b1", "B")], expected: ["a1": .held]),
+  Scenario(
+    name: "a trashed file, strict, after quarantine",
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]),
+      scan(day: 1, [("b.jpg", "B", 2)], trashed: ["A"]),
+      scan(day: 16, [("b.jpg", "B", 2)]),
+    ],
+    assets: [asset("a1", "A"), asset("b1", "B")], settings: strict, expected: ["a1": .delete]),
+  quarantineRow(13, .held),
+  quarantineRow(14, .delete),
+  quarantineRow(15, .delete),
+  Scenario(
+    name: "edit, revert, edit: the original and current stay, the intermediate is held",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7)]), scan(day: 1, [("a.jpg", "E1", 7)]),
+      scan(day: 2, [("a.jpg", "O", 7)]), scan(day: 3, [("a.jpg", "E2", 7)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("e2", "E2")], expected: ["e1": .held]),
+  Scenario(
+    name: "edit, revert, edit: the intermediate goes after quarantine",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7)]), scan(day: 1, [("a.jpg", "E1", 7)]),
+      scan(day: 2, [("a.jpg", "O", 7)]), scan(day: 3, [("a.jpg", "E2", 7)]),
+      scan(day: 16, [("a.jpg", "E2", 7)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("e2", "E2")], expected: ["e1": .delete]),
+  Scenario(
+    name: "edit then delete the file: original and current are both gone",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7), ("b.jpg", "B", 8)]),
+      scan(day: 1, [("a.jpg", "E1", 7), ("b.jpg", "B", 8)]),
+      scan(day: 2, [("b.jpg", "B", 8)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("b", "B")],
+    expected: ["o": .delete, "e1": .delete]),
+  Scenario(
+    name: "rename keeps everything",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7)]), scan(day: 1, [("a.jpg", "E1", 7)]),
+      scan(day: 2, [("renamed.jpg", "E1", 7)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1")], expected: [:]),
+  Scenario(
+    name: "rename without inodes",
+    runs: [scan(day: 0, [("a.jpg", "A", nil)]), scan(day: 1, [("b.jpg", "A", nil)])],
+    assets: [asset("a1", "A")], expected: [:]),
+  Scenario(
+    name: "move between roots, both scanned",
+    runs: [
+      scanRoots(day: 0, [("/a", [("x.jpg", "O", 7)]), ("/b", [("y.jpg", "Y", 8)])]),
+      scanRoots(day: 1, [("/a", [("x.jpg", "E1", 7)]), ("/b", [("y.jpg", "Y", 8)])]),
+      scanRoots(day: 2, [("/a", [("z.jpg", "Z", 9)]), ("/b", [("y.jpg", "Y", 8), ("x.jpg", "E1", 70)])]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("y", "Y")], expected: [:]),
+  Scenario(
+    name: "partial scope: a scan of 2024 never proposes what was seen only outside it",
+    runs: [
+      scan(day: 0, root: "/P", [("2023/a.jpg", "A", 1), ("2024/b.jpg", "B", 2)]),
+      scan(day: 1, root: "/P/2024", [("c.jpg", "C", 3)]),
+    ],
+    assets: [asset("a1", "A"), asset("b1", "B"), asset("c1", "C")], expected: [:]),
+  Scenario(
+    name: "partial scope: gone inside the scanned root",
+    runs: [
+      scan(day: 0, root: "/P/2024", [("b.jpg", "B", 2), ("c.jpg", "C", 3)]),
+      scan(day: 1, root: "/P/2023", [("a.jpg", "A", 1)]),
+      scan(day: 2, root: "/P/2024", [("c.jpg", "C", 3)]),
+    ],
+    assets: [asset("a1", "A"), asset("b1", "B"), asset("c1", "C")], expected: ["b1": .delete]),
+  Scenario(
+    name: "same bytes at two paths, one deleted: not gone",
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("copy/a.jpg", "A", 2)]),
+      scan(day: 1, [("copy/a.jpg", "A", 2)]),
+    ],
+    assets: [asset("a1", "A")], expected: [:]),
+  Scenario(
+    name: "an excluded checksum is never a candidate",
+    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("c.jpg", "C", 3)])],
+    assets: [asset("a1", "A"), asset("b1", "B")], exclusions: ["A"], expected: ["b1": .delete]),
+  Scenario(
+    name: "an already trashed asset is never a candidate",
+    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("c.jpg", "C", 3)])],
+    assets: [asset("a1", "A", trashed: true), asset("b1", "B")], expected: ["b1": .delete]),
+  Scenario(
+    name: "a Live Photo pair deleted: both halves, the still names its video",
+    runs: [
+      scan(day: 0, [("IMG_1.HEIC", "S", 1), ("IMG_1.MOV", "V", 2), ("b.jpg", "B", 3)]),
+      scan(day: 1, [("b.jpg", "B", 3)]),
+    ],
+    assets: [asset("s1", "S", video: "v1"), asset("v1", "V", type: "VIDEO"), asset("b1", "B")],
+    expected: ["s1": .delete, "v1": .delete]),
+  Scenario(
+    name: "a Live Photo still deleted, its video kept locally",
+    runs: [
+      scan(day: 0, [("IMG_1.HEIC", "S", 1), ("IMG_1.MOV", "V", 2)]),
+      scan(day: 1, [("IMG_1.MOV", "V", 2)]),
+    ],
+    assets: [asset("s1", "S", video: "v1"), asset("v1", "V", type: "VIDEO")],
+    expected: ["s1": .delete]),
+  Scenario(
+    name: "a checksum on the server twice: both assets",
+    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("b.jpg", "B", 2)])],
+    assets: [asset("x1", "A"), asset("x2", "A"), asset("b1", "B")],
+    expected: ["x1": .delete, "x2": .delete]),
+  Scenario(
+    name: "a root scanned incompletely yields nothing under it",
+    runs: [
+      scanRoots(day: 0, [("/a", [("x.jpg", "X", 1)]), ("/b", [("y.jpg", "Y", 2)])]),
+      {
+        var run = scanRoots(day: 1, [("/a", []), ("/b", [])])
+        run.roots[0].complete = false
+        run.roots[0].problem = "1 file unreadable"
+        return run
+      }(),
+    ],
+    assets: [asset("x1", "X"), asset("y1", "Y")], expected: ["y1": .delete]),
+]
+
+@Suite struct ReconciliationScenarioTests {
+  @Test(arguments: scenarios)
+  func scenario(_ scenario: Scenario) throws {
+    let store = try StoreFixture().open()
+    try store.exclusions.add(scenario.exclusions, reason: "test", at: t0)
+    var output: ReconciliationOutput?
+    for run in scenario.runs {
+      let now = t0 + run.day * day
+      let complete = Set(run.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
+      try store.recordScan(run.files, completeRoots: complete, at: now)
+      try store.signals.union(
+        run.trashed.map { DeletionConfirmation(checksum: $0, confirmedAt: now, source: "folder") })
+      output = try store.reconcile(
+        files: run.files, roots: run.roots, assets: scenario.assets, settings: scenario.settings,
+        now: now)
+    }
+    let result = try #require(output)
+    let buckets = Dictionary(uniqueKeysWithValues: result.candidates.map { ($0.assetId, $0.bucket) })
+    #expect(buckets == scenario.expected)
+    #expect(result.summary.delete + result.summary.pending + result.summary.held
+      == scenario.expected.count)
+  }
+
+  @Test func candidatesCarryPathsDatesAndTheLiveVideo() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/lib/IMG_1.HEIC", "S", inode: 1)], completeRoots: ["/lib"], at: t0)
+    try store.recordScan([], completeRoots: ["/lib"], at: t0 + day)
+    try store.signals.union([DeletionConfirmation(checksum: "S", confirmedAt: t0 + day, source: "freedesktop")])
+    let output = try store.reconcile(
+      files: [], roots: [RootStatus(path: "/lib", complete: true, files: 0)],
+      assets: [asset("S1", "S", video: "V1"), asset("z", "Z")], settings: .defaults,
+      now: t0 + 2 * day)
+    let candidate = try #require(output.candidates.first)
+    #expect(candidate.assetId == "s1")
+    #expect(candidate.livePhotoVideoId == "v1")
+    #expect(candidate.paths == ["/lib/IMG_1.HEIC"])
+    #expect(candidate.confirmedAt == t0 + day)
+    #expect(candidate.eligibleAt == t0 + 15 * day)
+    #expect(candidate.missingSince == t0 + 2 * day)
+    #expect(candidate.reason == "quarantine")
+    #expect(output.summary.matched == 1)
+    #expect(output.summary.serverAssets == 2)
+    // The first-missing time is kept on the next run.
+    let again = try store.reconcile(
+      files: [], roots: [RootStatus(path: "/lib", complete: true, files: 0)],
+      assets: [asset("S1", "S")], settings: .defaults, now: t0 + 3 * day)
+    #expect(again.candidates.first?.missingSince == t0 + 2 * day)
+  }
+}

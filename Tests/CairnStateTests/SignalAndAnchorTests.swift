@@ -1,0 +1,72 @@
+import CairnCore
+import CairnTestSupport
+import Foundation
+import Testing
+
+@testable import CairnState
+
+@Suite struct SignalAndAnchorTests {
+  @Test func missingAndConfirmationsAreFirstWriteWins() throws {
+    let store = try StoreFixture().open()
+    #expect(try store.signals.recordMissing(["AAA"], at: t0) == 1)
+    #expect(try store.signals.recordMissing(["AAA", "BBB"], at: t0 + day) == 1)
+    #expect(try store.signals.missing() == ["AAA": t0, "BBB": t0 + day])
+    try store.signals.union([DeletionConfirmation(checksum: "AAA", confirmedAt: t0, source: "a")])
+    let added = try store.signals.union([
+      DeletionConfirmation(checksum: "AAA", confirmedAt: t0 + day, source: "b")
+    ])
+    #expect(added == 0)
+    #expect(try store.signals.confirmations()["AAA"]?.confirmedAt == t0)
+  }
+
+  @Test func editKeepsTheFirstChecksumAndRetiresIntermediates() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0)
+    try store.recordScan([file("/lib/a.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + day)
+    #expect(try store.signals.confirmations().isEmpty)  // the original is protected, not retired
+    let reverted = try store.recordScan(
+      [file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0 + 2 * day)
+    #expect(reverted.retiredEdits == 1)
+    #expect(try store.signals.confirmations()["E1"]?.confirmedAt == t0 + 2 * day)
+    #expect(try store.signals.confirmations()["E1"]?.source == "edit")
+    try store.recordScan([file("/lib/a.jpg", "E2", inode: 7)], completeRoots: ["/lib"], at: t0 + 3 * day)
+    let anchors = try store.anchors.all()
+    #expect(anchors.map(\.firstChecksum) == ["O"])
+    #expect(anchors.map(\.currentChecksum) == ["E2"])
+    #expect(try store.signals.confirmations()["O"] == nil)
+  }
+
+  @Test func aRenameKeepsTheAnchor() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0)
+    try store.recordScan([file("/lib/a.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + day)
+    try store.recordScan([file("/lib/b.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + 2 * day)
+    let anchor = try #require(try store.anchors.all().first)
+    #expect(anchor.firstChecksum == "O")
+    #expect(anchor.path == "/lib/b.jpg")
+  }
+
+  @Test func aMoveToANewInodeCarriesTheAnchorOver() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/a/x.jpg", "O", root: "/a", inode: 7)], completeRoots: ["/a"], at: t0)
+    try store.recordScan(
+      [file("/a/x.jpg", "E1", root: "/a", inode: 7)], completeRoots: ["/a"], at: t0 + day)
+    // Copied to another file system and the old one deleted: new inode, same bytes.
+    try store.recordScan(
+      [file("/b/x.jpg", "E1", root: "/b", inode: 99)], completeRoots: ["/a", "/b"],
+      at: t0 + 2 * day)
+    let anchors = try store.anchors.all()
+    #expect(anchors.count == 1)
+    #expect(anchors.first?.identity == FileIdentity(device: 1, inode: 99, path: ""))
+    #expect(anchors.first?.firstChecksum == "O")
+  }
+
+  @Test func deletingTheFileDropsItsAnchor() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0)
+    try store.recordScan([], completeRoots: [], at: t0 + day)
+    #expect(try store.anchors.all().count == 1)  // a partial scan proves nothing
+    try store.recordScan([], completeRoots: ["/lib"], at: t0 + day)
+    #expect(try store.anchors.all().isEmpty)
+  }
+}

@@ -1,0 +1,196 @@
+import CairnCore
+import CairnTestSupport
+import Foundation
+import Testing
+
+@Suite struct ReconcileToolTests {
+  @Test func firstRunSeedsThenADeletionBecomesACandidate() throws {
+    let fixture = StateToolFixture()
+    try fixture.photo("a.jpg", "alpha")
+    try fixture.photo("2024/b.jpg", "beta")
+    let a = try fixture.checksum(of: "a.jpg")
+    let b = try fixture.checksum(of: "2024/b.jpg")
+    try fixture.writeServer([("asset-a", a), ("asset-b", b), ("asset-z", "bm90LWxvY2FsLWF0LWFsbC0xMjM=")])
+
+    let first = try fixture.pipeline("", observe: false)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(try first.buckets().isEmpty)
+    #expect(try first.endCounts()["matched"] == 2)
+
+    try FileManager.default.removeItem(atPath: fixture.library + "/a.jpg")
+    let second = try fixture.pipeline("", observe: false)
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(try second.buckets() == ["asset-a": "delete"])
+    let header = try #require(try second.records().first)
+    #expect(header["tool"] as? String == "cairn-reconcile")
+    #expect(header["pipeline"] as? [String] == ["cairn-hash", "cairn-reconcile"])
+    #expect(second.stderr.contains("1 to delete"))
+
+    let strict = try fixture.pipeline("--strictness strict -q", observe: false)
+    #expect(try strict.buckets() == ["asset-a": "pending"])
+    #expect(strict.stderr.isEmpty)
+  }
+
+  @Test func throughCairnObserveTheSameDecisions() throws {
+    let fixture = StateToolFixture()
+    try fixture.photo("a.jpg", "alpha")
+    try fixture.photo("b.jpg", "beta")
+    let a = try fixture.checksum(of: "a.jpg")
+    try fixture.writeServer([("asset-a", a)])
+    #expect(try fixture.pipeline().status == 0)
+    try FileManager.default.removeItem(atPath: fixture.library + "/a.jpg")
+    let result = try fixture.pipeline()
+    #expect(try result.buckets() == ["asset-a": "delete"])
+    let header = try #require(try result.records().first)
+    #expect(header["pipeline"] as? [String] == ["cairn-hash", "cairn-observe", "cairn-reconcile"])
+  }
+
+  @Test func aTrashedFileIsHeldUntilItsQuarantineEnds() throws {
+    let fixture = StateToolFixture()
+    try fixture.photo("a.jpg", "alpha")
+    try fixture.photo("b.jpg", "beta")
+    let a = try fixture.checksum(of: "a.jpg")
+    try fixture.writeServer([("asset-a", a)])
+    #expect(try fixture.pipeline().status == 0)
+    // Move a.jpg to the desktop trash the freedesktop.org way, deleted two days ago.
+    let trash = fixture.directory.path + "/data/Trash"
+    try FileManager.default.createDirectory(
+      atPath: trash + "/files", withIntermediateDirectories: true)
+    try FileManager.default.moveItem(
+      atPath: fixture.library + "/a.jpg", toPath: trash + "/files/a.jpg")
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+    let deleted = Date().addingTimeInterval(-2 * 86_400)
+    let encodedPath = (fixture.library + "/a.jpg")
+      .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+    try fixture.directory.file(
+      "data/Trash/info/a.jpg.trashinfo",
+      "[Trash Info]\nPath=\(encodedPath)\nDeletionDate=\(formatter.string(from: deleted))\n")
+
+    let held = try fixture.pipeline()
+    #expect(held.status == 0, "\(held.stderr)")
+    #expect(try held.buckets() == ["asset-a": "held"])
+    let candidate = try #require(try held.records(ofType: "candidate").first)
+    #expect(candidate["reason"] as? String == "quarantine")
+    let eligible = try #require(Date(iso8601: candidate["eligibleAt"] as? String ?? ""))
+    #expect(abs(eligible.timeIntervalSince(deleted) - 14 * 86_400) < 2)
+
+    let afterQuarantine = try fixture.pipeline("--quarantine-days 1")
+    #expect(try afterQuarantine.buckets() == ["asset-a": "delete"])
+  }
+
+  @Test func refusesATruncatedScanAndRecordsNothing() throws {
+    let fixture = StateToolFixture()
+    try fixture.photo("a.jpg", "alpha")
+    try fixture.writeServer([])
+    let scan = try ToolRunner.run("cairn-hash", [fixture.library], environment: fixture.environment())
+    let truncated = scan.lines.dropLast().joined(separator: "\n") + "\n"
+    let result = try ToolRunner.run(
+      "cairn-reconcile", ["--server", fixture.serverFile], stdin: truncated,
+      environment: fixture.environment())
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("no end record"))
+    #expect(result.stdout.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: fixture.directory.path + "/state/cairn/servers"))
+  }
+
+  @Test(arguments: [
+    (
+      "error record",
+      #"{"type":"error","tool":"cairn-hash","message":"Permission denied","path":"ROOT/x.jpg","root":"ROOT","code":"EACCES"}"#,
+      #"{"type":"end","tool":"cairn-hash","complete":false,"errors":1,"counts":{},"roots":[{"path":"ROOT","complete":false,"files":1}]}"#
+    ),
+    (
+      "empty root", "",
+      #"{"type":"end","tool":"cairn-hash","complete":true,"errors":0,"counts":{},"roots":[{"path":"ROOT","complete":true,"files":0,"problem":"empty"}]}"#
+    ),
+    (
+      "vanished root", "",
+      #"{"type":"end","tool":"cairn-hash","complete":false,"errors":0,"counts":{},"roots":[{"path":"ROOT","complete":false,"files":0,"problem":"No such file or directory"}]}"#
+    ),
+  ])
+  func refusesAnIncompleteScope(name: String, error: String, end: String) throws {
+    let fixture = StateToolFixture()
+    try fixture.photo("a.jpg", "alpha")
+    let a = try fixture.checksum(of: "a.jpg")
+    try fixture.writeServer([("asset-a", a)])
+    #expect(try fixture.pipeline().status == 0)
+    let root = fixture.library
+    let header =
+      #"{"type":"header","schema":"1.0","tool":"cairn-hash","version":"t","pipeline":["cairn-hash"],"roots":["ROOT"]}"#
+    let stream = [header, error, end].filter { !$0.isEmpty }
+      .map { $0.replacingOccurrences(of: "ROOT", with: root) }.joined(separator: "\n") + "\n"
+    let refused = try ToolRunner.run(
+      "cairn-reconcile", ["--server", fixture.serverFile], stdin: stream,
+      environment: fixture.environment())
+    #expect(refused.status == 25, "\(name): \(refused.stderr)")
+    #expect(refused.stderr.contains("incomplete scan"))
+    #expect(refused.stdout.isEmpty)
+
+    let skipping = try ToolRunner.run(
+      "cairn-reconcile", ["--server", fixture.serverFile, "--skip-incomplete-roots"],
+      stdin: stream, environment: fixture.environment())
+    #expect(skipping.status == 0, "\(name): \(skipping.stderr)")
+    #expect(try skipping.buckets().isEmpty)
+    // Nothing was recorded as gone: the photo is still not missing.
+    let list = try ToolRunner.run(
+      "cairn-observe", ["list", "--server", fixture.serverFile], environment: fixture.environment())
+    let observed = try list.records(ofType: "observed")
+    #expect(observed.count == 1)
+    #expect(observed.first?["missingSince"] == nil || observed.first?["missingSince"] is NSNull)
+  }
+
+  @Test func refusesANewerSchema() throws {
+    let fixture = StateToolFixture()
+    try fixture.writeServer([])
+    let stream =
+      #"{"type":"header","schema":"2.0","tool":"cairn-hash","version":"t","pipeline":["cairn-hash"],"roots":[]}"#
+      + "\n"
+    let result = try ToolRunner.run(
+      "cairn-reconcile", ["--server", fixture.serverFile], stdin: stream,
+      environment: fixture.environment())
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("newer"))
+  }
+
+  @Test func invalidSettingsAreConfigurationErrors() throws {
+    let fixture = StateToolFixture()
+    try fixture.photo("a.jpg", "alpha")
+    try fixture.writeServer([])
+    let result = try fixture.pipeline("", observe: false, extra: ["CAIRN_QUARANTINE_DAYS": "120"])
+    #expect(result.status == 78)
+    #expect(result.stderr.contains("CAIRN_QUARANTINE_DAYS=120"))
+  }
+
+  @Test func runsTheSiblingCairnFetchAndPropagatesItsFailure() throws {
+    let fixture = StateToolFixture()
+    try fixture.photo("a.jpg", "alpha")
+    let a = try fixture.checksum(of: "a.jpg")
+    try fixture.writeServer([("asset-a", a)])
+    // A private folder with a copy of cairn-reconcile and a stub cairn-fetch beside it.
+    let bin = fixture.directory.path + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: ToolRunner.productsDirectory + "/cairn-reconcile", toPath: bin + "/cairn-reconcile")
+    let stub = bin + "/cairn-fetch"
+    try fixture.directory.file(
+      "bin/cairn-fetch",
+      "#!/bin/sh\nif [ -n \"$STUB_FAIL\" ]; then echo 'cairn-fetch: server unreachable' >&2; exit 69; fi\n"
+        + "cat '\(fixture.serverFile)'\n")
+    chmod(stub, 0o755)
+    let scan = try ToolRunner.run("cairn-hash", [fixture.library], environment: fixture.environment())
+
+    let ok = try ToolRunner.run(
+      bin + "/cairn-reconcile", [], stdin: scan.stdout, environment: fixture.environment())
+    #expect(ok.status == 0, "\(ok.stderr)")
+    let server = try #require(try ok.records().first?["server"] as? [String: Any])
+    #expect(server["userId"] as? String == fixture.userId)
+
+    let failing = try ToolRunner.run(
+      bin + "/cairn-reconcile", [], stdin: scan.stdout,
+      environment: fixture.environment(["STUB_FAIL": "1"]))
+    #expect(failing.status == 69)
+    #expect(failing.stderr.contains("cairn-fetch: server unreachable"))
+    #expect(failing.stdout.isEmpty)
+  }
+}
