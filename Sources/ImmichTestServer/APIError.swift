@@ -6,7 +6,9 @@ struct APIError: Error, Sendable {
   var issues: [ValidationIssue] = []
 
   static func badRequest(_ message: String) -> APIError { APIError(status: 400, message: message) }
-  static func unauthorized(_ message: String) -> APIError { APIError(status: 401, message: message) }
+  static func unauthorized(_ message: String) -> APIError {
+    APIError(status: 401, message: message)
+  }
   static func forbidden(_ message: String) -> APIError { APIError(status: 403, message: message) }
 
   static let authenticationRequired = unauthorized("Authentication required")
@@ -24,12 +26,13 @@ struct APIError: Error, Sendable {
 /// One zod issue: `{code, path, message, …}`.
 struct ValidationIssue: Sendable {
   var code: String
-  var path: [JSON]
+  var path: [ImmichJSON]
   var message: String
-  var extra: [(String, JSON)] = []
+  var extra: [(String, ImmichJSON)] = []
 
-  var json: JSON {
-    .object([("code", .string(code))] + extra + [("path", .array(path)), ("message", .string(message))])
+  var json: ImmichJSON {
+    .object(
+      [("code", .string(code))] + extra + [("path", .array(path)), ("message", .string(message))])
   }
 
   /// v2.x joins the path into the message: `[ids.0] Invalid UUID`.
@@ -44,14 +47,15 @@ struct ValidationIssue: Sendable {
 
 /// The global exception filter of each version.
 enum ErrorBody {
-  static func render(_ error: APIError, version: ImmichVersion, correlationId: String) -> JSON {
+  static func render(_ error: APIError, version: ImmichVersion, correlationId: String) -> ImmichJSON
+  {
     if version.isV3 {
       if !error.issues.isEmpty {
         return ["message": "Validation failed", "errors": .array(error.issues.map(\.json))]
       }
       return ["message": .string(error.message)]
     }
-    let message: JSON =
+    let message: ImmichJSON =
       error.issues.isEmpty
       ? .string(error.message) : .array(error.issues.map { .string($0.legacyMessage) })
     return [

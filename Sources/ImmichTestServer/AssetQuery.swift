@@ -40,7 +40,7 @@ struct AssetQuery: Sendable {
 
   /// Reads the search body. `paging` adds `page`, `size` and `order`, which statistics lacks.
   static func parse(
-    _ body: JSON, caller: Caller, store: Store, paging: Bool
+    _ body: ImmichJSON, caller: Caller, store: Store, paging: Bool
   ) throws(APIError) -> (AssetQuery, page: Int, size: Int, descending: Bool) {
     var r = BodyReader(body)
     let id = r.uuid("id")

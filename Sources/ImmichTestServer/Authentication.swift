@@ -50,7 +50,9 @@ enum Authentication {
   }
 
   /// Resolves the presented credential against the store; the log entry is filled either way.
-  static func resolve(_ presented: Presented?, in store: Store) -> (Result<Caller?, APIError>, CredentialUse) {
+  static func resolve(_ presented: Presented?, in store: Store) -> (
+    Result<Caller?, APIError>, CredentialUse
+  ) {
     guard let presented else { return (.success(nil), .none) }
     var use = CredentialUse(kind: presented.kind, source: presented.source, name: nil, valid: false)
     switch presented.kind {

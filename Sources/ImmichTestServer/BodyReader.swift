@@ -3,10 +3,10 @@ import Foundation
 /// Reads a JSON request body the way the zod DTOs do: unknown keys are ignored, every problem is
 /// collected, and `finish()` throws them together as one "Validation failed".
 struct BodyReader {
-  let body: JSON
+  let body: ImmichJSON
   private(set) var issues: [ValidationIssue] = []
 
-  init(_ body: JSON) { self.body = body }
+  init(_ body: ImmichJSON) { self.body = body }
 
   /// Present and not null.
   func has(_ key: String) -> Bool {
@@ -14,11 +14,13 @@ struct BodyReader {
     return value != .null
   }
 
-  mutating func fail(_ path: [JSON], _ code: String, _ message: String, _ extra: [(String, JSON)] = []) {
+  mutating func fail(
+    _ path: [ImmichJSON], _ code: String, _ message: String, _ extra: [(String, ImmichJSON)] = []
+  ) {
     issues.append(ValidationIssue(code: code, path: path, message: message, extra: extra))
   }
 
-  private mutating func typeMismatch(_ path: [JSON], expected: String, got: JSON?) {
+  private mutating func typeMismatch(_ path: [ImmichJSON], expected: String, got: ImmichJSON?) {
     let received = got?.typeName ?? "undefined"
     fail(
       path, "invalid_type", "Invalid input: expected \(expected), received \(received)",
@@ -93,15 +95,17 @@ struct BodyReader {
     return value
   }
 
-  mutating func invalidOption(_ path: [JSON], _ options: [String]) {
+  mutating func invalidOption(_ path: [ImmichJSON], _ options: [String]) {
     let list = options.map { "\"\($0)\"" }.joined(separator: "|")
     fail(
       path, "invalid_value", "Invalid option: expected one of \(list)",
-      [("values", .array(options.map(JSON.string)))])
+      [("values", .array(options.map(ImmichJSON.string)))])
   }
 
   /// An array of strings; `nil` when absent (or null, unless `required`).
-  mutating func stringArray(_ key: String, required: Bool = false, maxCount: Int? = nil) -> [String]? {
+  mutating func stringArray(_ key: String, required: Bool = false, maxCount: Int? = nil)
+    -> [String]?
+  {
     guard let value = body[key], value != .null || required else {
       if required { typeMismatch([.string(key)], expected: "array", got: nil) }
       return nil

@@ -28,7 +28,8 @@ extension ImmichTestServer {
       return Self.controlJSON(.array(state.assets.map(Self.json)))
     case "POST /__testserver/faults":
       guard let fault = Self.fault(from: body) else {
-        return Self.controlJSON(["error": "need path and one of status, delayMs, reset, truncateAfterLines"], status: 400)
+        return Self.controlJSON(
+          ["error": "need path and one of status, delayMs, reset, truncateAfterLines"], status: 400)
       }
       faults.inject(fault)
       return Self.controlJSON(["ok": true])
@@ -52,7 +53,7 @@ extension ImmichTestServer {
     }
   }
 
-  static func fault(from body: JSON) -> Fault? {
+  static func fault(from body: ImmichJSON) -> Fault? {
     guard let path = body["path"]?.stringValue else { return nil }
     let method = body["method"]?.stringValue
     let count = body["count"]?.intValue ?? 1
@@ -71,7 +72,7 @@ extension ImmichTestServer {
     return Fault(method: method, path: path, count: count, action: action)
   }
 
-  func stateSummary() -> JSON {
+  func stateSummary() -> ImmichJSON {
     let assets = state.assets
     let trashed = assets.filter { $0.status == .trashed }.map(\.id).sorted()
     return [
@@ -79,8 +80,8 @@ extension ImmichTestServer {
       "now": Rendering.date(state.now),
       "assets": .number(Double(assets.count)),
       "trashed": .number(Double(trashed.count)),
-      "trashedIds": .array(trashed.map(JSON.string)),
-      "hardDeletedIds": .array(state.deletedAssetIDs.map(JSON.string)),
+      "trashedIds": .array(trashed.map(ImmichJSON.string)),
+      "hardDeletedIds": .array(state.deletedAssetIDs.map(ImmichJSON.string)),
       "tags": .array(
         state.tags.map {
           ["id": .string($0.id), "value": .string($0.value), "inClosure": .bool($0.inClosure)]
@@ -92,36 +93,39 @@ extension ImmichTestServer {
           [
             "id": .string(s.id), "userId": .string(s.userId),
             "isPendingSyncReset": .bool(s.isPendingSyncReset),
-            "checkpoints": .object(s.checkpoints.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }),
+            "checkpoints": .object(
+              s.checkpoints.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }),
           ]
         }),
     ]
   }
 
-  static func json(_ r: RecordedRequest) -> JSON {
+  static func json(_ r: RecordedRequest) -> ImmichJSON {
     [
       "sequence": .number(Double(r.sequence)), "method": .string(r.method), "path": .string(r.path),
       "query": .object(r.query.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }),
       "body": .string(r.body),
       "credential": [
-        "kind": .string(r.credential.kind.rawValue), "source": JSON.from(r.credential.source),
-        "name": JSON.from(r.credential.name), "valid": .bool(r.credential.valid),
+        "kind": .string(r.credential.kind.rawValue), "source": ImmichJSON.from(r.credential.source),
+        "name": ImmichJSON.from(r.credential.name), "valid": .bool(r.credential.valid),
       ],
-      "status": JSON.from(r.status), "fault": JSON.from(r.fault), "mutating": .bool(r.isMutating),
+      "status": ImmichJSON.from(r.status), "fault": ImmichJSON.from(r.fault),
+      "mutating": .bool(r.isMutating),
     ]
   }
 
-  static func json(_ a: AssetSnapshot) -> JSON {
+  static func json(_ a: AssetSnapshot) -> ImmichJSON {
     [
       "id": .string(a.id), "ownerId": .string(a.ownerId), "checksum": .string(a.checksum),
       "originalFileName": .string(a.originalFileName), "type": .string(a.type.rawValue),
-      "visibility": .string(a.visibility.rawValue), "livePhotoVideoId": JSON.from(a.livePhotoVideoId),
+      "visibility": .string(a.visibility.rawValue),
+      "livePhotoVideoId": ImmichJSON.from(a.livePhotoVideoId),
       "fileCreatedAt": Rendering.date(a.fileCreatedAt), "deletedAt": Rendering.date(a.deletedAt),
       "status": .string(a.status.rawValue),
     ]
   }
 
-  static func controlJSON(_ json: JSON, status: Int = 200) -> Response {
+  static func controlJSON(_ json: ImmichJSON, status: Int = 200) -> Response {
     var headers = HTTPFields()
     headers[.contentType] = "application/json; charset=utf-8"
     return Response(

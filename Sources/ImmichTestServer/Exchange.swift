@@ -15,8 +15,8 @@ struct APIRequest: Sendable {
   }
 
   /// The body as JSON; an empty body reads as `{}` so required fields report as missing.
-  var json: JSON? {
-    body.isEmpty ? .object([]) : JSON.parse(body)
+  var json: ImmichJSON? {
+    body.isEmpty ? .object([]) : ImmichJSON.parse(body)
   }
 
   var bodyText: String { String(decoding: body, as: UTF8.self) }
@@ -24,15 +24,17 @@ struct APIRequest: Sendable {
 
 /// What a route answers; turned into a Hummingbird response by `ResponseWriting`.
 enum Reply: Sendable {
-  case json(Int, JSON)
+  case json(Int, ImmichJSON)
+  /// JSON already serialised, for large pages rendered straight to text.
+  case jsonText(Int, String)
   case empty(Int)
   case html(Int, String)
   /// The sync stream: one JSON object per line.
-  case jsonLines([JSON])
+  case jsonLines([ImmichJSON])
 
   var status: Int {
     switch self {
-    case .json(let s, _), .empty(let s), .html(let s, _): return s
+    case .json(let s, _), .jsonText(let s, _), .empty(let s), .html(let s, _): return s
     case .jsonLines: return 200
     }
   }

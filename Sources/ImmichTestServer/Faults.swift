@@ -68,7 +68,8 @@ public final class FaultInjector: @unchecked Sendable {
 
   func take(method: String, path: String) -> Fault? {
     lock.withLock {
-      guard let i = faults.firstIndex(where: { $0.count > 0 && $0.matches(method: method, path: path) })
+      guard
+        let i = faults.firstIndex(where: { $0.count > 0 && $0.matches(method: method, path: path) })
       else { return nil }
       faults[i].count -= 1
       let fault = faults[i]

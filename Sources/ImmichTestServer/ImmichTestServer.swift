@@ -64,7 +64,9 @@ public final class ImmichTestServer: Sendable {
     var iterator = events.makeAsyncIterator()
     guard let first = await iterator.next() else { throw ServerError.didNotStart }
     let boundPort = try first.get()
-    guard let url = URL(string: "http://\(host):\(boundPort)") else { throw ServerError.didNotStart }
+    guard let url = URL(string: "http://\(host):\(boundPort)") else {
+      throw ServerError.didNotStart
+    }
     running.value = Running(url: url, task: task)
     return url
   }

@@ -11,7 +11,9 @@ struct MultipartForm {
 
   var parts: [Part] = []
 
-  func field(_ name: String) -> String? { parts.first { $0.name == name && $0.filename == nil }?.text }
+  func field(_ name: String) -> String? {
+    parts.first { $0.name == name && $0.filename == nil }?.text
+  }
   func file(_ name: String) -> Part? { parts.first { $0.name == name && $0.filename != nil } }
 
   init?(body: [UInt8], contentType: String) {
@@ -41,7 +43,8 @@ struct MultipartForm {
       let headers = String(decoding: part[part.startIndex..<headerEnd], as: UTF8.self)
       let data = Array(part[(headerEnd + separator.count)...])
       guard let name = MultipartForm.attribute("name", in: headers) else { continue }
-      parts.append(Part(name: name, filename: MultipartForm.attribute("filename", in: headers), data: data))
+      parts.append(
+        Part(name: name, filename: MultipartForm.attribute("filename", in: headers), data: data))
     }
   }
 
@@ -55,7 +58,8 @@ struct MultipartForm {
   }
 
   static func attribute(_ key: String, in headers: String) -> String? {
-    for line in headers.split(separator: "\r\n") where line.lowercased().hasPrefix("content-disposition") {
+    for line in headers.split(separator: "\r\n")
+    where line.lowercased().hasPrefix("content-disposition") {
       for item in line.split(separator: ";") {
         let pair = item.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
         if pair.count == 2, pair[0] == key {

@@ -67,7 +67,9 @@ struct TagRecord: Sendable {
   var updatedAt: Date
 
   /// `value.split('/').at(-1)`.
-  var name: String { String(value.split(separator: "/", omittingEmptySubsequences: false).last ?? "") }
+  var name: String {
+    String(value.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+  }
 }
 
 /// A row of `asset_audit`, written when an asset row is hard-deleted.

@@ -2,12 +2,14 @@ import Foundation
 
 /// The response DTOs, field for field as the OpenAPI document names them.
 enum Rendering {
-  static func date(_ date: Date) -> JSON { .string(Timestamps.format(date)) }
-  static func date(_ date: Date?) -> JSON { date.map { .string(Timestamps.format($0)) } ?? .null }
+  static func date(_ date: Date) -> ImmichJSON { .string(Timestamps.format(date)) }
+  static func date(_ date: Date?) -> ImmichJSON {
+    date.map { .string(Timestamps.format($0)) } ?? .null
+  }
 
   /// v3: integer milliseconds or null; v2: `"H:MM:SS.fffff"` text, zero for stills.
-  static func duration(_ ms: Int?, _ version: ImmichVersion) -> JSON {
-    if version.isV3 { return JSON.from(ms) }
+  static func duration(_ ms: Int?, _ version: ImmichVersion) -> ImmichJSON {
+    if version.isV3 { return ImmichJSON.from(ms) }
     let total = ms ?? 0
     let hours = total / 3_600_000
     let minutes = total / 60_000 % 60
@@ -28,53 +30,62 @@ enum Rendering {
     }
   }
 
-  /// `AssetResponseDto`. `tags` only where the real endpoint loads them (`GET /assets/:id`).
-  static func asset(
+  /// `AssetResponseDto` as JSON text. `tags` only where the real endpoint loads them
+  /// (`GET /assets/:id`). Written straight into a string, not through `ImmichJSON`, because a search
+  /// page holds up to a thousand of these and a full listing is 100,000.
+  static func assetText(
     _ a: AssetRecord, version: ImmichVersion, callerId: String, tags: [TagRecord]? = nil
-  ) -> JSON {
-    var fields: [(String, JSON)] = [("id", .string(a.id))]
+  ) -> String {
+    var out = ""
+    out.reserveCapacity(900)
+    func key(_ name: String) { out += ",\"\(name)\":" }
+    func text(_ name: String, _ value: String) {
+      key(name)
+      ImmichJSON.writeString(value, into: &out)
+    }
+    func raw(_ name: String, _ value: String) {
+      key(name)
+      out += value
+    }
+    func date(_ name: String, _ value: Date) { raw(name, "\"\(Timestamps.format(value))\"") }
+    out += "{\"id\":\"\(a.id)\""
     if !version.isV3 {
-      fields += [("deviceAssetId", .string(a.originalFileName)), ("deviceId", "CLI")]
+      text("deviceAssetId", a.originalFileName)
+      raw("deviceId", "\"CLI\"")
     }
-    fields += [
-      ("ownerId", .string(a.ownerId)),
-      ("libraryId", .null),
-      ("type", .string(a.type.rawValue)),
-      ("originalPath", .string(a.originalPath)),
-      ("originalFileName", .string(a.originalFileName)),
-      ("originalMimeType", .string(mimeType(a))),
-      ("thumbhash", .null),
-      ("fileCreatedAt", date(a.fileCreatedAt)),
-      ("fileModifiedAt", date(a.fileModifiedAt)),
-      ("localDateTime", date(a.fileCreatedAt)),
-      ("updatedAt", date(a.updatedAt)),
-      ("createdAt", date(a.createdAt)),
-      ("isFavorite", .bool(a.isFavorite && a.ownerId == callerId)),
-      ("isArchived", .bool(a.visibility == .archive)),
-      ("isTrashed", .bool(a.deletedAt != nil)),
-      ("isOffline", false),
-      ("visibility", .string(a.visibility.rawValue)),
-      ("duration", duration(a.durationMs, version)),
-      ("livePhotoVideoId", JSON.from(a.livePhotoVideoId)),
-      ("people", []),
-      ("checksum", .string(Identifiers.base64(a.checksum))),
-      ("stack", .null),
-      ("duplicateId", .null),
-      ("hasMetadata", true),
-      ("width", .null),
-      ("height", .null),
-      ("isEdited", false),
-      ("resized", true),
-    ]
+    raw("ownerId", "\"\(a.ownerId)\"")
+    raw("libraryId", "null")
+    raw("type", "\"\(a.type.rawValue)\"")
+    text("originalPath", a.originalPath)
+    text("originalFileName", a.originalFileName)
+    raw("originalMimeType", "\"\(mimeType(a))\"")
+    raw("thumbhash", "null")
+    date("fileCreatedAt", a.fileCreatedAt)
+    date("fileModifiedAt", a.fileModifiedAt)
+    date("localDateTime", a.fileCreatedAt)
+    date("updatedAt", a.updatedAt)
+    date("createdAt", a.createdAt)
+    raw("isFavorite", String(a.isFavorite && a.ownerId == callerId))
+    raw("isArchived", String(a.visibility == .archive))
+    raw("isTrashed", String(a.deletedAt != nil))
+    raw("isOffline", "false")
+    raw("visibility", "\"\(a.visibility.rawValue)\"")
+    raw("duration", duration(a.durationMs, version).serialized)
+    raw("livePhotoVideoId", a.livePhotoVideoId.map { "\"\($0)\"" } ?? "null")
+    raw("people", "[]")
+    raw("checksum", "\"\(Identifiers.base64(a.checksum))\"")
+    out += ",\"stack\":null,\"duplicateId\":null,\"hasMetadata\":true,\"width\":null"
+    out += ",\"height\":null,\"isEdited\":false,\"resized\":true"
     if let tags {
-      fields.append(("tags", .array(tags.sorted { $0.value < $1.value }.map(tag))))
+      raw("tags", ImmichJSON.array(tags.sorted { $0.value < $1.value }.map(tag)).serialized)
     }
-    return .object(fields)
+    out += "}"
+    return out
   }
 
   /// `TagResponseDto`: `parentId` and `color` are omitted, not null, when unset.
-  static func tag(_ t: TagRecord) -> JSON {
-    var fields: [(String, JSON)] = [("id", .string(t.id))]
+  static func tag(_ t: TagRecord) -> ImmichJSON {
+    var fields: [(String, ImmichJSON)] = [("id", .string(t.id))]
     if let parent = t.parentId { fields.append(("parentId", .string(parent))) }
     fields += [
       ("name", .string(t.name)), ("value", .string(t.value)),
@@ -85,7 +96,7 @@ enum Rendering {
   }
 
   /// `UserAdminResponseDto`.
-  static func userAdmin(_ u: UserRecord) -> JSON {
+  static func userAdmin(_ u: UserRecord) -> ImmichJSON {
     [
       "id": .string(u.id), "name": .string(u.name), "email": .string(u.email),
       "profileImagePath": "", "avatarColor": "primary", "profileChangedAt": date(u.createdAt),
@@ -97,8 +108,8 @@ enum Rendering {
   }
 
   /// `SyncAssetV2` (v3) or `SyncAssetV1` (v2: text duration, no `createdAt`, no `isEdited`).
-  static func syncAsset(_ a: AssetRecord, version: ImmichVersion) -> JSON {
-    var fields: [(String, JSON)] = [
+  static func syncAsset(_ a: AssetRecord, version: ImmichVersion) -> ImmichJSON {
+    var fields: [(String, ImmichJSON)] = [
       ("id", .string(a.id)), ("ownerId", .string(a.ownerId)),
       ("originalFileName", .string(a.originalFileName)), ("thumbhash", .null),
       ("checksum", .string(Identifiers.base64(a.checksum))),
@@ -110,7 +121,7 @@ enum Rendering {
       ("duration", duration(a.durationMs, version)),
       ("type", .string(a.type.rawValue)), ("deletedAt", date(a.deletedAt)),
       ("isFavorite", .bool(a.isFavorite)), ("visibility", .string(a.visibility.rawValue)),
-      ("livePhotoVideoId", JSON.from(a.livePhotoVideoId)), ("stackId", .null),
+      ("livePhotoVideoId", ImmichJSON.from(a.livePhotoVideoId)), ("stackId", .null),
       ("libraryId", .null), ("width", .null), ("height", .null),
     ]
     if version.isV3 { fields.append(("isEdited", false)) }

@@ -38,9 +38,11 @@ public struct RecordedRequest: Sendable, Codable, Equatable {
     if request.header("content-type")?.lowercased().hasPrefix("multipart/") == true {
       return "<multipart \(request.body.count) bytes>"
     }
-    guard case .object(let pairs)? = JSON.parse(request.body), pairs.contains(where: { $0.0 == "password" })
+    guard case .object(let pairs)? = ImmichJSON.parse(request.body),
+      pairs.contains(where: { $0.0 == "password" })
     else { return request.bodyText }
-    return JSON.object(pairs.map { $0.0 == "password" ? ($0.0, .string(masked)) : $0 }).serialized
+    return ImmichJSON.object(pairs.map { $0.0 == "password" ? ($0.0, .string(masked)) : $0 })
+      .serialized
   }
 }
 

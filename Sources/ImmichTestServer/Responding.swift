@@ -26,7 +26,8 @@ extension ImmichTestServer {
       var headers = HTTPFields()
       headers[.contentType] = contentType
       return Response(
-        status: .init(code: code), headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+        status: .init(code: code), headers: headers,
+        body: .init(byteBuffer: ByteBuffer(string: body)))
     case .delay(let seconds)?:
       try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
     case .truncateStream?, nil:
@@ -45,18 +46,21 @@ extension ImmichTestServer {
     switch outcome.reply {
     case .success(let r): reply = r
     case .failure(let error):
-      reply = .json(error.status, ErrorBody.render(error, version: version, correlationId: correlationId))
+      reply = .json(
+        error.status, ErrorBody.render(error, version: version, correlationId: correlationId))
     }
     var truncateAfter: Int?
     if case .truncateStream(let lines)? = fault?.action, case .jsonLines = reply {
       truncateAfter = lines
     }
     record(
-      api, outcome.credential, status: reply.status, fault: truncateAfter == nil ? fault?.label : "truncate")
+      api, outcome.credential, status: reply.status,
+      fault: truncateAfter == nil ? fault?.label : "truncate")
     return Self.encode(reply, headers: headers, truncateAfter: truncateAfter)
   }
 
-  private func record(_ api: APIRequest, _ credential: CredentialUse, status: Int?, fault: String?) {
+  private func record(_ api: APIRequest, _ credential: CredentialUse, status: Int?, fault: String?)
+  {
     log.append { sequence in
       RecordedRequest(
         sequence: sequence, method: api.method, path: api.path,
@@ -73,6 +77,11 @@ extension ImmichTestServer {
       return Response(
         status: .init(code: status), headers: headers,
         body: .init(byteBuffer: ByteBuffer(string: json.serialized)))
+    case .jsonText(let status, let text):
+      headers[.contentType] = "application/json; charset=utf-8"
+      return Response(
+        status: .init(code: status), headers: headers,
+        body: .init(byteBuffer: ByteBuffer(string: text)))
     case .empty(let status):
       return Response(status: .init(code: status), headers: headers, body: .init())
     case .html(let status, let html):

@@ -13,7 +13,7 @@ struct RouteCall: Sendable {
   /// Non-nil for authenticated routes.
   var caller: Caller?
   var params: [String: String]
-  var body: JSON
+  var body: ImmichJSON
   var version: ImmichVersion
 
   /// The caller of an authenticated route.
@@ -91,14 +91,16 @@ struct APIRouter: Sendable {
     var caller: Caller?
     let (result, use) = Authentication.resolve(Authentication.presented(in: request), in: store)
     // Public routes ignore credentials, but the log still says what was sent.
-    var credential = use
+    let credential = use
     if case .authenticated(let permission) = route.access {
       switch result {
       case .failure(let error): return Outcome(reply: .failure(error), credential: use)
       case .success(nil): return Outcome(reply: .failure(.authenticationRequired), credential: use)
       case .success(let resolved?): caller = resolved
       }
-      if let permission, let key = caller?.apiKey, !Permission.isGranted(key.permissions, permission) {
+      if let permission, let key = caller?.apiKey,
+        !Permission.isGranted(key.permissions, permission)
+      {
         let error = APIError.forbidden("Missing required permission: \(permission)")
         return Outcome(reply: .failure(error), credential: credential)
       }
@@ -115,13 +117,14 @@ struct APIRouter: Sendable {
       return Outcome(reply: .failure(.validation(issues)), credential: credential)
     }
     let isMultipart = request.header("content-type")?.lowercased().hasPrefix("multipart/") ?? false
-    let body: JSON
+    let body: ImmichJSON
     if isMultipart {
       body = .object([])
     } else if let parsed = request.json {
       body = parsed
     } else {
-      return Outcome(reply: .failure(.badRequest("Invalid JSON in request body")), credential: credential)
+      return Outcome(
+        reply: .failure(.badRequest("Invalid JSON in request body")), credential: credential)
     }
 
     let call = RouteCall(
@@ -131,7 +134,9 @@ struct APIRouter: Sendable {
     } catch let error as APIError {
       return Outcome(reply: .failure(error), credential: credential)
     } catch {
-      return Outcome(reply: .failure(APIError(status: 500, message: "Internal server error")), credential: credential)
+      return Outcome(
+        reply: .failure(APIError(status: 500, message: "Internal server error")),
+        credential: credential)
     }
   }
 
@@ -153,14 +158,16 @@ struct APIRouter: Sendable {
       return .failure(
         APIError(
           status: 406,
-          message: "The route \(request.path) was requested as \(accept), but only returns text/html"))
+          message:
+            "The route \(request.path) was requested as \(accept), but only returns text/html"))
     }
     return .success(.html(200, WebPage.index))
   }
 
   func acceptsHTML(_ accept: String) -> Bool {
     let types = accept.split(separator: ",").map {
-      $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+      $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        ?? ""
     }
     return types.contains { $0 == "text/html" || $0 == "*/*" || $0 == "text/*" }
   }

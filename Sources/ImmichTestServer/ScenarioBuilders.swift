@@ -65,7 +65,8 @@ extension Scenario {
   /// One user (`demo@example.com` / `demo`) with an all-permission key `demo-secret`.
   public static func demo(version: ImmichVersion = .v3_1) -> Scenario {
     var scenario = Scenario(version: version)
-    scenario.addUser(email: "demo@example.com", password: "demo", name: "Demo", keySecret: "demo-secret")
+    scenario.addUser(
+      email: "demo@example.com", password: "demo", name: "Demo", keySecret: "demo-secret")
     return scenario
   }
 

@@ -20,10 +20,14 @@ struct ImmichTestServerCommand: AsyncParsableCommand {
   @Option(name: .customLong("version"), help: "Immich version to imitate: v3.1 or v2.7.")
   var immichVersion: ImmichVersion?
 
-  @Option(help: "Scenario JSON file (users, keys, partners, assets).", completion: .file(extensions: ["json"]))
+  @Option(
+    help: "Scenario JSON file (users, keys, partners, assets).",
+    completion: .file(extensions: ["json"]))
   var scenario: String?
 
-  @Flag(help: "Add demo@example.com / demo with the all-permission key demo-secret; print them on stderr.")
+  @Flag(
+    help:
+      "Add demo@example.com / demo with the all-permission key demo-secret; print them on stderr.")
   var demoUser = false
 
   @Option(help: "Give the demo user this many generated timeline assets (implies --demo-user).")
@@ -66,7 +70,8 @@ struct ImmichTestServerCommand: AsyncParsableCommand {
     }
     FileHandle.standardOutput.write(Data("\(url.absoluteString)\n".utf8))
     if demoUser || generate != nil {
-      Self.complain("demo user demo@example.com password demo, API key demo-secret (all permissions)")
+      Self.complain(
+        "demo user demo@example.com password demo, API key demo-secret (all permissions)")
     }
     await Self.waitForTermination()
     await server.stop()

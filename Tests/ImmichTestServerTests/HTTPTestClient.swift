@@ -20,11 +20,13 @@ struct HTTPReply {
   var body: [UInt8]
 
   var text: String { String(decoding: body, as: UTF8.self) }
-  var json: JSON? { JSON.parse(body) }
+  var json: ImmichJSON? { ImmichJSON.parse(body) }
   func header(_ name: String) -> String? { headers.first(name: name) }
 
   /// The sync stream's lines, parsed.
-  var lines: [JSON] { text.split(separator: "\n").compactMap { JSON.parse(Array($0.utf8)) } }
+  var lines: [ImmichJSON] {
+    text.split(separator: "\n").compactMap { ImmichJSON.parse(Array($0.utf8)) }
+  }
 }
 
 /// A thin AsyncHTTPClient wrapper: every test talks to the double over real HTTP.
@@ -32,7 +34,8 @@ struct TestClient {
   let base: URL
 
   func send(
-    _ method: HTTPMethod, _ path: String, json: JSON? = nil, as credential: Credential = .none,
+    _ method: HTTPMethod, _ path: String, json: ImmichJSON? = nil,
+    as credential: Credential = .none,
     headers extra: [(String, String)] = [], raw: (bytes: [UInt8], contentType: String)? = nil
   ) async throws -> HTTPReply {
     var target = base.absoluteString + path
@@ -67,17 +70,21 @@ struct TestClient {
     try await send(.GET, path, as: credential, headers: headers)
   }
 
-  func post(_ path: String, _ json: JSON? = nil, as credential: Credential = .none) async throws
+  func post(_ path: String, _ json: ImmichJSON? = nil, as credential: Credential = .none)
+    async throws
     -> HTTPReply
   {
     try await send(.POST, path, json: json, as: credential)
   }
 
-  func put(_ path: String, _ json: JSON, as credential: Credential = .none) async throws -> HTTPReply {
+  func put(_ path: String, _ json: ImmichJSON, as credential: Credential = .none) async throws
+    -> HTTPReply
+  {
     try await send(.PUT, path, json: json, as: credential)
   }
 
-  func delete(_ path: String, _ json: JSON? = nil, as credential: Credential = .none) async throws
+  func delete(_ path: String, _ json: ImmichJSON? = nil, as credential: Credential = .none)
+    async throws
     -> HTTPReply
   {
     try await send(.DELETE, path, json: json, as: credential)
@@ -85,18 +92,19 @@ struct TestClient {
 
   /// Logs in by password and returns the session token.
   func login(_ email: String, _ password: String) async throws -> String {
-    let reply = try await post("/api/auth/login", ["email": .string(email), "password": .string(password)])
+    let reply = try await post(
+      "/api/auth/login", ["email": .string(email), "password": .string(password)])
     return reply.json?["accessToken"]?.stringValue ?? ""
   }
 
   /// Ids of one search page.
-  func searchIds(_ body: JSON, as credential: Credential) async throws -> [String] {
+  func searchIds(_ body: ImmichJSON, as credential: Credential) async throws -> [String] {
     let reply = try await post("/api/search/metadata", body, as: credential)
     return reply.json?["assets"]?["items"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
   }
 }
 
-extension JSON {
+extension ImmichJSON {
   /// Strings of an array value, for compact expectations.
   var strings: [String] { arrayValue?.compactMap(\.stringValue) ?? [] }
 }

@@ -11,14 +11,16 @@ import Testing
       #expect(reply.header("content-type") == "application/json; charset=utf-8")
       let expected =
         version == .v3_1
-        ? #"{"major":3,"minor":1,"patch":0,"prerelease":null}"# : #"{"major":2,"minor":7,"patch":5}"#
+        ? #"{"major":3,"minor":1,"patch":0,"prerelease":null}"#
+        : #"{"major":2,"minor":7,"patch":5}"#
       #expect(reply.text == expected)
     }
   }
 
   @Test func pingAnswersPong() async throws {
     try await withWorld(.v3_1) { _, _, client in
-      let reply = try await client.get("/api/server/ping", headers: [("Accept", "application/json")])
+      let reply = try await client.get(
+        "/api/server/ping", headers: [("Accept", "application/json")])
       #expect(reply.status == 200)
       #expect(reply.text == #"{"res":"pong"}"#)
     }

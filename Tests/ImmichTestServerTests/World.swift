@@ -29,7 +29,10 @@ struct World {
 
   init(_ version: ImmichVersion) {
     var s = Scenario(version: version)
-    alice = s.addUser(email: "alice@example.com", password: "alice-pw", name: "Alice", keySecret: aliceKey).user
+    alice =
+      s.addUser(
+        email: "alice@example.com", password: "alice-pw", name: "Alice", keySecret: aliceKey
+      ).user
     s.addKey(for: alice, name: "bare", secret: bareKey, permissions: [])
     bob = s.addUser(email: "bob@example.com", keySecret: "bob-secret").user
     carol = s.addUser(email: "carol@example.com", keySecret: "carol-secret").user
@@ -37,10 +40,14 @@ struct World {
     s.addPartner(sharing: bob, with: alice, inTimeline: true)
     s.addPartner(sharing: carol, with: alice, inTimeline: false)
     oldest = s.addAsset(owner: alice, fileName: "img_0001.jpg", createdAt: World.hours(1))
-    trashed = s.addAsset(owner: alice, fileName: "IMG_0002.JPG", createdAt: World.hours(2), trashed: true)
-    locked = s.addAsset(owner: alice, fileName: "IMG_0003.JPG", visibility: .locked, createdAt: World.hours(3))
-    (liveStill, liveVideo) = s.addLivePhoto(owner: alice, baseName: "LIVE_0004", createdAt: World.hours(4))
-    archived = s.addAsset(owner: alice, fileName: "IMG_0005.JPG", visibility: .archive, createdAt: World.hours(5))
+    trashed = s.addAsset(
+      owner: alice, fileName: "IMG_0002.JPG", createdAt: World.hours(2), trashed: true)
+    locked = s.addAsset(
+      owner: alice, fileName: "IMG_0003.JPG", visibility: .locked, createdAt: World.hours(3))
+    (liveStill, liveVideo) = s.addLivePhoto(
+      owner: alice, baseName: "LIVE_0004", createdAt: World.hours(4))
+    archived = s.addAsset(
+      owner: alice, fileName: "IMG_0005.JPG", visibility: .archive, createdAt: World.hours(5))
     newest = s.addAsset(owner: alice, fileName: "IMG_0006.JPG", createdAt: World.hours(6))
     bobs = s.addAsset(owner: bob, fileName: "BOB_0001.JPG", createdAt: World.hours(7))
     carols = s.addAsset(owner: carol, fileName: "CAROL_0001.JPG", createdAt: World.hours(8))

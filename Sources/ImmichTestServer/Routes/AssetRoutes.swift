@@ -33,8 +33,8 @@ enum AssetRoutes {
         store.canShare(asset, userId: caller.userId)
       else { throw APIError.noAccess(Permission.assetRead) }
       let tags = (store.assetTags[asset.id] ?? []).compactMap { store.tags[$0] }
-      return .json(
-        200, Rendering.asset(asset, version: call.version, callerId: caller.userId, tags: tags))
+      return .jsonText(
+        200, Rendering.assetText(asset, version: call.version, callerId: caller.userId, tags: tags))
     },
   ]
 }

@@ -18,7 +18,7 @@ enum AuthRoutes {
         [
           "id": .string(key.id), "name": .string(key.name),
           "createdAt": Rendering.date(key.createdAt), "updatedAt": Rendering.date(key.createdAt),
-          "permissions": .array(key.permissions.map(JSON.string)),
+          "permissions": .array(key.permissions.map(ImmichJSON.string)),
         ])
     },
     Route("PUT", "/api/sessions/:id", .authenticated(permission: Permission.sessionUpdate)) {
@@ -61,7 +61,7 @@ enum AuthRoutes {
       ])
   }
 
-  static func sessionJSON(_ s: SessionRecord, current: Bool) -> JSON {
+  static func sessionJSON(_ s: SessionRecord, current: Bool) -> ImmichJSON {
     [
       "id": .string(s.id), "createdAt": Rendering.date(s.createdAt),
       "updatedAt": Rendering.date(s.updatedAt), "current": .bool(current),

@@ -13,8 +13,8 @@ enum ServerRoutes {
   ]
 
   /// `prerelease` arrived in v3.0.0.
-  static func version(_ v: ImmichVersion) -> JSON {
-    var fields: [(String, JSON)] = [
+  static func version(_ v: ImmichVersion) -> ImmichJSON {
+    var fields: [(String, ImmichJSON)] = [
       ("major", .number(Double(v.major))), ("minor", .number(Double(v.minor))),
       ("patch", .number(Double(v.patch))),
     ]
@@ -23,7 +23,7 @@ enum ServerRoutes {
   }
 
   /// Exactly the 16 keys the e2e test expects.
-  static func features(_ store: Store) -> JSON {
+  static func features(_ store: Store) -> ImmichJSON {
     [
       "smartSearch": false, "duplicateDetection": false, "configFile": false,
       "facialRecognition": false, "map": false, "trash": .bool(store.trashEnabled),
@@ -33,7 +33,7 @@ enum ServerRoutes {
     ]
   }
 
-  static func config(_ store: Store) -> JSON {
+  static func config(_ store: Store) -> ImmichJSON {
     [
       "loginPageMessage": "", "trashDays": .number(Double(store.trashDays)),
       "userDeleteDelay": 7, "oauthButtonText": "Login with OAuth", "isInitialized": true,
@@ -42,7 +42,7 @@ enum ServerRoutes {
     ]
   }
 
-  static func about(_ v: ImmichVersion) -> JSON {
+  static func about(_ v: ImmichVersion) -> ImmichJSON {
     [
       "version": .string(v.aboutVersion),
       "versionUrl": .string("https://github.com/immich-app/immich/releases/tag/\(v.aboutVersion)"),
@@ -50,8 +50,10 @@ enum ServerRoutes {
     ]
   }
 
-  static let mediaTypes: JSON = [
-    "image": [".avif", ".dng", ".gif", ".heic", ".heif", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp"],
+  static let mediaTypes: ImmichJSON = [
+    "image": [
+      ".avif", ".dng", ".gif", ".heic", ".heif", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp",
+    ],
     "video": [".3gp", ".avi", ".m4v", ".mkv", ".mov", ".mp4", ".mpg", ".webm"],
     "sidecar": [".xmp"],
   ]

@@ -8,7 +8,7 @@ enum SyncRoutes {
       store, call in
       let session = try sessionOf(call, in: store)
       let acks = session.checkpoints.sorted { $0.key < $1.key }.map {
-        JSON.object([("type", .string($0.key)), ("ack", .string($0.value))])
+        ImmichJSON.object([("type", .string($0.key)), ("ack", .string($0.value))])
       }
       return .json(200, .array(acks))
     },
@@ -21,7 +21,9 @@ enum SyncRoutes {
       var checkpoints: [String: String] = [:]
       for ack in acks {
         let type = String(ack.split(separator: "|", omittingEmptySubsequences: false).first ?? "")
-        guard entityTypes.contains(type) else { throw APIError.badRequest("Invalid ack type: \(type)") }
+        guard entityTypes.contains(type) else {
+          throw APIError.badRequest("Invalid ack type: \(type)")
+        }
         if type == "SyncResetV1" {
           store.resetSync(session.id)
           return .empty(204)
@@ -93,7 +95,9 @@ enum SyncRoutes {
 
   /// The V2 request types arrived with 3.0.
   static func requestTypes(_ version: ImmichVersion) -> [String] {
-    let v3Only: Set<String> = ["AlbumsV2", "AlbumAssetsV2", "AssetsV2", "PartnerAssetsV2", "AssetFacesV2"]
+    let v3Only: Set<String> = [
+      "AlbumsV2", "AlbumAssetsV2", "AssetsV2", "PartnerAssetsV2", "AssetFacesV2",
+    ]
     return version.isV3 ? allRequestTypes : allRequestTypes.filter { !v3Only.contains($0) }
   }
 
@@ -134,18 +138,20 @@ extension Store {
 
   /// The stream's lines: a lone reset, or deletes, then upserts, each in `updateId` order after
   /// the session's ack, then `SyncCompleteV1`.
-  mutating func syncLines(session id: String, types: Set<String>, reset: Bool) -> [JSON] {
+  mutating func syncLines(session id: String, types: Set<String>, reset: Bool) -> [ImmichJSON] {
     if reset { resetSync(id) }
     guard let session = sessions[id] else { return [] }
     if session.isPendingSyncReset || needsFullSync(session) {
       return [["type": "SyncResetV1", "data": [:], "ack": "SyncResetV1|reset"]]
     }
     let nowId = nextUpdateId()
-    var lines: [JSON] = []
+    var lines: [ImmichJSON] = []
     let upsertType = version.isV3 ? "AssetV2" : "AssetV1"
     if types.contains(version.isV3 ? "AssetsV2" : "AssetsV1") {
       let deleteAck = Store.ackedId(session.checkpoints["AssetDeleteV1"])
-      let deletes = audit.filter { $0.ownerId == session.userId && $0.id > deleteAck && $0.id < nowId }
+      let deletes = audit.filter {
+        $0.ownerId == session.userId && $0.id > deleteAck && $0.id < nowId
+      }
       for row in deletes.sorted(by: { $0.id < $1.id }) {
         lines.append([
           "type": "AssetDeleteV1", "data": ["assetId": .string(row.assetId)],

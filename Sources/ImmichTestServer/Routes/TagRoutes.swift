@@ -11,7 +11,7 @@ enum TagRoutes {
       try r.finish()
       let userId = try call.user.userId
       var seen: Set<String> = []
-      var leaves: [JSON] = []
+      var leaves: [ImmichJSON] = []
       for value in values where seen.insert(value).inserted {
         if let leaf = store.upsertTagPath(value, userId: userId) {
           leaves.append(Rendering.tag(leaf))
@@ -50,7 +50,8 @@ enum TagRoutes {
       var r = BodyReader(call.body)
       let color = r.string("color")
       try r.finish()
-      var tag = try store.ownTag(call.param("id"), userId: try call.user.userId, Permission.tagUpdate)
+      var tag = try store.ownTag(
+        call.param("id"), userId: try call.user.userId, Permission.tagUpdate)
       if let color { tag.color = normalizedColor(color) }
       tag.updatedAt = store.now
       store.tags[tag.id] = tag
@@ -58,7 +59,8 @@ enum TagRoutes {
     },
     Route("DELETE", "/api/tags/:id", .authenticated(permission: Permission.tagDelete)) {
       store, call in
-      let tag = try store.ownTag(call.param("id"), userId: try call.user.userId, Permission.tagDelete)
+      let tag = try store.ownTag(
+        call.param("id"), userId: try call.user.userId, Permission.tagDelete)
       store.deleteTagTree(tag.id)
       return .empty(204)
     },
@@ -100,14 +102,16 @@ enum TagRoutes {
   }
 
   /// `addAssets` / `removeAssets` in `asset.util.ts`: one result per input id, in order.
-  static func bulkAssets(_ store: inout Store, _ call: RouteCall, adding: Bool) throws(APIError) -> Reply {
+  static func bulkAssets(_ store: inout Store, _ call: RouteCall, adding: Bool) throws(APIError)
+    -> Reply
+  {
     var r = BodyReader(call.body)
     let ids = r.uuidArray("ids", required: true) ?? []
     try r.finish()
     let userId = try call.user.userId
     let tag = try store.ownTag(call.param("id"), userId: userId, Permission.tagAsset)
     var seen: Set<String> = []
-    var results: [JSON] = []
+    var results: [ImmichJSON] = []
     for id in ids {
       let tagged = store.assetTags[id]?.contains(tag.id) ?? false
       let allowed = store.assets[id].map { store.canShare($0, userId: userId) } ?? false
@@ -132,7 +136,7 @@ enum TagRoutes {
         }
       }
       seen.insert(id)
-      var fields: [(String, JSON)] = [("id", .string(id)), ("success", .bool(error == nil))]
+      var fields: [(String, ImmichJSON)] = [("id", .string(id)), ("success", .bool(error == nil))]
       if let error { fields.append(("error", .string(error))) }
       results.append(.object(fields))
     }

@@ -3,13 +3,16 @@ import Foundation
 /// `POST /api/assets/bulk-upload-check` and the multipart upload `POST /api/assets`.
 enum UploadRoutes {
   static let all: [Route] = [
-    Route("POST", "/api/assets/bulk-upload-check", .authenticated(permission: Permission.assetUpload)) {
+    Route(
+      "POST", "/api/assets/bulk-upload-check", .authenticated(permission: Permission.assetUpload)
+    ) {
       store, call in
       var r = BodyReader(call.body)
       var items: [(id: String, checksum: String)] = []
       if let list = call.body["assets"], let array = list.arrayValue {
         for (i, item) in array.enumerated() {
-          guard let id = item["id"]?.stringValue, let checksum = item["checksum"]?.stringValue else {
+          guard let id = item["id"]?.stringValue, let checksum = item["checksum"]?.stringValue
+          else {
             r.fail(
               [.string("assets"), .number(Double(i))], "invalid_type",
               "Invalid input: expected object with string id and checksum")
@@ -22,8 +25,9 @@ enum UploadRoutes {
       }
       try r.finish()
       let owner = try call.user.userId
-      let results: [JSON] = items.map { item in
-        guard let existing = store.ownAsset(owner, checksum: Identifiers.parseChecksum(item.checksum))
+      let results: [ImmichJSON] = items.map { item in
+        guard
+          let existing = store.ownAsset(owner, checksum: Identifiers.parseChecksum(item.checksum))
         else { return ["id": .string(item.id), "action": "accept"] }
         return [
           "id": .string(item.id), "action": "reject", "reason": "duplicate",
@@ -35,7 +39,9 @@ enum UploadRoutes {
     Route("POST", "/api/assets", .authenticated(permission: Permission.assetUpload), upload),
   ]
 
-  static let videoExtensions: Set<String> = ["3gp", "avi", "m4v", "mkv", "mov", "mp4", "mpg", "webm"]
+  static let videoExtensions: Set<String> = [
+    "3gp", "avi", "m4v", "mkv", "mov", "mp4", "mpg", "webm",
+  ]
 
   static func upload(_ store: inout Store, _ call: RouteCall) throws(APIError) -> Reply {
     let owner = try call.user.userId
@@ -49,10 +55,12 @@ enum UploadRoutes {
     guard let form = MultipartForm(body: call.request.body, contentType: contentType) else {
       throw APIError.badRequest("Expected multipart/form-data")
     }
-    var fields: [(String, JSON)] = form.parts.filter { $0.filename == nil }.map {
+    var fields: [(String, ImmichJSON)] = form.parts.filter { $0.filename == nil }.map {
       ($0.name, .string($0.text))
     }
-    if let file = form.file("assetData") { fields.append(("assetData", .string(file.filename ?? ""))) }
+    if let file = form.file("assetData") {
+      fields.append(("assetData", .string(file.filename ?? "")))
+    }
     var r = BodyReader(.object(fields))
     _ = r.string("assetData", required: true)
     let created = r.date("fileCreatedAt")

@@ -1,0 +1,168 @@
+import Foundation
+import ImmichTestServer
+import Testing
+
+@Suite struct SearchTests {
+  /// v3 omits only locked (timeline + archive + hidden); v2 shows the timeline only. Trashed
+  /// assets are out either way; Bob shares into Alice's timeline, Carol does not.
+  @Test(arguments: ImmichVersion.allCases)
+  func defaultVisibilityAndOwnerScope(version: ImmichVersion) async throws {
+    try await withWorld(version) { w, _, client in
+      let ids = try await client.searchIds([:], as: .key(w.aliceKey))
+      let expected: [Scenario.Asset] =
+        version == .v3_1
+        ? [w.bobs, w.newest, w.archived, w.liveStill, w.liveVideo, w.oldest]
+        : [w.bobs, w.newest, w.liveStill, w.oldest]
+      #expect(Set(ids) == Set(expected.map(\.id)))
+      #expect(ids.count == expected.count)
+      #expect(!ids.contains(w.carols.id))
+      #expect(!ids.contains(w.daves.id))
+    }
+  }
+
+  @Test(arguments: ImmichVersion.allCases)
+  func explicitVisibilityAndLockedNeedsElevation(version: ImmichVersion) async throws {
+    try await withWorld(version) { w, _, client in
+      let hidden = try await client.searchIds(["visibility": "hidden"], as: .key(w.aliceKey))
+      #expect(hidden == [w.liveVideo.id])
+      let archive = try await client.searchIds(["visibility": "archive"], as: .key(w.aliceKey))
+      #expect(archive == [w.archived.id])
+      let locked = try await client.post(
+        "/api/search/metadata", ["visibility": "locked"], as: .key(w.aliceKey))
+      #expect(locked.status == 401)
+      #expect(locked.json?["message"] == "Elevated permission is required")
+    }
+  }
+
+  @Test func orderIsFileCreatedAtDescendingByDefaultAndAscendingOnRequest() async throws {
+    try await withWorld(.v2_7) { w, _, client in
+      let desc = try await client.searchIds([:], as: .key(w.aliceKey))
+      #expect(desc == [w.bobs.id, w.newest.id, w.liveStill.id, w.oldest.id])
+      let asc = try await client.searchIds(
+        ["order": "asc", "size": 1, "page": 2], as: .key(w.aliceKey))
+      #expect(asc == [w.liveStill.id])
+    }
+  }
+
+  @Test func trashedAssetsNeedWithDeletedOrATrashDate() async throws {
+    try await withWorld(.v3_1) { w, _, client in
+      let key = Credential.key(w.aliceKey)
+      #expect(!(try await client.searchIds([:], as: key)).contains(w.trashed.id))
+      #expect(try await client.searchIds(["withDeleted": true], as: key).contains(w.trashed.id))
+      let after = try await client.searchIds(["trashedAfter": "2000-01-01T00:00:00.000Z"], as: key)
+      #expect(after == [w.trashed.id])
+      let before = try await client.searchIds(["trashedBefore": "2000-01-01T00:00:00Z"], as: key)
+      #expect(before.isEmpty)
+    }
+  }
+
+  @Test func filtersByChecksumInBase64AndHexFileNameTypeIdAndMotion() async throws {
+    try await withWorld(.v3_1) { w, _, client in
+      let key = Credential.key(w.aliceKey)
+      let base64 = w.newest.checksum
+      let hex = try #require(Data(base64Encoded: base64)).map { String(format: "%02x", $0) }
+        .joined()
+      #expect(try await client.searchIds(["checksum": .string(base64)], as: key) == [w.newest.id])
+      #expect(try await client.searchIds(["checksum": .string(hex)], as: key) == [w.newest.id])
+      let byName = try await client.searchIds(["originalFileName": "IMG_0001"], as: key)
+      #expect(byName == [w.oldest.id])
+      let videos = try await client.searchIds(["type": "VIDEO", "visibility": "hidden"], as: key)
+      #expect(videos == [w.liveVideo.id])
+      #expect(
+        try await client.searchIds(["id": .string(w.archived.id)], as: key) == [w.archived.id])
+      #expect(try await client.searchIds(["isMotion": true], as: key) == [w.liveStill.id])
+      // The partner's asset is found by checksum too: filter on ownerId before deleting.
+      let partner = try await client.searchIds(["checksum": .string(w.bobs.checksum)], as: key)
+      #expect(partner == [w.bobs.id])
+    }
+  }
+
+  @Test(arguments: ImmichVersion.allCases)
+  func datesNeedAnOffsetAndSizeIsBounded(version: ImmichVersion) async throws {
+    try await withWorld(version) { w, _, client in
+      let key = Credential.key(w.aliceKey)
+      let noOffset = try await client.post(
+        "/api/search/metadata", ["takenAfter": "2026-01-01T00:00:00"], as: key)
+      #expect(noOffset.status == 400)
+      for size in [0, 1001] {
+        let reply = try await client.post(
+          "/api/search/metadata", ["size": .number(Double(size))], as: key)
+        #expect(reply.status == 400)
+        if version == .v3_1 {
+          #expect(reply.json?["message"] == "Validation failed")
+          #expect(reply.json?["errors"]?.arrayValue?.first?["path"] == ["size"])
+        } else {
+          #expect(reply.json?["message"]?.strings.first?.hasPrefix("[size] ") == true)
+        }
+      }
+      let badType = try await client.post("/api/search/metadata", ["type": "PHOTO"], as: key)
+      #expect(badType.status == 400)
+      #expect(try await client.post("/api/search/metadata", ["size": 1000], as: key).status == 200)
+    }
+  }
+
+  @Test func pagesCarryNextPageAsTextAndCountsThePage() async throws {
+    try await withWorld(.v2_7) { w, _, client in
+      let key = Credential.key(w.aliceKey)
+      let first = try #require(
+        try await client.post("/api/search/metadata", ["size": 3], as: key).json)
+      #expect(first["assets"]?["nextPage"] == "2")
+      #expect(first["assets"]?["count"] == 3)
+      #expect(first["assets"]?["total"] == 3)
+      #expect(first["albums"] == ["total": 0, "count": 0, "items": [], "facets": []])
+      let second = try #require(
+        try await client.post("/api/search/metadata", ["size": 3, "page": 2], as: key).json)
+      #expect(second["assets"]?["nextPage"] == .null)
+      #expect(second["assets"]?["count"] == 1)
+      // Exactly `size` rows left: still no next page.
+      let exact = try await client.post("/api/search/metadata", ["size": 4], as: key).json
+      #expect(exact?["assets"]?["nextPage"] == .null)
+    }
+  }
+
+  @Test func defaultPageSizeIs250() async throws {
+    try await ImmichTestServer.withRunning(.generated(count: 300)) { _, url in
+      let client = TestClient(base: url)
+      let page = try await client.post("/api/search/metadata", [:], as: .key("demo-secret")).json
+      #expect(page?["assets"]?["count"] == 250)
+      #expect(page?["assets"]?["nextPage"] == "2")
+    }
+  }
+
+  @Test(arguments: ImmichVersion.allCases)
+  func statisticsCountsWithTheSameDefaults(version: ImmichVersion) async throws {
+    try await withWorld(version) { w, _, client in
+      let reply = try await client.post("/api/search/statistics", [:], as: .key(w.aliceKey))
+      #expect(reply.json == ["total": version == .v3_1 ? 6 : 4])
+      let trashed = try await client.post(
+        "/api/search/statistics", ["withDeleted": true, "visibility": "timeline"],
+        as: .key(w.aliceKey))
+      #expect(trashed.json == ["total": 5])
+    }
+  }
+
+  /// 100,000 assets in pages of 1000: every id exactly once, newest first, and quickly.
+  @Test func fullListingOfOneHundredThousandAssets() async throws {
+    let scenario = Scenario.generated(count: 100_000)
+    try await ImmichTestServer.withRunning(scenario) { server, url in
+      let client = TestClient(base: url)
+      let started = ContinuousClock.now
+      var seen: [String] = []
+      var page: ImmichJSON = "1"
+      while let number = page.stringValue.flatMap(Int.init) {
+        let body = try #require(
+          try await client.post(
+            "/api/search/metadata", ["page": .number(Double(number)), "size": 1000],
+            as: .key("demo-secret")
+          ).json)
+        seen += body["assets"]?["items"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        page = body["assets"]?["nextPage"] ?? .null
+      }
+      let elapsed = ContinuousClock.now - started
+      #expect(seen.count == 100_000)
+      #expect(Set(seen).count == 100_000)
+      #expect(seen.first == server.state.assets.first?.id)
+      #expect(elapsed < .seconds(120), "took \(elapsed)")
+    }
+  }
+}

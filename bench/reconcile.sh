@@ -1,0 +1,60 @@
+#!/bin/sh
+# Benchmarks cairn-reconcile and cairn-observe against baselines run in the same script.
+#
+#   bench/reconcile.sh [N]        (N local files and N server assets; default 1000000)
+#
+# Needs a release build: swift build -c release --product cairn-reconcile --product cairn-observe
+# Writes its streams and state under bench/out/ (ignored by git).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${BIN:-$(cd "$here/.." && swift build -c release --show-bin-path)}
+n=${1:-1000000}
+out="$here/out/reconcile-$n"
+deleted=$((n / 200))
+rm -rf "$out"
+mkdir -p "$out"
+export XDG_STATE_HOME="$out/state" XDG_CACHE_HOME="$out/cache" XDG_CONFIG_HOME="$out/config"
+export XDG_DATA_HOME="$out/data" HOME="$out/home" LC_ALL=C
+
+python3 "$here/gen-streams.py" "$out" "$n" "$n" "$deleted"
+
+seconds() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[2]) - float(sys.argv[1])))' "$@"; }
+now() { python3 -c 'import time; print(time.time())'; }
+peak() { sed -n 's/.*Maximum resident set size (kbytes): //p' "$1" | awk '{printf "%.0f MB", $1/1024}'; }
+
+# Baseline: the set difference with the standard tools.
+t0=$(now)
+sort "$out/local.txt" > "$out/local.sorted"
+sort "$out/server.txt" > "$out/server.sorted"
+comm -13 "$out/local.sorted" "$out/server.sorted" > "$out/server-only.txt"
+t1=$(now)
+baseline=$(seconds "$t0" "$t1")
+
+# Seed the observed store (the first run of a partition), then measure the second run.
+"$bin/cairn-reconcile" -q --server "$out/server.ndjson" < "$out/scan-1.ndjson" > /dev/null
+t0=$(now)
+/usr/bin/time -v "$bin/cairn-reconcile" -v --server "$out/server.ndjson" \
+  < "$out/scan-2.ndjson" > "$out/candidates.ndjson" 2> "$out/reconcile.err"
+t1=$(now)
+whole=$(seconds "$t0" "$t1")
+candidates=$(grep -c '"type":"candidate"' "$out/candidates.ndjson" || true)
+
+echo "cairn-reconcile, $n local files against $n server assets ($deleted deleted):"
+echo "  sort+comm baseline:      $baseline s"
+echo "  cairn-reconcile (whole): $whole s, peak memory $(peak "$out/reconcile.err"), $candidates candidates"
+echo "  phases (-v):"
+grep -E '^cairn-reconcile: [a-z ]+:' "$out/reconcile.err" | sed 's/^/    /'
+echo "  ratio whole/baseline:    $(python3 -c "print('%.2f' % ($whole / $baseline))")"
+
+# cairn-observe: recording an unchanged 100,000-file scan.
+m=100000
+obs="$out/observe"
+python3 "$here/gen-streams.py" "$obs" "$m" 1 0
+"$bin/cairn-observe" -q --server "$obs/server.ndjson" --no-trash < "$obs/scan-1.ndjson" > /dev/null
+t0=$(now)
+cat "$obs/scan-1.ndjson" > /dev/null
+t1=$(now)
+"$bin/cairn-observe" -q --server "$obs/server.ndjson" --no-trash < "$obs/scan-1.ndjson" > /dev/null
+t2=$(now)
+echo "cairn-observe, recording an unchanged $m-file scan: $(seconds "$t1" "$t2") s" \
+  "(cat of the same stream: $(seconds "$t0" "$t1") s)"
