@@ -39,7 +39,7 @@ let package = Package(
   ],
   targets: [
     // Records, the NDJSON codec, exit codes, diagnostics, paths, configuration, the pure engine.
-    .target(name: "CairnCore", dependencies: [argumentParser, logging]),
+    .target(name: "CairnCore", dependencies: [argumentParser, logging, crypto]),
     // Walking a library, SHA-1 of files, and the global hash cache.
     .target(name: "CairnHashing", dependencies: ["CairnCore", crypto, grdb]),
     // Per-partition state: observed store, signals, anchors, exclusions, settings.

@@ -1,0 +1,120 @@
+import Foundation
+
+/// One line of the journal: one step of one run.
+///
+/// The journal is a plain NDJSON file (`jq` reads it); each line says what happened, to which
+/// assets, when. A run is `started`, `planned` (the assets it means to act on), then per batch
+/// `tagged` and `trashed` (or `failed`), and `completed`. A restore journals `restored` under
+/// the run it undoes. `reviewed` records that a dry run's plan was shown to a person.
+public struct JournalEntry: Sendable, Equatable {
+  public enum Event: String, Sendable, CaseIterable {
+    case started, planned, tagged, trashed, failed, untagged, restored, completed, reviewed
+  }
+
+  public var event: Event
+  public var runID: String
+  public var at: Date
+  /// `started`: the plan digest; `reviewed`: the dry run's plan digest.
+  public var plan: String?
+  /// `started`: the run tag's id on the server once it is known (also on `tagged`).
+  public var tagID: String?
+  /// `planned`: the assets the run means to act on (still and motion video each on their own).
+  public var assets: [JournalAsset]
+  /// `tagged`, `trashed`, `failed`, `untagged`, `restored`: the assets concerned.
+  public var assetIDs: [String]
+  /// `failed`: which step (`tag`, `trash`, `restore`) and why; `completed`: a note.
+  public var step: String?
+  public var message: String?
+  /// `completed`: what the run did, by name.
+  public var counts: [String: Int]
+  /// `completed`: the run stopped early (SIGINT) or was closed by a later run's recovery.
+  public var interrupted: Bool?
+  public var recovered: Bool?
+
+  public init(
+    _ event: Event, runID: String, at: Date = Date(), plan: String? = nil, tagID: String? = nil,
+    assets: [JournalAsset] = [], assetIDs: [String] = [], step: String? = nil,
+    message: String? = nil, counts: [String: Int] = [:], interrupted: Bool? = nil,
+    recovered: Bool? = nil
+  ) {
+    self.event = event
+    self.runID = runID
+    self.at = at
+    self.plan = plan
+    self.tagID = tagID
+    self.assets = assets
+    self.assetIDs = assetIDs
+    self.step = step
+    self.message = message
+    self.counts = counts
+    self.interrupted = interrupted
+    self.recovered = recovered
+  }
+
+  public init(_ object: JSONObject) throws(RecordError) {
+    let name = try object.string("event")
+    guard let event = Event(rawValue: name) else { throw .wrongKind("event", "a journal event") }
+    self.event = event
+    runID = try object.string("runId")
+    at = try object.date("at")
+    plan = try object.optionalString("plan")
+    tagID = try object.optionalString("tagId")
+    assets = []
+    for item in try object.objectArray("assets") { assets.append(try JournalAsset(item)) }
+    assetIDs = try object.stringArray("assetIds")
+    step = try object.optionalString("step")
+    message = try object.optionalString("message")
+    counts = try object.intMap("counts")
+    interrupted = try object.optionalBool("interrupted")
+    recovered = try object.optionalBool("recovered")
+  }
+
+  /// The entry as one line of JSON, without the newline.
+  public func jsonBytes() -> [UInt8] {
+    var w = JSONObjectWriter()
+    w.field("event", event.rawValue)
+    w.field("runId", runID)
+    w.field("at", at)
+    w.field("plan", plan)
+    w.field("tagId", tagID)
+    if !assets.isEmpty { w.objects("assets", assets) { $1.write(to: &$0) } }
+    if !assetIDs.isEmpty { w.field("assetIds", assetIDs) }
+    w.field("step", step)
+    w.field("message", message)
+    if !counts.isEmpty { w.field("counts", counts) }
+    w.field("interrupted", interrupted)
+    w.field("recovered", recovered)
+    return w.finish()
+  }
+}
+
+/// One asset a run planned to act on.
+public struct JournalAsset: Sendable, Equatable, Hashable {
+  public var id: String
+  public var checksum: String?
+  public var originalFileName: String?
+  /// For the motion video of a Live Photo: the still it belongs to.
+  public var stillID: String?
+
+  public init(id: String, checksum: String? = nil, originalFileName: String? = nil,
+              stillID: String? = nil) {
+    self.id = id
+    self.checksum = checksum
+    self.originalFileName = originalFileName
+    self.stillID = stillID
+  }
+
+  public init(_ object: JSONObject) throws(RecordError) {
+    id = try object.string("id")
+    checksum = try object.optionalString("checksum")
+    originalFileName = try object.optionalString("originalFileName")
+    stillID = try object.optionalString("stillId")
+  }
+
+  public func write(to w: inout JSONObjectWriter) {
+    w.field("id", id)
+    w.field("checksum", checksum)
+    w.field("originalFileName", originalFileName)
+    w.field("stillId", stillID)
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Brings assets of cairn runs back from the Immich trash, checks that they are active again,
+/// and journals each restore under the run that trashed it.
+public struct RestoreRun {
+  public let server: any RunServer
+  public let journal: Journal
+
+  public init(server: any RunServer, journal: Journal) {
+    self.server = server
+    self.journal = journal
+  }
+
+  /// One asset to restore and the run that trashed it.
+  public struct Target: Sendable, Equatable {
+    public var id: String
+    public var runID: String
+    public var checksum: String?
+    public var originalFileName: String?
+    public var livePhotoVideo: Bool
+
+    public init(
+      id: String, runID: String, checksum: String? = nil, originalFileName: String? = nil,
+      livePhotoVideo: Bool = false
+    ) {
+      self.id = id.lowercased()
+      self.runID = runID
+      self.checksum = checksum
+      self.originalFileName = originalFileName
+      self.livePhotoVideo = livePhotoVideo
+    }
+  }
+
+  public struct Outcome: Sendable {
+    public var restored: [Target] = []
+    public var failed: [Target] = []
+    /// Checksums of restored assets (as the server reports them): the caller excludes them so
+    /// the next run doesn't trash them again.
+    public var restoredChecksums: [String] = []
+    public var failure: CairnError?
+  }
+
+  public func execute(_ targets: [Target], dryRun: Bool, emit: (ResultRecord) -> Void) async
+    -> Outcome
+  {
+    var outcome = Outcome()
+    if dryRun {
+      for target in targets { emit(result(target, "would-restore", nil)) }
+      return outcome
+    }
+    for batch in targets.chunked(1000) {
+      do {
+        try await server.restore(assetIDs: batch.map(\.id))
+      } catch {
+        let failure = error as? CairnError ?? CairnError(.serverFailure, "\(error)")
+        outcome.failure = failure
+        for (run, group) in Dictionary(grouping: batch, by: \.runID) {
+          try? journal.append(
+            JournalEntry(
+              .failed, runID: run, assetIDs: group.map(\.id), step: "restore",
+              message: failure.message))
+        }
+        for target in batch { emit(result(target, "failed", failure.message)) }
+        outcome.failed.append(contentsOf: batch)
+        continue
+      }
+      // The server counts ids, not rows it changed: ask about each asset.
+      var verified: [Target] = []
+      for target in batch {
+        do {
+          if let asset = try await server.asset(id: target.id), !asset.isTrashed {
+            verified.append(target)
+            if let checksum = asset.checksum ?? target.checksum {
+              outcome.restoredChecksums.append(checksum)
+            }
+            emit(result(target, "restored", nil))
+          } else {
+            outcome.failed.append(target)
+            emit(result(target, "failed", "still in the trash after the restore"))
+          }
+        } catch {
+          let failure = error as? CairnError ?? CairnError(.serverFailure, "\(error)")
+          outcome.failure = failure
+          outcome.failed.append(target)
+          emit(result(target, "failed", "could not verify: \(failure.message)"))
+        }
+      }
+      outcome.restored.append(contentsOf: verified)
+      do {
+        for (run, group) in Dictionary(grouping: verified, by: \.runID).sorted(by: { $0.key < $1.key })
+        {
+          try journal.append(JournalEntry(.restored, runID: run, assetIDs: group.map(\.id)))
+        }
+      } catch {
+        outcome.failure = error
+      }
+    }
+    return outcome
+  }
+
+  private func result(_ target: Target, _ action: String, _ message: String?) -> ResultRecord {
+    ResultRecord(
+      assetId: target.id, action: action, runId: target.runID, checksum: target.checksum,
+      originalFileName: target.originalFileName, livePhotoVideo: target.livePhotoVideo ? true : nil,
+      message: message)
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Finds what to restore among the assets cairn runs trashed: from the journal first, and from
+/// the server's run tags when the journal doesn't know (lost, or another machine's run). Assets
+/// no cairn run trashed are never selected.
+public struct RestoreSelector {
+  public let history: [RunHistory]
+  public let server: any RunServer
+  public private(set) var targets: [RestoreRun.Target] = []
+  /// Why something asked for was left out, for stderr.
+  public private(set) var notes: [String] = []
+  private var chosen: Set<String> = []
+  private var serverRuns: [(run: String, tagID: String)]?
+
+  public init(history: [RunHistory], server: any RunServer) {
+    self.history = history
+    self.server = server
+  }
+
+  /// Every asset of `run` still in the trash.
+  public mutating func add(run: String) async throws {
+    if let journalled = history.first(where: { $0.runID == run && $0.startedAt != nil }) {
+      for asset in journalled.planned where journalled.inTrash.contains(asset.id) {
+        append(asset, run: run)
+      }
+      return
+    }
+    guard let runID = RunID(run) else {
+      notes.append("\(run) is not a cairn run id")
+      return
+    }
+    let value = RunTag(runID).value
+    guard let tag = try await server.tags().first(where: { $0.value == value }) else {
+      notes.append("no run \(run) in the journal or on the server")
+      return
+    }
+    for asset in try await server.assets(taggedWith: tag.id) where asset.isTrashed {
+      append(asset, run: run)
+    }
+  }
+
+  /// One asset (and the other half of its Live Photo), if a cairn run trashed it.
+  public mutating func add(assetID: String, runHint: String? = nil) async throws {
+    let id = assetID.lowercased()
+    for run in history.reversed() where run.inTrash.contains(id) {
+      guard let asset = run.asset(id) else { continue }
+      append(asset, run: run.runID)
+      // The other half: a still's video, or a video's still.
+      for other in run.planned where other.stillID == id || (asset.stillID == other.id) {
+        if run.inTrash.contains(other.id) { append(other, run: run.runID) }
+      }
+      return
+    }
+    guard let asset = try await server.asset(id: id) else {
+      notes.append("\(id): no such asset on the server")
+      return
+    }
+    let runs = (asset.tagValues ?? []).compactMap { RunTag(value: $0) }
+    guard let tag = runs.first(where: { runHint == nil || $0.runID.description == runHint })
+      ?? runs.first
+    else {
+      notes.append("\(id): not trashed by a cairn run (no cairn/v1/run tag); left alone")
+      return
+    }
+    guard asset.isTrashed else {
+      notes.append("\(id): not in the trash")
+      return
+    }
+    append(asset, run: tag.runID.description)
+    if let video = asset.livePhotoVideoID?.lowercased(),
+      let half = try await server.asset(id: video), half.isTrashed
+    {
+      append(half, run: tag.runID.description, livePhotoVideo: true)
+    }
+  }
+
+  /// Assets of cairn runs whose original file name matches `pattern` (with their motion videos).
+  public mutating func add(fileNamesMatching pattern: String) async throws {
+    let regex: NSRegularExpression
+    do { regex = try NSRegularExpression(pattern: pattern) } catch {
+      throw CairnError(.usage, "not a regular expression: \(pattern)")
+    }
+    func matches(_ name: String?) -> Bool {
+      guard let name else { return false }
+      return regex.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
+    }
+    let journalled = history.filter { $0.startedAt != nil }
+    if !journalled.isEmpty {
+      for run in journalled {
+        for asset in run.planned where run.inTrash.contains(asset.id) && matches(asset.originalFileName) {
+          append(asset, run: run.runID)
+          for video in run.planned where video.stillID == asset.id && run.inTrash.contains(video.id) {
+            append(video, run: run.runID)
+          }
+        }
+      }
+      return
+    }
+    // No journal: every cairn run tag on the server.
+    for tag in try await server.tags() {
+      guard let runTag = RunTag(value: tag.value) else { continue }
+      let assets = try await server.assets(taggedWith: tag.id)
+      let videos = Dictionary(assets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+      for asset in assets where asset.isTrashed && matches(asset.originalFileName) {
+        append(asset, run: runTag.runID.description)
+        if let video = asset.livePhotoVideoID.flatMap({ videos[$0.lowercased()] }), video.isTrashed {
+          append(video, run: runTag.runID.description, livePhotoVideo: true)
+        }
+      }
+    }
+  }
+
+  private mutating func append(_ asset: JournalAsset, run: String) {
+    guard chosen.insert(asset.id).inserted else { return }
+    targets.append(
+      RestoreRun.Target(
+        id: asset.id, runID: run, checksum: asset.checksum, originalFileName: asset.originalFileName,
+        livePhotoVideo: asset.stillID != nil))
+  }
+
+  private mutating func append(_ asset: RunAsset, run: String, livePhotoVideo: Bool = false) {
+    guard chosen.insert(asset.id.lowercased()).inserted else { return }
+    targets.append(
+      RestoreRun.Target(
+        id: asset.id, runID: run, checksum: asset.checksum, originalFileName: asset.originalFileName,
+        livePhotoVideo: livePhotoVideo || asset.visibility == "hidden"))
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// One run as the journal tells it: what it planned, tagged, trashed, restored, and whether it
+/// finished.
+public struct RunHistory: Sendable, Equatable {
+  public let runID: String
+  public var startedAt: Date?
+  public var plan: String?
+  public var tagID: String?
+  /// Every asset planned, in plan order (stills and motion videos).
+  public var planned: [JournalAsset] = []
+  public var tagged: Set<String> = []
+  public var trashed: Set<String> = []
+  /// Failed assets and the last reason given.
+  public var failed: [String: String] = [:]
+  public var untagged: Set<String> = []
+  public var restored: Set<String> = []
+  public var completed = false
+  public var interrupted = false
+  public var recovered = false
+  /// This entry only records that a dry run's plan was shown (nothing was done).
+  public var reviewedOnly = true
+  public var lastActivity: Date?
+
+  public init(runID: String) { self.runID = runID }
+
+  /// A trash run that started and never wrote `completed`: a crash, kill or lost connection
+  /// interrupted it, and the next run must settle it before doing anything else.
+  public var isUnfinished: Bool { startedAt != nil && !completed }
+
+  /// Trashed by this run and not restored since.
+  public var inTrash: Set<String> { trashed.subtracting(restored) }
+
+  /// The planned asset with `id`, if this run planned it.
+  public func asset(_ id: String) -> JournalAsset? { planned.first { $0.id == id } }
+
+  /// Groups journal entries by run, in order of first appearance.
+  public static func reconstruct(_ entries: [JournalEntry]) -> [RunHistory] {
+    var order: [String] = []
+    var runs: [String: RunHistory] = [:]
+    for entry in entries {
+      if runs[entry.runID] == nil {
+        order.append(entry.runID)
+        runs[entry.runID] = RunHistory(runID: entry.runID)
+      }
+      runs[entry.runID]?.apply(entry)
+    }
+    return order.compactMap { runs[$0] }
+  }
+
+  mutating func apply(_ entry: JournalEntry) {
+    lastActivity = entry.at
+    if entry.event != .reviewed { reviewedOnly = false }
+    switch entry.event {
+    case .started:
+      startedAt = entry.at
+      plan = entry.plan ?? plan
+      tagID = entry.tagID ?? tagID
+    case .planned:
+      let known = Set(planned.map(\.id))
+      planned.append(contentsOf: entry.assets.filter { !known.contains($0.id) })
+    case .tagged:
+      tagID = entry.tagID ?? tagID
+      tagged.formUnion(entry.assetIDs)
+    case .trashed:
+      trashed.formUnion(entry.assetIDs)
+      for id in entry.assetIDs { failed[id] = nil }
+    case .failed:
+      for id in entry.assetIDs { failed[id] = entry.message ?? entry.step ?? "failed" }
+    case .untagged:
+      untagged.formUnion(entry.assetIDs)
+      tagged.subtract(entry.assetIDs)
+    case .restored:
+      restored.formUnion(entry.assetIDs)
+    case .completed:
+      completed = true
+      interrupted = interrupted || entry.interrupted == true
+      recovered = recovered || entry.recovered == true
+    case .reviewed:
+      plan = entry.plan ?? plan
+    }
+  }
+}

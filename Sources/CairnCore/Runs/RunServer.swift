@@ -1,0 +1,84 @@
+import Foundation
+
+/// What runs need from an Immich server, and nothing more.
+///
+/// `CairnImmich`'s `ImmichClient` conforms (see `ImmichClient+RunServer.swift`); tests use an
+/// in-memory double. Every method throws `CairnError` with the status the tool should exit with
+/// (69 for a failing server, 77 for a rejected key).
+public protocol RunServer: Sendable {
+  /// `GET /api/server/features` → `trash`, and `GET /api/server/config` → `trashDays`.
+  func trashSettings() async throws -> TrashSettings
+  /// `PUT /api/tags {tags:[value]}` (an upsert that builds the tag hierarchy); the leaf's id.
+  func upsertTag(_ value: String) async throws -> String
+  /// `GET /api/tags`: every tag of the user.
+  func tags() async throws -> [ServerTag]
+  /// `PUT /api/tags/assets {tagIds:[tagID], assetIds}`.
+  func tagAssets(tagID: String, assetIDs: [String]) async throws
+  /// `DELETE /api/tags/{tagID}/assets {ids}`.
+  func untagAssets(tagID: String, assetIDs: [String]) async throws
+  /// `DELETE /api/assets {ids, force:false}`: to the trash, never a hard delete.
+  func trash(assetIDs: [String]) async throws
+  /// `POST /api/trash/restore/assets {ids}`.
+  func restore(assetIDs: [String]) async throws
+  /// `GET /api/assets/{id}`; nil when the server doesn't know it (400/404).
+  func asset(id: String) async throws -> RunAsset?
+  /// `POST /api/search/metadata {tagIds:[tagID], withDeleted:true}` over every non-locked
+  /// visibility (v2 searches only the timeline unless told), trashed assets included.
+  func assets(taggedWith tagID: String) async throws -> [RunAsset]
+}
+
+/// The server's trash configuration.
+public struct TrashSettings: Sendable, Equatable {
+  public var enabled: Bool
+  /// Days a trashed asset is kept; nil when the server didn't say.
+  public var days: Int?
+
+  public init(enabled: Bool, days: Int?) {
+    self.enabled = enabled
+    self.days = days
+  }
+}
+
+/// A tag as `GET /api/tags` lists it.
+public struct ServerTag: Sendable, Equatable {
+  public var id: String
+  public var value: String
+
+  public init(id: String, value: String) {
+    self.id = id
+    self.value = value
+  }
+}
+
+/// The facts about one server asset that runs check before acting.
+public struct RunAsset: Sendable, Equatable {
+  public var id: String
+  public var ownerID: String
+  public var visibility: String
+  public var isTrashed: Bool
+  public var checksum: String?
+  public var originalFileName: String?
+  public var livePhotoVideoID: String?
+  public var fileCreatedAt: Date?
+  /// `IMAGE`, `VIDEO`, `AUDIO` or `OTHER`.
+  public var assetType: String?
+  /// The values of the tags it carries, when the server said (`GET /api/assets/:id` does).
+  public var tagValues: [String]?
+
+  public init(
+    id: String, ownerID: String, visibility: String, isTrashed: Bool, checksum: String? = nil,
+    originalFileName: String? = nil, livePhotoVideoID: String? = nil, fileCreatedAt: Date? = nil,
+    assetType: String? = nil, tagValues: [String]? = nil
+  ) {
+    self.assetType = assetType
+    self.tagValues = tagValues
+    self.id = id
+    self.ownerID = ownerID
+    self.visibility = visibility
+    self.isTrashed = isTrashed
+    self.checksum = checksum
+    self.originalFileName = originalFileName
+    self.livePhotoVideoID = livePhotoVideoID
+    self.fileCreatedAt = fileCreatedAt
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// The approved candidates turned into what a trash run will send: owned, unlocked assets not
+/// already in the trash, each still with its Live Photo motion video, in batches that never split
+/// a pair and never exceed the server-friendly batch size.
+public struct TrashPlan: Sendable {
+  /// One still (or plain asset) and, for a Live Photo, its motion video.
+  public struct Unit: Sendable, Equatable {
+    public var candidate: CandidateRecord
+    public var videoID: String?
+
+    public var assetID: String { candidate.assetId.lowercased() }
+    public var ids: [String] { [assetID] + (videoID.map { [$0] } ?? []) }
+  }
+
+  public var units: [Unit]
+  /// Candidates left out, with the reason (a `skipped` result each).
+  public var skipped: [(candidate: CandidateRecord, reason: String)]
+
+  /// Screens `candidates` for the user `userID`. `inTrash` maps asset ids the journal says are
+  /// in the trash (trashed by an earlier run, not restored) to that run's id.
+  /// `excluded` holds checksums a person protected (never trashed, whatever the plan says).
+  public init(
+    candidates: [CandidateRecord], userID: String, inTrash: [String: String],
+    excluded: Set<String> = []
+  ) {
+    var units: [Unit] = []
+    var skipped: [(CandidateRecord, String)] = []
+    var seen: Set<String> = []
+    let user = userID.lowercased()
+    for candidate in candidates {
+      let id = candidate.assetId.lowercased()
+      if seen.contains(id) { continue }
+      if let owner = candidate.ownerId, owner.lowercased() != user {
+        skipped.append((candidate, "owned by another user (a partner's asset is never trashed)"))
+        continue
+      }
+      if candidate.ownerId == nil {
+        skipped.append((candidate, "the candidate doesn't say who owns it"))
+        continue
+      }
+      if candidate.visibility == "locked" {
+        skipped.append((candidate, "in the locked folder (cairn never touches it)"))
+        continue
+      }
+      if excluded.contains(candidate.checksum) {
+        skipped.append((candidate, "excluded (a person asked to keep it)"))
+        continue
+      }
+      if let run = inTrash[id] {
+        skipped.append((candidate, "already in the trash (run \(run))"))
+        continue
+      }
+      var video = candidate.livePhotoVideoId?.lowercased()
+      if let v = video, seen.contains(v) || inTrash[v] != nil { video = nil }
+      seen.insert(id)
+      if let video { seen.insert(video) }
+      units.append(Unit(candidate: candidate, videoID: video))
+    }
+    self.units = units
+    self.skipped = skipped
+  }
+
+  /// Every asset id the plan acts on.
+  public var assetCount: Int { units.reduce(0) { $0 + $1.ids.count } }
+
+  /// Units grouped so each batch holds at most `size` ids (a pair always travels together).
+  public func batches(size: Int) -> [[Unit]] {
+    var batches: [[Unit]] = []
+    var current: [Unit] = []
+    var count = 0
+    for unit in units {
+      if count + unit.ids.count > max(size, 2), !current.isEmpty {
+        batches.append(current)
+        current = []
+        count = 0
+      }
+      current.append(unit)
+      count += unit.ids.count
+    }
+    if !current.isEmpty { batches.append(current) }
+    return batches
+  }
+
+  /// The journal's view of the plan: every asset, motion videos naming their still.
+  public var journalAssets: [JournalAsset] {
+    units.flatMap { unit -> [JournalAsset] in
+      var assets = [
+        JournalAsset(
+          id: unit.assetID, checksum: unit.candidate.checksum,
+          originalFileName: unit.candidate.originalFileName)
+      ]
+      if let video = unit.videoID { assets.append(JournalAsset(id: video, stillID: unit.assetID)) }
+      return assets
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// The gate's decision about one candidate stream: what would be trashed, what waits for a
+/// person, what is protected — after stored exclusions and approvals are applied.
+public struct GatePlan: Sendable {
+  /// What `cairn-trash` receives: the `delete` bucket plus approved pending and held items.
+  public var toTrash: [CandidateRecord] = []
+  /// Pending or held items a person approved (a subset of `toTrash`).
+  public var approved: [CandidateRecord] = []
+  /// Pending items still waiting for a decision.
+  public var pending: [CandidateRecord] = []
+  /// Held items (quarantine) still waiting.
+  public var held: [CandidateRecord] = []
+  /// Candidates whose checksum is excluded: never trashed.
+  public var excluded: [CandidateRecord] = []
+  /// Confirmed deletions that arrived together (see `GatePlan.burstSize`).
+  public var burst: [CandidateRecord] = []
+  public var digest: String
+
+  /// A burst is at least this many confirmed deletions within `burstWindow` of one another, as
+  /// when a person offloads photos to free space: worth a look before anything is trashed.
+  public static let burstSize = 50
+  public static let burstWindow: TimeInterval = 15 * 60
+
+  /// Applies `exclusions` (checksums) and `approvals` (checksums or asset ids) to `candidates`.
+  public init(candidates: [CandidateRecord], exclusions: Set<String>, approvals: Set<String>) {
+    for candidate in candidates {
+      if exclusions.contains(candidate.checksum) {
+        excluded.append(candidate)
+        continue
+      }
+      switch candidate.bucket {
+      case .delete:
+        toTrash.append(candidate)
+      case .pending, .held:
+        if approvals.contains(candidate.checksum)
+          || approvals.contains(candidate.assetId.lowercased())
+        {
+          approved.append(candidate)
+          toTrash.append(candidate)
+        } else if candidate.bucket == .held {
+          held.append(candidate)
+        } else {
+          pending.append(candidate)
+        }
+      }
+    }
+    burst = Self.bursts(in: candidates.filter { !exclusions.contains($0.checksum) })
+    digest = PlanDigest.of(toTrash)
+  }
+
+  /// Counts for the `end` record.
+  public var counts: [String: Int] {
+    [
+      "candidates": toTrash.count, "delete": toTrash.count - approved.count,
+      "approved": approved.count, "pending": pending.count, "held": held.count,
+      "excluded": excluded.count,
+    ]
+  }
+
+  /// Confirmed candidates that fall in clusters of at least `burstSize`.
+  static func bursts(in candidates: [CandidateRecord]) -> [CandidateRecord] {
+    let confirmed = candidates.filter { $0.confirmedAt != nil }
+      .sorted { ($0.confirmedAt ?? .distantPast) < ($1.confirmedAt ?? .distantPast) }
+    var result: [CandidateRecord] = []
+    var cluster: [CandidateRecord] = []
+    func close() {
+      if cluster.count >= burstSize { result.append(contentsOf: cluster) }
+      cluster = []
+    }
+    for candidate in confirmed {
+      if let last = cluster.last?.confirmedAt, let time = candidate.confirmedAt,
+        time.timeIntervalSince(last) > burstWindow
+      {
+        close()
+      }
+      cluster.append(candidate)
+    }
+    close()
+    return result
+  }
+}
+
+/// What a person asked the gate to decide (`--approve`, `--exclude`), resolved against the
+/// candidates in the stream into checksums to store.
+public struct GateDecisions: Sendable, Equatable {
+  public var approve: [String] = []
+  public var exclude: [String] = []
+
+  public init(approve: [String] = [], exclude: [String] = []) {
+    self.approve = approve
+    self.exclude = exclude
+  }
+
+  /// Checksums to approve and to exclude, and the arguments that matched nothing.
+  public struct Resolved: Sendable, Equatable {
+    public var approvals: [String] = []
+    public var exclusions: [String] = []
+    public var unmatched: [String] = []
+  }
+
+  /// `all-pending` means every pending (not held) candidate; `burst` (for `--exclude`) every
+  /// candidate in a burst; otherwise an asset id or a checksum. A checksum that is not in the
+  /// stream is still stored (a person may protect a file before it goes missing).
+  public func resolve(_ candidates: [CandidateRecord]) -> Resolved {
+    var resolved = Resolved()
+    func match(_ argument: String, allowBurst: Bool) -> [String]? {
+      switch argument {
+      case "all-pending":
+        return candidates.filter { $0.bucket == .pending }.map(\.checksum)
+      case "burst" where allowBurst:
+        return GatePlan.bursts(in: candidates).map(\.checksum)
+      default:
+        let lower = argument.lowercased()
+        let hits = candidates.filter { $0.assetId.lowercased() == lower || $0.checksum == argument }
+        if !hits.isEmpty { return hits.map(\.checksum) }
+        return Self.looksLikeChecksum(argument) ? [argument] : nil
+      }
+    }
+    for argument in approve {
+      if let found = match(argument, allowBurst: false) {
+        resolved.approvals.append(contentsOf: found)
+      } else {
+        resolved.unmatched.append(argument)
+      }
+    }
+    for argument in exclude {
+      if let found = match(argument, allowBurst: true) {
+        resolved.exclusions.append(contentsOf: found)
+      } else {
+        resolved.unmatched.append(argument)
+      }
+    }
+    return resolved
+  }
+
+  /// Base64 of 20 bytes (Immich's form) or 40 hex digits.
+  public static func looksLikeChecksum(_ text: String) -> Bool {
+    if text.count == 28, text.hasSuffix("=") {
+      return text.dropLast().allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" }
+    }
+    return text.count == 40 && text.allSatisfy(\.isHexDigit)
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The plan as a person wants to read it before anything is trashed: counts per bucket, then the
+/// items with file name, date and reason; held items say when they become eligible.
+public enum GatePreview {
+  /// The preview's lines (no trailing newlines). `limit` caps the items listed per section.
+  public static func lines(_ plan: GatePlan, now: Date = Date(), limit: Int = 20) -> [String] {
+    var out: [String] = []
+    let approvedNote = plan.approved.isEmpty ? "" : " (\(plan.approved.count) approved by you)"
+    out.append(
+      "plan \(plan.digest.prefix(12)): \(plan.toTrash.count) to trash\(approvedNote), "
+        + "\(plan.pending.count) pending review, \(plan.held.count) held, "
+        + "\(plan.excluded.count) excluded")
+    section(&out, "to trash", plan.toTrash, limit: limit) { describe($0) }
+    section(
+      &out, "pending review (cairn-gate --approve ID|CHECKSUM|all-pending, or --exclude)",
+      plan.pending, limit: limit
+    ) { describe($0) }
+    section(&out, "held in quarantine", plan.held, limit: limit) { candidate in
+      describe(candidate) + ", " + eligibility(candidate.eligibleAt, now: now)
+    }
+    if !plan.burst.isEmpty {
+      out.append(
+        "\(plan.burst.count) deletions were confirmed at once, as after offloading photos to free "
+          + "space; to keep them all on the server, rerun with: cairn-gate --exclude burst")
+    }
+    return out
+  }
+
+  static func section(
+    _ out: inout [String], _ title: String, _ items: [CandidateRecord], limit: Int,
+    _ line: (CandidateRecord) -> String
+  ) {
+    guard !items.isEmpty else { return }
+    out.append("\(title): \(items.count)")
+    for candidate in items.prefix(limit) { out.append("  " + line(candidate)) }
+    if items.count > limit { out.append("  ... and \(items.count - limit) more (-v lists all)") }
+  }
+
+  static func describe(_ c: CandidateRecord) -> String {
+    let name = c.originalFileName ?? c.paths.first.map { ($0 as NSString).lastPathComponent }
+      ?? c.assetId
+    let date = c.fileCreatedAt.map { String($0.iso8601.prefix(10)) } ?? "----------"
+    var text = "\(name)  \(date)  \(c.detail ?? c.reason)"
+    if c.livePhotoVideoId != nil { text += " (with its motion video)" }
+    if let path = c.paths.first { text += "  [was \(path)]" }
+    return text
+  }
+
+  /// `eligible in 3 days`, `eligible today`, or `eligible now`.
+  public static func eligibility(_ date: Date?, now: Date) -> String {
+    guard let date else { return "eligibility unknown" }
+    let seconds = date.timeIntervalSince(now)
+    if seconds <= 0 { return "eligible now" }
+    let days = Int((seconds / 86_400).rounded(.up))
+    return days <= 1 && seconds < 86_400 ? "eligible in 1 day" : "eligible in \(days) days"
+  }
+}

@@ -1,0 +1,125 @@
+import CairnCore
+import Foundation
+
+/// `ImmichClient` as the `RunServer` that trash, tag and restore runs use (cairn-trash,
+/// cairn-tag, cairn-restore). Errors become `CairnError` with the tool's exit status.
+public struct ImmichRunServer: RunServer {
+  public let client: ImmichClient
+
+  public init(client: ImmichClient) { self.client = client }
+
+  public func trashSettings() async throws -> TrashSettings {
+    do {
+      let features = try await client.features()
+      let config = try await client.config()
+      return TrashSettings(enabled: features.trash, days: config.trashDays)
+    } catch { throw error.cairnError }
+  }
+
+  public func upsertTag(_ value: String) async throws -> String {
+    let tags: [TagInfo]
+    do { tags = try await client.upsertTags([value]) } catch { throw error.cairnError }
+    guard let tag = tags.first else {
+      throw CairnError(.serverFailure, "PUT /api/tags returned no tag for \(value)")
+    }
+    return tag.id
+  }
+
+  public func tags() async throws -> [ServerTag] {
+    do {
+      return try await client.tags().map { ServerTag(id: $0.id, value: $0.value) }
+    } catch { throw error.cairnError }
+  }
+
+  public func tagAssets(tagID: String, assetIDs: [String]) async throws {
+    do { try await client.tagAssets(tagIds: [tagID], assetIds: assetIDs) } catch {
+      throw error.cairnError
+    }
+  }
+
+  /// `DELETE /api/tags/:id/assets {ids}` (the client has no method for it yet).
+  public func untagAssets(tagID: String, assetIDs: [String]) async throws {
+    guard !assetIDs.isEmpty else { return }
+    do {
+      let path = "/tags/\(try client.pathId(tagID))/assets"
+      _ = try await client.send(
+        .DELETE, path, body: ["ids": assetIDs.map { $0.lowercased() }], retry: .safe)
+    } catch { throw error.cairnError }
+  }
+
+  public func trash(assetIDs: [String]) async throws {
+    do { try await client.trash(assetIds: assetIDs) } catch { throw error.cairnError }
+  }
+
+  public func restore(assetIDs: [String]) async throws {
+    do { try await client.restore(assetIds: assetIDs) } catch { throw error.cairnError }
+  }
+
+  public func asset(id: String) async throws -> RunAsset? {
+    do {
+      return Self.view(try await client.asset(id: id))
+    } catch {
+      // Immich answers 400 "Not found or no asset.read access" for an unknown id.
+      if error.httpStatus == 400 || error.httpStatus == 404 { return nil }
+      throw error.cairnError
+    }
+  }
+
+  public func assets(taggedWith tagID: String) async throws -> [RunAsset] {
+    var found: [String: RunAsset] = [:]
+    do {
+      // v2 searches only the timeline unless told; v3 skips nothing but locked. Ask for each.
+      for visibility in AssetVisibility.listed {
+        var page: Int? = 1
+        while let current = page {
+          let answer = try await client.searchMetadata(
+            MetadataQuery(
+              visibility: visibility, withDeleted: true, tagIds: [tagID], page: current,
+              size: 1000))
+          for asset in answer.items { found[asset.id.lowercased()] = Self.view(asset) }
+          page = answer.nextPage
+        }
+      }
+    } catch { throw error.cairnError }
+    return found.values.sorted { $0.id < $1.id }
+  }
+
+  static func view(_ asset: ServerAsset) -> RunAsset {
+    RunAsset(
+      id: asset.id.lowercased(), ownerID: asset.ownerId.lowercased(),
+      visibility: asset.visibility, isTrashed: asset.isTrashed, checksum: asset.checksum,
+      originalFileName: asset.originalFileName, livePhotoVideoID: asset.livePhotoVideoId?.lowercased(),
+      fileCreatedAt: asset.fileCreatedAt.flatMap { Date(iso8601: $0) }, assetType: asset.type,
+      tagValues: asset.tags?.map(\.value))
+  }
+
+  /// Fills in owner and visibility for candidates that lack them, from the server, so the
+  /// ownership and locked checks never pass by default.
+  public func completeOwnership(_ candidates: [CandidateRecord]) async throws -> [CandidateRecord] {
+    var out: [CandidateRecord] = []
+    out.reserveCapacity(candidates.count)
+    for var candidate in candidates {
+      if candidate.ownerId == nil || candidate.visibility == nil,
+        let asset = try await asset(id: candidate.assetId)
+      {
+        candidate.ownerId = asset.ownerID
+        candidate.visibility = asset.visibility
+        if candidate.livePhotoVideoId == nil { candidate.livePhotoVideoId = asset.livePhotoVideoID }
+      }
+      out.append(candidate)
+    }
+    return out
+  }
+}
+
+extension ServerConnection {
+  /// The run-side view of this connection.
+  public var runServer: ImmichRunServer { ImmichRunServer(client: client) }
+
+  /// Connects, turning a failure into the tool's exit status and one line.
+  public static func open(_ configuration: Configuration) async throws(CairnError)
+    -> ServerConnection
+  {
+    do { return try await connect(configuration: configuration) } catch { throw error.cairnError }
+  }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import CairnCore
+import Foundation
+
+@main
+struct CairnGate: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cairn-gate",
+    abstract: "Check the safety rails, preview the plan and pass on what may be trashed",
+    discussion: """
+      Reads cairn-reconcile's candidates on standard input. Refuses (exit 25, nothing on \
+      standard output) when a safety rail trips: an incomplete or error-carrying stream, an \
+      empty or vanished root, an empty server where the last run matched many assets, or more \
+      candidates than the threshold allows. Otherwise previews the plan on standard error and \
+      writes a header, the approved candidates (the delete bucket plus approved pending ones) \
+      and an end record carrying the plan digest, for cairn-trash.
+
+      Decisions are stored per partition: --approve and --exclude take an asset id, a \
+      checksum, or all-pending; --exclude also takes burst (every deletion of a burst of 50 or \
+      more confirmed at once). Exclusions protect a checksum forever.
+      """,
+    version: CairnVersion.current)
+
+  @OptionGroup var common: CommonOptions
+
+  @Option(
+    name: .customLong("approve"),
+    help: ArgumentHelp(
+      "Approve a pending or held candidate: an asset id, a checksum, or all-pending (repeatable).",
+      valueName: "id|checksum|all-pending"))
+  var approve: [String] = []
+
+  @Option(
+    name: .customLong("exclude"),
+    help: ArgumentHelp(
+      "Protect a candidate forever: an asset id, a checksum, all-pending or burst (repeatable).",
+      valueName: "id|checksum|all-pending|burst"))
+  var exclude: [String] = []
+
+  @Option(
+    name: .customLong("override-threshold"),
+    help: ArgumentHelp(
+      "Let exactly this plan through the threshold rail (the digest the refusal printed).",
+      valueName: "digest"))
+  var overrideThreshold: String?
+
+  @Flag(name: .customLong("all"), help: "List every item in the preview, not the first 20 per section.")
+  var listAll = false
+
+  func validate() throws {
+    if let digest = overrideThreshold, !PlanDigest.isWellFormed(digest) {
+      throw ValidationError(
+        "--override-threshold takes the 64-hex-digit plan digest the threshold refusal printed")
+    }
+  }
+
+  func run() async throws {
+    try await Tool.run("cairn-gate", common) {
+      try Gate(
+        decisions: GateDecisions(approve: approve, exclude: exclude),
+        overrideDigest: overrideThreshold, listAll: listAll || common.verbose
+      ).run()
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import CairnCore
+import Foundation
+
+/// What `cairn-gate` does with one stream.
+struct Gate {
+  var decisions: GateDecisions
+  var overrideDigest: String?
+  var listAll: Bool
+
+  func run() throws(CairnError) -> ExitStatus {
+    let reader = RecordReader()
+    let stream = try RecordStream(reader: reader)
+    var candidates: [CandidateRecord] = []
+    var passThrough: [[UInt8]] = []
+    while let line = try stream.next() {
+      switch line.type {
+      case CandidateRecord.recordType:
+        candidates.append(try stream.decode(CandidateRecord.self, line))
+      case ErrorRecord.recordType:
+        // Counted by the stream; an error-carrying stream is refused below.
+        continue
+      default:
+        passThrough.append(line.bytes)
+      }
+    }
+    guard let server = stream.header.server else {
+      throw CairnError(
+        .malformedInput, "the stream names no Immich server (feed cairn-gate cairn-reconcile's output)",
+        at: reader.sourceName)
+    }
+    let configuration = try Configuration.load()
+    let state = try GateStateStore.open(
+      partition: server.partition, configuration: configuration)
+
+    // Decisions first: what a person says holds even if a rail refuses this run.
+    let resolved = decisions.resolve(candidates)
+    for argument in resolved.unmatched {
+      Diagnostics.warning("'\(argument)' matches no candidate in this stream and is not a checksum")
+    }
+    if !resolved.exclusions.isEmpty {
+      try state.exclude(resolved.exclusions)
+      Diagnostics.info("excluded \(resolved.exclusions.count) checksum(s) for good")
+    }
+    if !resolved.approvals.isEmpty {
+      let wanted = Set(resolved.approvals)
+      let approved = candidates.filter { wanted.contains($0.checksum) && $0.bucket != .delete }
+      try state.approve(approved, plan: PlanDigest.of(candidates))
+      Diagnostics.info("approved \(approved.count) candidate(s)")
+    }
+
+    let plan = GatePlan(
+      candidates: candidates, exclusions: try state.exclusions(), approvals: try state.approvals())
+    let inputs = SafetyRails.Inputs(
+      header: stream.header, end: stream.end, errorRecords: stream.errors.count,
+      planned: plan.toTrash.count, lastMatched: try state.lastMatched(),
+      settings: try state.railSettings(), planDigest: plan.digest, overrideDigest: overrideDigest)
+
+    if Diagnostics.verbosity > .quiet {
+      for line in GatePreview.lines(plan, limit: listAll ? Int.max : 20) {
+        Diagnostics.writeStderr(line + "\n")
+      }
+    }
+    if let refusal = SafetyRails.check(inputs) {
+      state.close()
+      throw refusal.error
+    }
+    if let matched = inputs.matched, matched > 0 { try state.setLastMatched(matched) }
+    state.close()
+    if overrideDigest != nil && plan.toTrash.count >= inputs.settings.floor {
+      Diagnostics.info("threshold overridden for plan \(plan.digest)")
+    }
+
+    let writer = RecordWriter()
+    let header = stream.header
+    writer.write(
+      HeaderRecord(
+        tool: "cairn-gate", pipeline: header.pipeline, roots: header.roots, server: header.server,
+        runId: header.runId, dryRun: header.dryRun))
+    for candidate in plan.toTrash { writer.write(candidate) }
+    for bytes in passThrough { writer.writeLine(bytes) }
+    var counts = plan.counts
+    if let matched = inputs.matched { counts[SafetyRails.CountKey.matched] = matched }
+    if let listed = inputs.serverAssets { counts[SafetyRails.CountKey.serverAssets] = listed }
+    writer.write(
+      EndRecord(
+        tool: "cairn-gate", complete: true, errors: 0, counts: counts,
+        roots: stream.end?.roots ?? [], plan: plan.digest))
+    writer.flush()
+    return .success
+  }
+}

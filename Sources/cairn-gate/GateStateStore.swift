@@ -1,0 +1,58 @@
+import CairnCore
+import CairnState
+import Foundation
+
+/// The gate's view of the partition's state: exclusions, approvals, the last matched count and
+/// the rail settings.
+///
+/// Opened without the partition lock: the gate is not a run, and it sits in one pipeline with
+/// the stages that do lock (SQLite keeps concurrent writers apart).
+struct GateStateStore {
+  let store: PartitionStore
+  let configuration: Configuration
+
+  static func open(partition: ServerPartition, configuration: Configuration) throws(CairnError)
+    -> GateStateStore
+  {
+    let store = try PartitionStore.open(partition, paths: configuration.paths, locking: false)
+    return GateStateStore(store: store, configuration: configuration)
+  }
+
+  func exclusions() throws(CairnError) -> Set<String> { try store.exclusions.checksums() }
+
+  /// Approved checksums and asset ids, whichever plan they were given for: a person approved
+  /// the item, not one arrangement of the plan around it.
+  func approvals() throws(CairnError) -> Set<String> {
+    var approved: Set<String> = []
+    for approval in try store.approvals.all() {
+      approved.insert(approval.checksum)
+      approved.insert(approval.assetId.lowercased())
+    }
+    return approved
+  }
+
+  func exclude(_ checksums: [String]) throws(CairnError) {
+    try store.exclusions.add(checksums, reason: "excluded at cairn-gate", at: Date())
+  }
+
+  func approve(_ candidates: [CandidateRecord], plan: String) throws(CairnError) {
+    try store.approvals.add(
+      candidates.map {
+        Approval(assetId: $0.assetId, checksum: $0.checksum, plan: plan, approvedAt: Date())
+      })
+  }
+
+  func lastMatched() throws(CairnError) -> Int? { try store.meta.int(.lastMatchedCount) }
+
+  func setLastMatched(_ count: Int) throws(CairnError) {
+    try store.meta.set(.lastMatchedCount, count)
+  }
+
+  func railSettings() throws(CairnError) -> SafetyRails.Settings {
+    let settings = try ReconciliationSettings(configuration)
+    return SafetyRails.Settings(
+      thresholdPercent: settings.thresholdPercent, floor: settings.floor)
+  }
+
+  func close() { store.close() }
+}

@@ -1,2 +1,0 @@
-// Placeholder entry point; the real command replaces this file.
-print("cairn-gate: not built yet")

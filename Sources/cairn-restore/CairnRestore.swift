@@ -1,0 +1,64 @@
+import ArgumentParser
+import CairnCore
+import Foundation
+
+@main
+struct CairnRestore: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cairn-restore",
+    abstract: "Bring assets that cairn trashed back from Immich's trash",
+    discussion: """
+      Selects assets of cairn runs by run id, by asset id, by a regular expression on the \
+      original file name, or from asset or result records on standard input, and restores \
+      them with POST /api/trash/restore/assets (both halves of a Live Photo). Checks that each \
+      is active again, journals the restore under the run that trashed it, and excludes the \
+      restored checksums so the next run does not trash them again.
+
+      Only runs cairn made are touched: they are found in the local journal, or, when the \
+      journal is lost, from the server's cairn/v1/run/<run-id> tags.
+
+      --list and --show read the local journal only (no server needed): the runs of every \
+      partition, or one run's assets.
+      """,
+    version: CairnVersion.current)
+
+  @OptionGroup var common: CommonOptions
+
+  @Option(name: .customLong("run-id"), help: ArgumentHelp("Restore every asset of this run still in the trash (repeatable).", valueName: "run-id"))
+  var runIDs: [String] = []
+
+  @Option(name: .customLong("asset-id"), parsing: .upToNextOption, help: ArgumentHelp("Restore these assets (and the other half of a Live Photo).", valueName: "id"))
+  var assetIDs: [String] = []
+
+  @Option(name: .customLong("file-name-matches"), help: ArgumentHelp("Restore assets of cairn runs whose original file name matches this regular expression.", valueName: "regex"))
+  var fileNamePattern: String?
+
+  @Flag(name: .customLong("dry-run"), help: "Show what would be restored; change nothing.")
+  var dryRun = false
+
+  @Flag(name: .customLong("list"), help: "List the runs in the local journal and exit.")
+  var list = false
+
+  @Option(name: .customLong("show"), help: ArgumentHelp("Show one run from the local journal and exit.", valueName: "run-id"))
+  var show: String?
+
+  func validate() throws {
+    if let pattern = fileNamePattern {
+      do { _ = try NSRegularExpression(pattern: pattern) } catch {
+        throw ValidationError("--file-name-matches: not a regular expression: \(pattern)")
+      }
+    }
+    if list && show != nil { throw ValidationError("--list and --show exclude each other") }
+  }
+
+  func run() async throws {
+    try await Tool.run("cairn-restore", common) {
+      if list || show != nil {
+        return try JournalView(showRun: show).run()
+      }
+      return try await Restore(
+        runIDs: runIDs, assetIDs: assetIDs, fileNamePattern: fileNamePattern, dryRun: dryRun
+      ).run()
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import CairnCore
+import CairnImmich
+import CairnState
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What `cairn-restore` does: find the assets, restore them, verify, journal, exclude.
+struct Restore {
+  var runIDs: [String]
+  var assetIDs: [String]
+  var fileNamePattern: String?
+  var dryRun: Bool
+
+  func run() async throws(CairnError) -> ExitStatus {
+    var assetIDs = self.assetIDs.map { $0.lowercased() }
+    var runHints: [String: String] = [:]
+    if runIDs.isEmpty && assetIDs.isEmpty && fileNamePattern == nil {
+      guard isatty(0) == 0 else {
+        throw CairnError(
+          .usage,
+          "say what to restore: --run-id, --asset-id, --file-name-matches, or records on stdin")
+      }
+      for (id, run) in try readStdin() {
+        assetIDs.append(id)
+        if let run { runHints[id] = run }
+      }
+    }
+    for run in runIDs where RunID(run) == nil {
+      throw CairnError(.usage, "\(run) is not a cairn run id (like 2026-11-22T10:15:00Z-3F2A9C1B)")
+    }
+
+    let configuration = try Configuration.load()
+    let connection = try await ServerConnection.open(configuration)
+    let state = try PartitionAccess.lock(connection.partition, configuration)
+    defer { state.store.close() }
+    let journal = Journal(path: Journal.path(configuration.paths, connection.partition))
+    let history = try journal.read().runs.filter { !$0.reviewedOnly }
+
+    var selector = RestoreSelector(history: history, server: connection.runServer)
+    do {
+      for run in runIDs { try await selector.add(run: run) }
+      for id in assetIDs { try await selector.add(assetID: id, runHint: runHints[id]) }
+      if let pattern = fileNamePattern { try await selector.add(fileNamesMatching: pattern) }
+    } catch {
+      throw asCairnError(error, .serverFailure)
+    }
+    for note in selector.notes { Diagnostics.warning(note) }
+
+    let writer = RecordWriter()
+    writer.onDownstreamClosed = .discard
+    writer.write(
+      HeaderRecord(
+        tool: "cairn-restore",
+        server: ServerIdentity(url: connection.partition.serverURL, userId: connection.identity.userId),
+        dryRun: dryRun))
+    let outcome = await RestoreRun(server: connection.runServer, journal: journal).execute(
+      selector.targets, dryRun: dryRun, emit: { writer.write($0) })
+    if !dryRun && !outcome.restoredChecksums.isEmpty {
+      // The person wants these on the server: the next run must not trash them again.
+      try state.exclude(outcome.restoredChecksums)
+    }
+    let complete = outcome.failure == nil && outcome.failed.isEmpty
+    writer.write(
+      EndRecord(
+        tool: "cairn-restore", complete: complete, errors: outcome.failed.count,
+        counts: dryRun
+          ? ["wouldRestore": selector.targets.count]
+          : ["restored": outcome.restored.count, "failed": outcome.failed.count]))
+    writer.flush()
+    if selector.targets.isEmpty {
+      Diagnostics.info("nothing to restore: no selected asset of a cairn run is in the trash")
+    } else if dryRun {
+      Diagnostics.info("dry run: \(selector.targets.count) asset(s) would be restored")
+    } else {
+      Diagnostics.info(
+        "restored \(outcome.restored.count) asset(s); their checksums are now excluded from "
+          + "future runs")
+    }
+    if let failure = outcome.failure { throw failure }
+    return outcome.failed.isEmpty ? .success : .partial
+  }
+
+  /// Asset ids (and the run they came from, when the record says) from asset, result or
+  /// candidate records on standard input.
+  private func readStdin() throws(CairnError) -> [(String, String?)] {
+    let stream = try RecordStream(reader: RecordReader())
+    var ids: [(String, String?)] = []
+    while let line = try stream.next() {
+      switch line.type {
+      case AssetRecord.recordType:
+        ids.append((try stream.decode(AssetRecord.self, line).id.lowercased(), nil))
+      case ResultRecord.recordType:
+        let result = try stream.decode(ResultRecord.self, line)
+        ids.append((result.assetId.lowercased(), result.runId))
+      case CandidateRecord.recordType:
+        ids.append((try stream.decode(CandidateRecord.self, line).assetId.lowercased(), nil))
+      default:
+        continue
+      }
+    }
+    return ids
+  }
+}
+
+func asCairnError(_ error: any Error, _ status: ExitStatus) -> CairnError {
+  error as? CairnError ?? CairnError(status, "\(error)")
+}

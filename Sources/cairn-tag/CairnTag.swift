@@ -1,0 +1,54 @@
+import ArgumentParser
+import CairnCore
+import Foundation
+
+@main
+struct CairnTag: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cairn-tag",
+    abstract: "Show cairn's history from the server's run tags, or tag assets",
+    discussion: """
+      Works from the server alone, so it still works when the local journal is lost. \
+      --list (the default) writes a run record for every cairn/v1/run/<run-id> tag, with how \
+      many assets carry it and how many of them are in the trash. --run-id writes an asset \
+      record for each asset of that run, trashed ones included, across every visibility an \
+      API key can see. --add TAG tags the assets named by asset, result or candidate records \
+      on standard input (PUT /api/tags, then PUT /api/tags/assets).
+      """,
+    version: CairnVersion.current)
+
+  @OptionGroup var common: CommonOptions
+
+  @Flag(name: .customLong("list"), help: "List cairn's runs from the server's run tags (the default).")
+  var list = false
+
+  @Option(name: .customLong("run-id"), help: ArgumentHelp("Write the assets of this run, trashed ones included.", valueName: "run-id"))
+  var runID: String?
+
+  @Option(name: .customLong("add"), help: ArgumentHelp("Tag the assets read from standard input with this tag value.", valueName: "tag"))
+  var addTag: String?
+
+  @Flag(name: .customLong("dry-run"), help: "With --add: show what would be tagged; change nothing.")
+  var dryRun = false
+
+  func validate() throws {
+    let modes = [list, runID != nil, addTag != nil].filter { $0 }.count
+    if modes > 1 { throw ValidationError("--list, --run-id and --add exclude each other") }
+    if dryRun && addTag == nil { throw ValidationError("--dry-run goes with --add") }
+    if let runID, RunID(runID) == nil {
+      throw ValidationError("\(runID) is not a cairn run id (like 2026-11-22T10:15:00Z-3F2A9C1B)")
+    }
+    if let addTag, addTag.split(separator: "/").isEmpty {
+      throw ValidationError("--add needs a tag value such as holiday/2024")
+    }
+  }
+
+  func run() async throws {
+    try await Tool.run("cairn-tag", common) {
+      let history = ServerHistory()
+      if let runID { return try await history.show(runID) }
+      if let addTag { return try await history.tag(addTag, dryRun: dryRun) }
+      return try await history.list()
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import CairnCore
+import CairnImmich
+import Foundation
+
+/// cairn's runs as the server remembers them: the `cairn/v1/run/*` tags and their assets.
+struct ServerHistory {
+  func list() async throws(CairnError) -> ExitStatus {
+    let connection = try await ServerConnection.open(try Configuration.load())
+    let writer = RecordWriter()
+    writer.write(HeaderRecord(tool: "cairn-tag", server: connection.identity))
+    var runs = 0
+    do {
+      let tags = try await connection.runServer.tags()
+        .compactMap { tag in RunTag(value: tag.value).map { (tag, $0) } }
+        .sorted { $0.1.runID < $1.1.runID }
+      for (tag, runTag) in tags {
+        let assets = try await connection.runServer.assets(taggedWith: tag.id)
+        let trashed = assets.filter(\.isTrashed).count
+        writer.write(
+          RunRecord(
+            runId: runTag.runID.description, source: "server", startedAt: runTag.runID.started,
+            tagId: tag.id, assets: assets.count, inTrash: trashed, restored: assets.count - trashed))
+        runs += 1
+      }
+    } catch {
+      throw asCairnError(error, .serverFailure)
+    }
+    writer.write(EndRecord(tool: "cairn-tag", complete: true, counts: ["runs": runs]))
+    writer.flush()
+    return .success
+  }
+
+  func show(_ run: String) async throws(CairnError) -> ExitStatus {
+    let connection = try await ServerConnection.open(try Configuration.load())
+    let writer = RecordWriter()
+    writer.write(HeaderRecord(tool: "cairn-tag", server: connection.identity, runId: run))
+    var count = 0
+    do {
+      let value = RunTag(value: RunTag.prefix + run).map(\.value) ?? ""
+      guard let tag = try await connection.runServer.tags().first(where: { $0.value == value }) else {
+        throw CairnError(.usage, "the server has no tag \(value)")
+      }
+      for asset in try await connection.runServer.assets(taggedWith: tag.id) {
+        writer.write(
+          AssetRecord(
+            id: asset.id.lowercased(), checksum: asset.checksum ?? "",
+            originalFileName: asset.originalFileName ?? "", assetType: asset.assetType ?? "OTHER",
+            visibility: asset.visibility, livePhotoVideoId: asset.livePhotoVideoID?.lowercased(),
+            isTrashed: asset.isTrashed, ownerId: asset.ownerID.lowercased(),
+            fileCreatedAt: asset.fileCreatedAt))
+        count += 1
+      }
+    } catch {
+      throw asCairnError(error, .serverFailure)
+    }
+    writer.write(EndRecord(tool: "cairn-tag", complete: true, counts: ["assets": count], runId: run))
+    writer.flush()
+    return .success
+  }
+
+  func tag(_ value: String, dryRun: Bool) async throws(CairnError) -> ExitStatus {
+    let stream = try RecordStream(reader: RecordReader())
+    var ids: [String] = []
+    var seen: Set<String> = []
+    while let line = try stream.next() {
+      let id: String?
+      switch line.type {
+      case AssetRecord.recordType: id = try stream.decode(AssetRecord.self, line).id
+      case ResultRecord.recordType: id = try stream.decode(ResultRecord.self, line).assetId
+      case CandidateRecord.recordType: id = try stream.decode(CandidateRecord.self, line).assetId
+      default: id = nil
+      }
+      if let id, seen.insert(id.lowercased()).inserted { ids.append(id.lowercased()) }
+    }
+    let connection = try await ServerConnection.open(try Configuration.load())
+    let writer = RecordWriter()
+    writer.write(HeaderRecord(tool: "cairn-tag", server: connection.identity, dryRun: dryRun))
+    if dryRun {
+      for id in ids { writer.write(ResultRecord(assetId: id, action: "would-tag", message: value)) }
+    } else {
+      do {
+        let tagID = try await connection.runServer.upsertTag(value)
+        for batch in ids.chunked(1000) {
+          try await connection.runServer.tagAssets(tagID: tagID, assetIDs: batch)
+          for id in batch { writer.write(ResultRecord(assetId: id, action: "tagged", message: value)) }
+        }
+      } catch {
+        throw asCairnError(error, .serverFailure)
+      }
+    }
+    writer.write(
+      EndRecord(tool: "cairn-tag", complete: true, counts: [dryRun ? "wouldTag" : "tagged": ids.count]))
+    writer.flush()
+    return .success
+  }
+}
+
+func asCairnError(_ error: any Error, _ status: ExitStatus) -> CairnError {
+  error as? CairnError ?? CairnError(status, "\(error)")
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import CairnCore
+import Foundation
+
+@main
+struct CairnTrash: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cairn-trash",
+    abstract: "Move the assets of an approved plan to Immich's trash, tagged and journalled",
+    discussion: """
+      Reads cairn-gate's output on standard input (a header, candidates, and an end record \
+      whose plan digest must match the candidates). Upserts the run tag cairn/v1/run/<run-id>, \
+      tags every asset and its Live Photo motion video, then moves them to the trash with \
+      DELETE /api/assets (force:false, batches of at most 1000), journalling every step. \
+      Writes a result record per asset and an end record with the run id and counts.
+
+      The first run on a partition is a dry run whatever the flags. A real run asks for \
+      confirmation on the terminal, or takes --yes; without a terminal and without --yes it \
+      refuses. A run that was interrupted (crash, kill, lost connection) is settled by the \
+      next one before anything else: what the server trashed is kept and journalled, the rest \
+      is untagged and left for the current plan.
+      """,
+    version: CairnVersion.current)
+
+  @OptionGroup var common: CommonOptions
+
+  @Flag(name: .customLong("dry-run"), help: "Show what would be trashed; change nothing.")
+  var dryRun = false
+
+  @Flag(name: .shortAndLong, help: "Trash without asking on the terminal.")
+  var yes = false
+
+  @Option(
+    name: .customLong("batch-size"),
+    help: ArgumentHelp("Assets per DELETE request, 2 to 1000.", valueName: "n"))
+  var batchSize = 1000
+
+  func validate() throws {
+    guard (2...1000).contains(batchSize) else {
+      throw ValidationError("--batch-size must be from 2 to 1000")
+    }
+  }
+
+  func run() async throws {
+    try await Tool.run("cairn-trash", common) {
+      try await Trash(dryRun: dryRun, yes: yes, batchSize: batchSize).run()
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import CairnCore
+import CairnTestSupport
+import Foundation
+import ImmichTestServer
+import Testing
+
+/// Every rail tripped once through the real binaries: the refusal names the rail, exits 25, and
+/// the server sees no mutating request.
+@Suite(.serialized)
+struct SafetyRailTests {
+  /// Runs the first (dry) run so the next one would really trash, then clears the log.
+  func reviewed(_ f: ActFixture) async throws {
+    _ = try await f.gateAndTrash(f.reconcileStream([f.candidate(f.photos[3])]))
+    f.server.log.clear()
+  }
+
+  func expectRefused(_ result: ToolResult, _ rail: String, _ f: ActFixture) {
+    #expect(result.status == 25, "\(result.stderr)")
+    #expect(result.stderr.contains("refused by the \(rail) rail"), "\(result.stderr)")
+    #expect(f.mutations.isEmpty)
+    #expect(f.server.state.trashedAssetIDs.isEmpty)
+  }
+
+  @Test func aStreamWithoutItsEndRecord() async throws {
+    let f = try await ActFixture()
+    defer { Task { await f.stop() } }
+    try await reviewed(f)
+    let input = try f.write("reconcile-cut.ndjson", f.reconcileStream([f.candidate(f.photos[0])], end: false))
+    let gate = try await f.shell("cairn-gate < '\(input)'")
+    expectRefused(gate, "incomplete-stream", f)
+    #expect(gate.stdout.isEmpty)
+    // Even a pipeline that ignores the gate's status can't trash: cairn-trash gets no plan.
+    let piped = try await f.gateAndTrash(f.reconcileStream([f.candidate(f.photos[0])], end: false))
+    #expect(piped.status != 0)
+    #expect(f.mutations.isEmpty)
+  }
+
+  @Test func aStreamCarryingErrors() async throws {
+    let f = try await ActFixture()
+    defer { Task { await f.stop() } }
+    try await reviewed(f)
+    let stream = f.reconcileStream(
+      [f.candidate(f.photos[0])],
+      errors: [ErrorRecord(tool: "cairn-hash", message: "Permission denied", path: "/photos/x.jpg")])
+    let input = try f.write("reconcile-err.ndjson", stream)
+    expectRefused(try await f.shell("cairn-gate < '\(input)'"), "error-records", f)
+  }
+
+  @Test(arguments: [
+    RootStatus(path: "/photos", complete: true, files: 0, problem: "empty"),
+    RootStatus(path: "/photos", complete: false, files: 0, problem: "No such file or directory"),
+  ])
+  func anEmptyOrVanishedRoot(_ root: RootStatus) async throws {
+    let f = try await ActFixture()
+    defer { Task { await f.stop() } }
+    try await reviewed(f)
+    let input = try f.write(
+      "reconcile-root.ndjson", f.reconcileStream([f.candidate(f.photos[0])], roots: [root]))
+    expectRefused(try await f.shell("cairn-gate < '\(input)'"), "root", f)
+  }
+
+  @Test func overTheThresholdAndOnlyTheNamedPlanOverrides() async throws {
+    let f = try await ActFixture(photoCount: 8)
+    defer { Task { await f.stop() } }
+    try await reviewed(f)
+    // 6 candidates of 100 matched: 6% > 1%, and 6 >= the floor of 5.
+    let stream = f.reconcileStream(f.photos.prefix(6).map { f.candidate($0) }, matched: 100)
+    let input = try f.write("reconcile-many.ndjson", stream)
+    let refused = try await f.shell("cairn-gate < '\(input)'")
+    expectRefused(refused, "threshold", f)
+    let digest = try #require(
+      refused.stderr.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+    #expect(PlanDigest.isWellFormed(digest))
+
+    let wrong = String(repeating: "0", count: 64)
+    expectRefused(try await f.shell("cairn-gate --override-threshold \(wrong) < '\(input)'"), "threshold", f)
+
+    let passed = try await f.shell(
+      "cairn-gate -q --override-threshold \(digest) < '\(input)' | setsid cairn-trash --yes")
+    #expect(passed.status == 0, "\(passed.stderr)")
+    #expect(f.server.state.trashedAssetIDs == Set(f.photos.prefix(6).map(\.id)))
+  }
+
+  @Test func anEmptyServerAfterAFullOne() async throws {
+    let f = try await ActFixture()
+    defer { Task { await f.stop() } }
+    let full = try f.write("reconcile-full.ndjson", f.reconcileStream([], matched: 900, serverAssets: 950))
+    #expect(try await f.shell("cairn-gate -q < '\(full)'").status == 0)
+    let empty = try f.write("reconcile-empty.ndjson", f.reconcileStream([], matched: 0, serverAssets: 0))
+    expectRefused(try await f.shell("cairn-gate < '\(empty)'"), "empty-server", f)
+  }
+
+  @Test func trashDisabledOnTheServer() async throws {
+    let f = try await ActFixture()
+    defer { Task { await f.stop() } }
+    try await reviewed(f)
+    f.server.state.setTrash(enabled: false)
+    let result = try await f.gateAndTrash(f.reconcileStream([f.candidate(f.photos[0])]))
+    expectRefused(result, "trash-disabled", f)
+  }
+
+  @Test func anEditedPlanDoesNotMatchItsDigest() async throws {
+    let f = try await ActFixture()
+    defer { Task { await f.stop() } }
+    try await reviewed(f)
+    let input = try f.write("reconcile-one.ndjson", f.reconcileStream([f.candidate(f.photos[0])]))
+    let gate = try await f.shell("cairn-gate -q < '\(input)'")
+    #expect(gate.status == 0)
+    // Someone slips another asset into the approved plan.
+    var lines = gate.lines
+    lines.insert(f.candidate(f.photos[1]).jsonString(), at: 1)
+    let edited = try f.write("plan-edited.ndjson", lines.joined(separator: "\n") + "\n")
+    expectRefused(try await f.shell("setsid cairn-trash --yes < '\(edited)'"), "plan-digest", f)
+  }
+
+  @Test func partnerAndLockedCandidatesAreNeverSent() async throws {
+    let f = try await ActFixture()
+    defer { Task { await f.stop() } }
+    try await reviewed(f)
+    let result = try await f.gateAndTrash(
+      f.reconcileStream([f.candidate(f.partnerPhoto), f.candidate(f.photos[0])]))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!f.isTrashed(f.partnerPhoto))
+    #expect(f.isTrashed(f.photos[0]))
+    let skipped = try result.records(ofType: "result").filter { $0["action"] as? String == "skipped" }
+    #expect(skipped.compactMap { $0["assetId"] as? String } == [f.partnerPhoto.id])
+  }
+}

@@ -1,0 +1,100 @@
+#!/bin/sh
+# Benchmarks cairn-trash: trashing N candidates (default 10000) against immich-testserver, with
+# the number of HTTP requests and the time, against a baseline run in the same script: the bare
+# HTTP work (the same tag and DELETE batches sent by curl, no journal, no checks).
+#
+#   bench/trash.sh [N]
+#
+# Needs a release build: swift build -c release --product cairn-gate --product cairn-trash \
+#   --product immich-testserver
+# Writes under bench/out/ (ignored by git).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${BIN:-$(cd "$here/.." && swift build -c release --show-bin-path)}
+n=${1:-10000}
+out="$here/out/trash-$n"
+rm -rf "$out"
+mkdir -p "$out"
+export XDG_STATE_HOME="$out/state" XDG_CACHE_HOME="$out/cache" XDG_CONFIG_HOME="$out/config"
+export XDG_DATA_HOME="$out/data" HOME="$out/home" LC_ALL=C
+
+now() { python3 -c 'import time; print(time.time())'; }
+seconds() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[2]) - float(sys.argv[1])))' "$@"; }
+
+"$bin/immich-testserver" --generate "$n" > "$out/server.url" 2> "$out/server.err" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT INT TERM
+while [ ! -s "$out/server.url" ]; do sleep 0.1; done
+base=$(head -1 "$out/server.url")
+export IMMICH_URL="$base/api" IMMICH_API_KEY=demo-secret
+key="x-api-key: demo-secret"
+requests() { curl -s "$base/__testserver/requests" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
+
+# Candidates for every asset, as cairn-reconcile would write them.
+user=$(curl -s -H "$key" "$base/api/users/me" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+curl -s "$base/__testserver/assets" > "$out/assets.json"
+python3 - "$out" "$IMMICH_URL" "$user" <<'PY'
+import json, sys
+out, url, user = sys.argv[1:]
+assets = json.load(open(out + "/assets.json"))
+with open(out + "/candidates.ndjson", "w") as f:
+    f.write(json.dumps({"type": "header", "schema": "1.0", "tool": "cairn-reconcile", "version": "bench",
+                        "pipeline": ["cairn-hash", "cairn-reconcile"], "roots": ["/photos"],
+                        "server": {"url": url, "userId": user}, "createdAt": "2026-11-22T00:00:00.000Z"}) + "\n")
+    for a in assets:
+        f.write(json.dumps({"type": "candidate", "assetId": a["id"], "checksum": a["checksum"],
+                            "bucket": "delete", "reason": "gone", "paths": [],
+                            "originalFileName": a["originalFileName"], "visibility": a["visibility"],
+                            "ownerId": a["ownerId"], "assetType": a["type"]}) + "\n")
+    f.write(json.dumps({"type": "end", "tool": "cairn-reconcile", "complete": True, "errors": 0,
+                        "counts": {"matched": len(assets), "serverAssets": len(assets)},
+                        "roots": [{"path": "/photos", "complete": True, "files": len(assets)}]}) + "\n")
+ids = [a["id"] for a in assets]
+for i in range(0, len(ids), 1000):
+    with open(out + "/batch.%05d" % i, "w") as f:
+        f.write(json.dumps(ids[i:i + 1000]))
+PY
+
+# The threshold would (rightly) refuse trashing everything; this is a benchmark.
+CAIRN_THRESHOLD_PERCENT=100 "$bin/cairn-gate" -q < "$out/candidates.ndjson" > "$out/plan.ndjson"
+
+# Baseline: the same batches with curl (one tag upsert, then per 1000 ids a tag and a trash),
+# bodies prepared beforehand.
+curl -s -X POST "$base/__testserver/reset-log" > /dev/null
+t0=$(now)
+tag=$(curl -s -X PUT -H "$key" -H 'content-type: application/json' -d '{"tags":["bench/baseline"]}' \
+  "$base/api/tags" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+for batch in "$out"/batch.*; do
+  ids=$(cat "$batch")
+  curl -s -o /dev/null -X PUT -H "$key" -H 'content-type: application/json' \
+    -d "{\"tagIds\":[\"$tag\"],\"assetIds\":$ids}" "$base/api/tags/assets"
+  curl -s -o /dev/null -X DELETE -H "$key" -H 'content-type: application/json' \
+    -d "{\"ids\":$ids,\"force\":false}" "$base/api/assets"
+done
+t1=$(now)
+baseline=$(seconds "$t0" "$t1")
+baseline_requests=$(requests)
+curl -s -o /dev/null -X POST -H "$key" "$base/api/trash/restore"
+
+# cairn-trash: the first run is a dry run (no requests but the checks), then the real one.
+curl -s -X POST "$base/__testserver/reset-log" > /dev/null
+t0=$(now)
+"$bin/cairn-trash" -q < "$out/plan.ndjson" > "$out/dry.ndjson"
+t1=$(now)
+dry=$(seconds "$t0" "$t1")
+dry_requests=$(requests)
+curl -s -X POST "$base/__testserver/reset-log" > /dev/null
+t0=$(now)
+"$bin/cairn-trash" -q --yes < "$out/plan.ndjson" > "$out/results.ndjson"
+t1=$(now)
+real=$(seconds "$t0" "$t1")
+real_requests=$(requests)
+trashed=$(grep -c '"action":"trashed"' "$out/results.ndjson" || true)
+journal_lines=$(cat "$out"/state/cairn/servers/*/journal.ndjson | wc -l)
+
+ratio=$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / max(float(sys.argv[2]), 0.001)))' "$real" "$baseline")
+echo "cairn-trash, $n candidates"
+echo "  baseline (curl: tag + DELETE batches): ${baseline} s, $baseline_requests requests"
+echo "  dry run:                               ${dry} s, $dry_requests requests"
+echo "  real run:                              ${real} s, $real_requests requests, $trashed trashed, $journal_lines journal lines"
+echo "  ratio real / baseline:                 $ratio"
