@@ -82,6 +82,11 @@ final class StateDatabase: Sendable {
     configuration.foreignKeysEnabled = true
     configuration.busyMode = .timeout(10)
     configuration.label = "cairn-state"
+    configuration.prepareDatabase { db in
+      // In WAL mode NORMAL survives a crash of the process; a power cut may lose the last
+      // recorded scan, which the next scan records again. FULL would fsync every commit.
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
     do {
       pool = try DatabasePool(path: path, configuration: configuration)
     } catch {

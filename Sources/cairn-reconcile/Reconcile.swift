@@ -43,7 +43,6 @@ struct Reconcile {
 
     let partition = listing.identity.partition
     let store = try PartitionStore.open(partition, paths: configuration.paths)
-    defer { store.close() }
     let roots = scan.roots
     if !scan.alreadyObserved {
       try store.recordScan(scan.files, completeRoots: scan.completeRoots, at: now)
@@ -53,6 +52,8 @@ struct Reconcile {
     let output = try store.reconcile(
       files: scan.files, roots: roots, assets: owned, settings: settings, now: now)
     clock.lap("reconcile", "\(output.candidates.count) candidates")
+    // Free the partition before writing: the next stage may open it as soon as it reads.
+    store.close()
 
     let writer = RecordWriter()
     writer.write(
