@@ -20,12 +20,16 @@ public struct ContentDigest: Sendable, Hashable {
     var h: UInt64 = 0
     var m: UInt64 = 0
     var t: UInt32 = 0
-    for (i, byte) in bytes.enumerated() {
-      switch i {
-      case 0..<8: h = h << 8 | UInt64(byte)
-      case 8..<16: m = m << 8 | UInt64(byte)
-      default: t = t << 8 | UInt32(byte)
+    var i = 0
+    for byte in bytes {
+      if i < 8 {
+        h = h << 8 | UInt64(byte)
+      } else if i < 16 {
+        m = m << 8 | UInt64(byte)
+      } else {
+        t = t << 8 | UInt32(byte)
       }
+      i += 1
     }
     head = h
     middle = m

@@ -69,6 +69,10 @@ final class OrderedHashPipeline: @unchecked Sendable {
     pthread_mutex_destroy(&mutex)
   }
 
+  /// Nothing submitted is waiting to be emitted: the next ready item may be written at once.
+  /// Only the submitting thread changes `submitted` and `emitted`, so it may read them unlocked.
+  var isDrained: Bool { submitted == emitted }
+
   var bytesReadSoFar: Int64 {
     pthread_mutex_lock(&mutex)
     defer { pthread_mutex_unlock(&mutex) }
