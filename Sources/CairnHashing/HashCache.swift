@@ -94,6 +94,11 @@ public final class HashCache {
     configuration.journalMode = .wal
     configuration.busyMode = .timeout(30)
     configuration.label = "cairn-hash-cache"
+    configuration.prepareDatabase { db in
+      // A cache may lose its last batch in a power cut (WAL keeps it consistent), so it need
+      // not wait for the disk on every commit.
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
     let queue = try DatabaseQueue(path: path, configuration: configuration)
     try queue.write { db in
       let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -183,11 +188,26 @@ public final class HashCache {
             INSERT OR REPLACE INTO hashes (dev, ino, size, mtime_ns, ctime_ns, sha1)
             VALUES (?, ?, ?, ?, ?, ?)
             """)
+        // Bound through the SQLite API: GRDB's argument arrays would allocate per row.
+        let raw = statement.sqliteStatement
+        var blob = [UInt8](repeating: 0, count: 20)
         for (key, entry) in batch {
-          try statement.execute(arguments: [
-            Int64(bitPattern: key.device), Int64(bitPattern: key.inode), entry.size,
-            entry.mtimeNanoseconds, entry.ctimeNanoseconds, Data(entry.digest.bytes),
-          ])
+          sqlite3_bind_int64(raw, 1, Int64(bitPattern: key.device))
+          sqlite3_bind_int64(raw, 2, Int64(bitPattern: key.inode))
+          sqlite3_bind_int64(raw, 3, entry.size)
+          sqlite3_bind_int64(raw, 4, entry.mtimeNanoseconds)
+          sqlite3_bind_int64(raw, 5, entry.ctimeNanoseconds)
+          entry.digest.copyBytes(into: &blob)
+          let code = blob.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(raw, 6, bytes.baseAddress, 20, Self.transient)
+            return sqlite3_step(raw)
+          }
+          sqlite3_reset(raw)
+          guard code == SQLITE_DONE else {
+            throw DatabaseError(
+              resultCode: ResultCode(rawValue: code),
+              message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+          }
         }
       }
     } catch {
@@ -195,6 +215,10 @@ public final class HashCache {
       self.database = nil
     }
   }
+
+  /// SQLITE_TRANSIENT: SQLite copies the bound bytes.
+  private static let transient = unsafeBitCast(
+    OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
   static func describe(_ error: Error) -> String {
     if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }

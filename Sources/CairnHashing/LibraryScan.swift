@@ -170,12 +170,13 @@ public final class LibraryScan {
     progress.walkFinished = true
     pipeline.finish(emit: emit, idle: idle)
     progress.clear()
-    cache.flush()
     summary.skippedLinks = walker.skippedLinks
     clock.lap(
       "scan",
       "\(summary.files) files, \(summary.hashed) hashed, \(summary.cached) from cache, "
         + "\(summary.errors) errors")
+    cache.flush()
+    clock.lap("cache update")
 
     for (index, root) in roots.enumerated() {
       var status = RootStatus(path: root.path, complete: true, files: rootFiles[index])
