@@ -6,7 +6,7 @@
 set -eu
 runs=${1:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$root/.build/release/cairn-hash
+bin=${CAIRN_HASH_BIN:-$root/.build/release/cairn-hash}
 out=$root/bench/out/hash
 jobs=$(nproc)
 [ -x "$bin" ] || { echo "build first: swift build -c release --product cairn-hash" >&2; exit 1; }
