@@ -74,7 +74,7 @@ run "cairn-restore --list"
 
 bold "7. Restore the run"
 run_id=$(cairn-tag 2>/dev/null | jq -r 'select(.type=="run") | .runId' | tail -n 1)
-run "cairn-restore --run-id '$run_id' --yes | jq -c 'select(.type==\"result\") | {action, originalFileName}'"
+run "cairn-restore --run-id '$run_id' | jq -c 'select(.type==\"result\") | {action, originalFileName}'"
 run "curl -s '$url/__testserver/state' | jq -c '{trashed: .trashedIds}'"
 say "the restored photos are now excluded, so the next run leaves them alone:"
 run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash --dry-run"
