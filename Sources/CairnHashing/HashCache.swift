@@ -66,7 +66,17 @@ public final class HashCache {
     self.path = path
     do {
       try open(path)
+    } catch let error as DatabaseError
+      where error.resultCode != .SQLITE_CORRUPT && error.resultCode != .SQLITE_NOTADB
+    {
+      // Busy, locked, read-only, full: the file may be fine and in use by another run, so it
+      // is left alone.
+      Diagnostics.warning(
+        "hash cache unavailable (\(Self.describe(error))); hashing without it", at: path)
+      database = nil
+      entries = [:]
     } catch {
+      // Damaged (or not a database at all): it's only a cache, so start a new one.
       Diagnostics.warning("hash cache unusable (\(Self.describe(error))); rebuilding it", at: path)
       database = nil
       entries = [:]
@@ -100,9 +110,12 @@ public final class HashCache {
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
     }
     let queue = try DatabaseQueue(path: path, configuration: configuration)
-    try queue.write { db in
-      let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-      if version != Self.layoutVersion {
+    // Immediate: two runs creating the cache at once take turns (the busy timeout) instead of
+    // one failing to upgrade its read to a write.
+    try queue.writeWithoutTransaction { db in
+      try db.inTransaction(.immediate) {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard version != Self.layoutVersion else { return .commit }
         try db.execute(sql: "DROP TABLE IF EXISTS hashes")
         try db.execute(
           sql: """
@@ -112,6 +125,7 @@ public final class HashCache {
               PRIMARY KEY (dev, ino)) WITHOUT ROWID
             """)
         try db.execute(sql: "PRAGMA user_version = \(Self.layoutVersion)")
+        return .commit
       }
     }
     var loaded: [Key: Entry] = [:]
