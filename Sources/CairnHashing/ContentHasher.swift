@@ -39,9 +39,15 @@ public struct ContentDigest: Sendable, Hashable {
   public var bytes: [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(20)
-    for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: head >> shift)) }
-    for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: middle >> shift)) }
-    for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: tail >> shift)) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      out.append(UInt8(truncatingIfNeeded: head >> shift))
+    }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      out.append(UInt8(truncatingIfNeeded: middle >> shift))
+    }
+    for shift in stride(from: 24, through: 0, by: -8) {
+      out.append(UInt8(truncatingIfNeeded: tail >> shift))
+    }
     return out
   }
 
@@ -183,7 +189,8 @@ public final class ContentHasher {
           let end = lseek(fd, offset, seekHole)
           dataEnd = end < 0 ? off_t.max : end
         }
-        let want = checkHoles ? Int(min(off_t(buffer.count), max(1, dataEnd - offset))) : buffer.count
+        let want =
+          checkHoles ? Int(min(off_t(buffer.count), max(1, dataEnd - offset))) : buffer.count
         let n = pread(fd, buffer.baseAddress, want, offset)
         if n > 0 {
           hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))

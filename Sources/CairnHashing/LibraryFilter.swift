@@ -87,8 +87,9 @@ public enum LibraryExclusions {
   public static func isExcluded(name: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let first = name.first else { return false }
     // Every excluded name starts with one of these; most photo names don't.
-    guard first == UInt8(ascii: ".") || first == UInt8(ascii: "@") || first == UInt8(ascii: "#")
-      || first == UInt8(ascii: "T")
+    guard
+      first == UInt8(ascii: ".") || first == UInt8(ascii: "@") || first == UInt8(ascii: "#")
+        || first == UInt8(ascii: "T")
     else { return false }
     return isExcluded(String(decoding: name, as: UTF8.self))
   }

@@ -75,7 +75,8 @@ public final class LibraryScan {
     var rootFiles = Array(repeating: 0, count: roots.count)
     var rootErrors = Array(repeating: 0, count: roots.count)
     let progress = ScanProgress(enabled: options.showProgress)
-    let pipeline = OrderedHashPipeline(workers: max(1, options.workers), window: max(16, options.window))
+    let pipeline = OrderedHashPipeline(
+      workers: max(1, options.workers), window: max(16, options.window))
 
     let emit: (ScanItem) -> Void = { item in
       switch item.outcome {
@@ -94,7 +95,8 @@ public final class LibraryScan {
         summary.files += 1
         summary.bytes += status.size
       case .failed(let error):
-        let path = String(decoding: item.path.last == 0 ? item.path.dropLast() : item.path[...], as: UTF8.self)
+        let path = String(
+          decoding: item.path.last == 0 ? item.path.dropLast() : item.path[...], as: UTF8.self)
         progress.clear()
         Diagnostics.error(error.message, at: path)
         writer.write(
@@ -125,7 +127,8 @@ public final class LibraryScan {
     for (index, root) in roots.enumerated() {
       if let failure = root.failure {
         pipeline.submit(
-          ScanItem(rootIndex: index, path: Array(root.path.utf8), status: nil, explicit: true,
+          ScanItem(
+            rootIndex: index, path: Array(root.path.utf8), status: nil, explicit: true,
             outcome: .failed(failure)), emit: emit, idle: idle)
         outcomes.append(.unreadable(failure))
         continue
@@ -175,7 +178,7 @@ public final class LibraryScan {
       "scan",
       "\(summary.files) files, \(summary.hashed) hashed, \(summary.cached) from cache, "
         + "\(summary.errors) errors")
-    cache.flush()
+    cache.finishWriting()
     clock.lap("cache update")
 
     for (index, root) in roots.enumerated() {

@@ -148,7 +148,8 @@ public struct LibraryWalker {
       withUnsafePointer(to: &raw.pointee.d_name) { tuple in
         tuple.withMemoryRebound(to: CChar.self, capacity: 256) { start in
           let name = UnsafeBufferPointer(
-            start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: strlen(start))
+            start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: strlen(start)
+          )
           if let kind = classify(fd: fd, name: name, type: type) {
             listing.entries.append(
               Entry(nameStart: listing.names.count, nameCount: name.count, kind: kind))
@@ -158,10 +159,10 @@ public struct LibraryWalker {
       }
     }
     listing.names.withUnsafeBufferPointer { names in
-      let base = names.baseAddress
+      guard let base = names.baseAddress else { return }  // no names: nothing to sort
       listing.entries.sort { a, b in
         let common = min(a.nameCount, b.nameCount)
-        let order = common == 0 ? 0 : memcmp(base! + a.nameStart, base! + b.nameStart, common)
+        let order = common == 0 ? 0 : memcmp(base + a.nameStart, base + b.nameStart, common)
         return order != 0 ? order < 0 : a.nameCount < b.nameCount
       }
     }
@@ -178,7 +179,8 @@ public struct LibraryWalker {
     let isCandidateFile = includeAll || MediaTypes.isMedia(name: name)
     if type == DT_UNKNOWN || (type == DT_REG && isCandidateFile) {
       var s = stat()
-      let cName = UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self)
+      guard let start = name.baseAddress else { return nil }
+      let cName = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
       guard fstatat(fd, cName, &s, AT_SYMLINK_NOFOLLOW) == 0 else {
         if errno == ENOENT { return nil }  // deleted since the listing
         return .failure(SystemError(errno: errno))
@@ -193,7 +195,9 @@ public struct LibraryWalker {
     }
     switch kind {
     case UInt8(DT_DIR):
-      guard String(validating: name, as: UTF8.self) != nil else { return .failure(Self.invalidName) }
+      guard String(validating: name, as: UTF8.self) != nil else {
+        return .failure(Self.invalidName)
+      }
       return .directory
     case UInt8(DT_REG):
       guard isCandidateFile, let status else { return nil }
@@ -219,14 +223,13 @@ public struct LibraryWalker {
 
 /// Calls `body` with `bytes` as a C string (`bytes` may already end in NUL).
 func withNulTerminated<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-  if bytes.last == 0 {
-    return bytes.withUnsafeBufferPointer {
-      body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self))
-    }
-  }
-  var copy = bytes
-  copy.append(0)
-  return copy.withUnsafeBufferPointer {
-    body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self))
+  var terminated = bytes
+  if terminated.last != 0 { terminated.append(0) }
+  return terminated.withUnsafeBytes { raw in
+    // Never empty (it holds at least the NUL), so the base address exists.
+    let chars = raw.bindMemory(to: CChar.self)
+    var zero: CChar = 0
+    guard let start = chars.baseAddress else { return body(&zero) }
+    return body(start)
   }
 }

@@ -205,11 +205,9 @@ final class OrderedHashPipeline: @unchecked Sendable {
   private func hash(_ item: ScanItem, with hasher: ContentHasher) -> ScanItem.Outcome {
     // The racy-file test in the cache compares timestamps with when reading began.
     let started = Self.nowNanoseconds()
-    let result = item.path.withUnsafeBufferPointer { buffer in
-      hasher.hash(
-        path: UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-        followSymlinks: item.explicit, expected: item.status
-      ) { [self] count in
+    let result = withNulTerminated(item.path) { path in
+      hasher.hash(path: path, followSymlinks: item.explicit, expected: item.status) {
+        [self] count in
         pthread_mutex_lock(&mutex)
         bytesRead += Int64(count)
         pthread_mutex_unlock(&mutex)
