@@ -67,17 +67,18 @@ extension PartitionStore {
         }
       }
       // One statement for every checksum: a million executions from Swift would cost seconds,
-      // json_each walks the array inside SQLite.
+      // json_each walks the array inside SQLite; sorted, the b-tree is visited in order.
       try db.execute(
         sql: """
           INSERT INTO observed SELECT value, ?1, ?1 FROM json_each(?2) WHERE true
           ON CONFLICT(checksum) DO UPDATE SET lastSeen = ?1
-          """, arguments: [time, Self.jsonArray(distinct)])
+          """, arguments: [time, Self.jsonArray(distinct.sorted())])
       for (checksum, root, path) in newPaths {
         try insertPath.execute(arguments: [checksum, root, path])
       }
       summary.newChecksums =
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM observed WHERE firstSeen = ?", arguments: [time])
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM observed WHERE firstSeen = ?", arguments: [time])
         ?? 0
 
       // Under a complete root, a checksum seen now is where it is now, not where it was.
@@ -88,7 +89,9 @@ extension PartitionStore {
         // (A record listed twice could hide a stale path here: it would only stay listed.)
         if knownSeen[root, default: 0] == before.count && before.count > 0 { continue }
         let current = Set(
-          files.lazy.filter { $0.root == root }.map { PathKey(checksum: $0.checksum, path: $0.path) })
+          files.lazy.filter { $0.root == root }.map {
+            PathKey(checksum: $0.checksum, path: $0.path)
+          })
         let currentChecksums = Set(current.map(\.checksum))
         for stale in before where !current.contains(stale) {
           guard currentChecksums.contains(stale.checksum) else { continue }
