@@ -54,7 +54,7 @@ run() {
 echo "cairn-fetch bench: $count assets, $config build, $(nproc) cores"
 run full --no-sync
 "$bin/cairn-fetch" --login -q
-run first-sync
+run first_sync
 # 100 server-side changes: move 100 assets to the trash through the API.
 ids=$(grep '"type":"asset"' "$work/full.out" | head -n 100 |
   sed 's/.*"id":"\([^"]*\)".*/"\1"/' | paste -sd, -)

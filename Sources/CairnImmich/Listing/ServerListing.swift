@@ -19,21 +19,31 @@ public struct ServerListing: Sendable, Equatable {
   /// Keeps the assets `ownerId` owns and that are not locked, each id once, sorted by id.
   public init(filtering records: some Sequence<AssetRecord>, ownerId: String) {
     let owner = ownerId.lowercased()
-    var byId: [String: AssetRecord] = [:]
+    var kept: [AssetRecord] = []
     var partners = Set<String>()
     var locked = Set<String>()
+    // The cache yields ids in order, each once: then no dictionary and no sort are needed.
+    var ordered = true
     for record in records {
       if record.ownerId.lowercased() != owner {
         partners.insert(record.id)
       } else if record.visibility == AssetVisibility.locked.rawValue {
         locked.insert(record.id)
       } else {
-        byId[record.id] = record
+        if let last = kept.last, last.id >= record.id { ordered = false }
+        kept.append(record)
       }
     }
-    assets = byId.values.sorted { $0.id < $1.id }
+    if !ordered {
+      // Searches page per visibility: an asset that moved between two pages shows twice.
+      var byId: [String: AssetRecord] = [:]
+      byId.reserveCapacity(kept.count)
+      for record in kept { byId[record.id] = record }
+      kept = byId.values.sorted { $0.id < $1.id }
+    }
+    assets = kept
     partnerSkipped = partners.count
-    lockedSkipped = locked.subtracting(byId.keys).count
+    lockedSkipped = ordered ? locked.count : locked.subtracting(kept.map(\.id)).count
   }
 
   public var trashed: Int { assets.reduce(0) { $0 + ($1.isTrashed ? 1 : 0) } }
