@@ -1,3 +1,4 @@
+import CairnCore
 import Foundation
 
 #if canImport(Glibc)
@@ -64,96 +65,27 @@ public struct FileRecordEncoder {
       contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }
 
-  private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
   static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
-    var runStart = 0
-    for i in 0..<utf8.count {
-      let byte = utf8[i]
-      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-        continue
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-      runStart = i + 1
-      bytes.append(UInt8(ascii: "\\"))
-      switch byte {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-      case 0x0A: bytes.append(UInt8(ascii: "n"))
-      case 0x0D: bytes.append(UInt8(ascii: "r"))
-      case 0x09: bytes.append(UInt8(ascii: "t"))
-      default:
-        bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-        bytes.append(hex[Int(byte >> 4)])
-        bytes.append(hex[Int(byte & 0xF)])
-      }
-    }
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-    bytes.append(UInt8(ascii: "\""))
+    JSONBytes.appendString(utf8, to: &bytes)
   }
 
   static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
-    if value < 10 {
-      bytes.append(UInt8(ascii: "0") + UInt8(value))
-      return
-    }
-    var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes
-    var count = 0
-    var rest = value
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      while rest > 0 {
-        buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-        count += 1
-      }
-      for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
-    }
-  }
-
-  private static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
-    var divisor = 1
-    for _ in 1..<width { divisor *= 10 }
-    var rest = value
-    while divisor > 0 {
-      bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-      rest %= divisor
-      divisor /= 10
-    }
+    JSONBytes.appendDecimal(value, to: &bytes)
   }
 
   /// As `Date.iso8601`: UTC, milliseconds rounded half up from the seconds as a Double.
   private mutating func appendDate(nanoseconds: Int64) {
-    // Same arithmetic as Date(timeIntervalSince1970:).iso8601, so both round alike.
+    // Through Date, so the rounding is exactly that of FileRecord's own writer.
     let interval = Date(timeIntervalSince1970: Double(nanoseconds) / 1e9).timeIntervalSince1970
-    var seconds = Int64(interval.rounded(.down))
-    var millis = Int(((interval - Double(seconds)) * 1000).rounded())
-    if millis == 1000 {
-      seconds += 1
-      millis = 0
-    }
+    let (seconds, millis) = JSONBytes.secondsAndMillis(interval)
     if seconds != cachedSecond {
-      var time = time_t(seconds)
-      var parts = tm()
-      gmtime_r(&time, &parts)
-      var text: [UInt8] = []
-      text.reserveCapacity(19)
-      Self.appendPadded(Int(parts.tm_year) + 1900, width: 4, to: &text)
-      text.append(UInt8(ascii: "-"))
-      Self.appendPadded(Int(parts.tm_mon) + 1, width: 2, to: &text)
-      text.append(UInt8(ascii: "-"))
-      Self.appendPadded(Int(parts.tm_mday), width: 2, to: &text)
-      text.append(UInt8(ascii: "T"))
-      Self.appendPadded(Int(parts.tm_hour), width: 2, to: &text)
-      text.append(UInt8(ascii: ":"))
-      Self.appendPadded(Int(parts.tm_min), width: 2, to: &text)
-      text.append(UInt8(ascii: ":"))
-      Self.appendPadded(Int(parts.tm_sec), width: 2, to: &text)
+      cachedSecondText.removeAll(keepingCapacity: true)
+      JSONBytes.appendDateTime(seconds: seconds, to: &cachedSecondText)
       cachedSecond = seconds
-      cachedSecondText = text
     }
     bytes.append(contentsOf: cachedSecondText)
     bytes.append(UInt8(ascii: "."))
-    Self.appendPadded(millis, width: 3, to: &bytes)
+    JSONBytes.appendPadded(millis, width: 3, to: &bytes)
     bytes.append(UInt8(ascii: "Z"))
   }
 }

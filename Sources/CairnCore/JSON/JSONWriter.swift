@@ -57,7 +57,7 @@ public struct JSONObjectWriter {
 
   public mutating func field(_ name: StaticString, _ value: UInt64) {
     key(name)
-    bytes.append(contentsOf: String(value).utf8)
+    JSONBytes.appendDecimal(value, to: &bytes)
   }
 
   public mutating func field(_ name: StaticString, _ value: Double) {
@@ -77,7 +77,10 @@ public struct JSONObjectWriter {
 
   /// A date as ISO-8601 UTC with milliseconds, e.g. `2026-11-22T10:15:00.000Z`.
   public mutating func field(_ name: StaticString, _ value: Date) {
-    field(name, value.iso8601)
+    key(name)
+    bytes.append(UInt8(ascii: "\""))
+    JSONBytes.appendISO8601(value.timeIntervalSince1970, to: &bytes)
+    bytes.append(UInt8(ascii: "\""))
   }
 
   public mutating func field(_ name: StaticString, _ value: Date?) {
@@ -143,42 +146,10 @@ public struct JSONObjectWriter {
   }
 
   static func appendInt(_ value: Int64, to bytes: inout [UInt8]) {
-    if value >= 0 && value < 10 {
-      bytes.append(UInt8(ascii: "0") + UInt8(value))
-      return
-    }
-    bytes.append(contentsOf: String(value).utf8)
+    JSONBytes.appendInt(value, to: &bytes)
   }
 
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
   static func appendString(_ value: String, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
-    var value = value
-    value.withUTF8 { utf8 in
-      var runStart = 0
-      for i in 0..<utf8.count {
-        let byte = utf8[i]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-          continue
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-        runStart = i + 1
-        bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        default:
-          bytes.append(contentsOf: "u00".utf8)
-          bytes.append(hexDigits[Int(byte >> 4)])
-          bytes.append(hexDigits[Int(byte & 0xF)])
-        }
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-    }
-    bytes.append(UInt8(ascii: "\""))
+    JSONBytes.appendString(value, to: &bytes)
   }
 }

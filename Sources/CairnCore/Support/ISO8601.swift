@@ -10,25 +10,11 @@ import Foundation
 
 extension Date {
   /// ISO-8601 UTC with milliseconds (`2026-11-22T10:15:00.123Z`), the form every record uses.
-  ///
-  /// Written by hand because `ISO8601DateFormatter` dominates the cost of emitting records.
   public var iso8601: String {
-    let interval = timeIntervalSince1970
-    var seconds = time_t(interval.rounded(.down))
-    var millis = Int(((interval - Double(seconds)) * 1000).rounded())
-    if millis == 1000 {
-      seconds += 1
-      millis = 0
-    }
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func pad(_ value: Int32, _ width: Int) -> String {
-      let text = String(value)
-      return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-    return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-"
-      + pad(parts.tm_mday, 2) + "T" + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":"
-      + pad(parts.tm_sec, 2) + "." + pad(Int32(millis), 3) + "Z"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    JSONBytes.appendISO8601(timeIntervalSince1970, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; nil for anything else.
