@@ -47,8 +47,16 @@ public struct ImmichRunServer: RunServer {
     } catch { throw error.cairnError }
   }
 
+  /// `DELETE /api/assets {ids, force:false}`, sent once: after a lost answer the run stops and
+  /// the next one asks the server what happened, so no asset is ever trashed twice (a repeat
+  /// would restart its trash period).
   public func trash(assetIDs: [String]) async throws {
-    do { try await client.trash(assetIds: assetIDs) } catch { throw error.cairnError }
+    guard !assetIDs.isEmpty else { return }
+    do {
+      _ = try await client.send(
+        .DELETE, "/assets", body: ["ids": assetIDs.map { $0.lowercased() }, "force": false],
+        retry: .never)
+    } catch { throw error.cairnError }
   }
 
   public func restore(assetIDs: [String]) async throws {

@@ -110,6 +110,11 @@ struct TrashPipelineTests {
     #expect(try tag.records(ofType: "result").count == 1)
     #expect(f.mutations.isEmpty)
     #expect(f.isTrashed(f.photos[0]))
+
+    // The real thing tags the asset read from stdin.
+    let tagged = try await f.shell("cairn-tag --add holiday/keep < '\(output)'")
+    #expect(tagged.status == 0, "\(tagged.stderr)")
+    #expect(f.tagValues(f.photos[0]).contains("holiday/keep"))
   }
 
   @Test func withoutATerminalAndWithoutYesItRefuses() async throws {
