@@ -12,7 +12,7 @@ TOOLS = cairn-hash cairn-observe cairn-fetch cairn-reconcile cairn-gate cairn-tr
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
 .PHONY: all build release test check lint man-lint man-options completions-check completions \
-	format-lint install uninstall bench demo clean help
+	format-lint install uninstall bench demo setup clean help
 
 all: release
 
@@ -33,7 +33,7 @@ release:
 	$(SWIFT) build -c release
 
 # Tests run the built binaries through real pipes, so build everything first.
-test:
+test: setup
 	$(SWIFT) build
 	$(SWIFT) test
 
@@ -77,8 +77,11 @@ uninstall:
 bench:
 	@for b in bench/*.sh; do echo "== $$b"; bash "$$b" || exit 1; done
 
-demo:
+demo: setup
 	@scripts/demo.sh
+
+setup:
+	@scripts/setup.sh
 
 clean:
 	$(SWIFT) package clean

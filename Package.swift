@@ -52,7 +52,7 @@ let package = Package(
     tool("cairn-hash", ["CairnHashing"]),
     tool("cairn-observe", ["CairnHashing", "CairnState"]),
     tool("cairn-fetch", ["CairnImmich"]),
-    tool("cairn-reconcile", ["CairnState", "CairnImmich"]),
+    tool("cairn-reconcile", ["CairnState"]),  // cairn-fetch runs as a subprocess
     tool("cairn-gate", ["CairnState"]),
     tool("cairn-trash", ["CairnState", "CairnImmich"]),
     tool("cairn-tag", ["CairnState", "CairnImmich"]),

@@ -6,7 +6,7 @@
 set -eu
 runs=${1:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$root/.build/release/cairn-hash
+bin=${CAIRN_HASH_BIN:-$root/.build/release/cairn-hash}
 out=$root/bench/out/hash
 jobs=$(nproc)
 [ -x "$bin" ] || { echo "build first: swift build -c release --product cairn-hash" >&2; exit 1; }
@@ -41,46 +41,54 @@ fi
 cat "$out"/big/* > /dev/null
 find "$out/small" -type f -print0 | xargs -0 cat > /dev/null
 
-# median SECONDS of $runs runs of a shell command; `prepare` runs untimed before each.
-median() {
-  prepare=$1; shift
-  times=""
-  n=0
-  while [ $n -lt "$runs" ]; do
-    sh -c "$prepare"
-    start=$(date +%s.%N)
-    sh -c "$*" > /dev/null
-    end=$(date +%s.%N)
-    times="$times $(echo "$end - $start" | bc -l)"
-    n=$(( n + 1 ))
-  done
-  echo $times | tr ' ' '\n' | sort -g | awk '{a[NR]=$1} END {printf "%.4f", a[int((NR+1)/2)]}'
+# The machine may be shared: contenders of a group run in turns (A B C, A B C, ...), so a burst
+# of load from elsewhere hits them alike. Each prints the median of its wall times in seconds.
+times=$out/times
+once() {  # NAME PREPARE COMMAND: time one run, append to $times.NAME
+  sh -c "$2"
+  start=$(date +%s.%N)
+  sh -c "$3" > /dev/null
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc -l >> "$times.$1"
 }
+median() { sort -g "$times.$1" | awk '{a[NR]=$1} END {printf "%.4f", a[int((NR+1)/2)]}'; }
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
 nocache="rm -rf '$XDG_CACHE_HOME'"
+rm -f "$times".*
 
 echo "cairn-hash bench: $(nproc) cores, $runs runs each, medians in seconds"
-big_ours=$(median "$nocache" "'$bin' -q '$out/big'")
-big_ours_nc=$(median true "'$bin' -q --no-cache '$out/big'")
-big_openssl=$(median true "find '$out/big' -type f -print0 | xargs -0 -P$jobs -n 16 openssl dgst -sha1")
-big_sha1sum=$(median true "sha1sum '$out'/big/*")
-echo "big   cairn-hash (empty cache) $big_ours  --no-cache $big_ours_nc"
-echo "big   xargs -P$jobs openssl    $big_openssl  ratio $(ratio "$big_openssl" "$big_ours") (bar >= 0.8)"
-echo "big   sha1sum                 $big_sha1sum  ratio $(ratio "$big_sha1sum" "$big_ours") (bar >= 2)"
+n=0
+while [ $n -lt "$runs" ]; do
+  once big_ours "$nocache" "'$bin' -q '$out/big'"
+  once big_ours_nc true "'$bin' -q --no-cache '$out/big'"
+  once big_openssl true "find '$out/big' -type f -print0 | xargs -0 -P$jobs -n 16 openssl dgst -sha1"
+  once big_sha1sum true "sha1sum '$out'/big/*"
+  n=$(( n + 1 ))
+done
+echo "big   cairn-hash (empty cache) $(median big_ours)  --no-cache $(median big_ours_nc)"
+echo "big   xargs -P$jobs openssl    $(median big_openssl)  ratio $(ratio "$(median big_openssl)" "$(median big_ours)") (bar >= 0.8)"
+echo "big   sha1sum                 $(median big_sha1sum)  ratio $(ratio "$(median big_sha1sum)" "$(median big_ours)") (bar >= 2)"
 
-small_ours=$(median "$nocache" "'$bin' -q '$out/small'")
-small_ours_nc=$(median true "'$bin' -q --no-cache '$out/small'")
-small_sha1sum=$(median true "find '$out/small' -type f -print0 | xargs -0 -P$jobs sha1sum")
-echo "small cairn-hash (empty cache) $small_ours  --no-cache $small_ours_nc"
-echo "small xargs -P$jobs sha1sum    $small_sha1sum  ratio $(ratio "$small_sha1sum" "$small_ours") (bar >= 1)"
+n=0
+while [ $n -lt "$runs" ]; do
+  once small_ours "$nocache" "'$bin' -q '$out/small'"
+  once small_ours_nc true "'$bin' -q --no-cache '$out/small'"
+  once small_sha1sum true "find '$out/small' -type f -print0 | xargs -0 -P$jobs sha1sum"
+  n=$(( n + 1 ))
+done
+echo "small cairn-hash (empty cache) $(median small_ours)  --no-cache $(median small_ours_nc)"
+echo "small xargs -P$jobs sha1sum    $(median small_sha1sum)  ratio $(ratio "$(median small_sha1sum)" "$(median small_ours)") (bar >= 1; --no-cache $(ratio "$(median small_sha1sum)" "$(median small_ours_nc)"))"
 
-# Warm: fill the cache (files must be older than the racy margin: they are), then time.
+# Warm: fill the cache (the files are older than the racy margin), then time.
 "$bin" -q "$out/small" > /dev/null
-warm_ours=$(median true "'$bin' -q '$out/small'")
-warm_find=$(median true "find '$out/small' -type f -printf '%s %T@ %p\n'")
 cached=$("$bin" -q "$out/small" | tail -n 1 | sed 's/.*"cached":\([0-9]*\).*/\1/')
-echo "warm  cairn-hash ($cached cached) $warm_ours"
-echo "warm  find -printf            $warm_find  ratio $(ratio "$warm_ours" "$warm_find") (bar <= 3)"
-
-start_ours=$(median true "'$bin' --version")
-echo "start cairn-hash --version    $start_ours (bar < 0.030)"
+n=0
+while [ $n -lt "$runs" ]; do
+  once warm_ours true "'$bin' -q '$out/small'"
+  once warm_find true "find '$out/small' -type f -printf '%s %T@ %p\\n'"
+  once start_ours true "'$bin' --version"
+  n=$(( n + 1 ))
+done
+echo "warm  cairn-hash ($cached cached) $(median warm_ours)"
+echo "warm  find -printf            $(median warm_find)  ratio $(ratio "$(median warm_ours)" "$(median warm_find)") (bar <= 3)"
+echo "start cairn-hash --version    $(median start_ours) (bar < 0.030)"

@@ -50,6 +50,7 @@ echo "  ratio whole/baseline:    $(python3 -c "print('%.2f' % ($whole / $baselin
 m=100000
 obs="$out/observe"
 python3 "$here/gen-streams.py" "$obs" "$m" 1 0
+export XDG_STATE_HOME="$obs/state"  # a partition of its own
 "$bin/cairn-observe" -q --server "$obs/server.ndjson" --no-trash < "$obs/scan-1.ndjson" > /dev/null
 t0=$(now)
 cat "$obs/scan-1.ndjson" > /dev/null

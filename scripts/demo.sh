@@ -49,10 +49,10 @@ say "folder, and a partner's shared copy of IMG_0003.PNG"
 export IMMICH_URL=$url IMMICH_API_KEY=demo-secret
 
 bold "1. Check the server, the key and its permissions"
-run cairn-fetch --check
+run "cairn-fetch --check > /dev/null"
 
 bold "2. First run: cairn learns what the library holds, and trashes nothing"
-run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash"
+run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash > /dev/null"
 
 bold "3. Delete three photos locally (one is a Live Photo: still + motion video)"
 run rm "'$work/Photos/2024/06/IMG_0003.PNG'" "'$work/Photos/2024/07/IMG_0042.PNG'" "'$work/Photos/2024/07/IMG_0042.MOV'"
@@ -60,7 +60,8 @@ run mv "'$work/Photos/2025/01/IMG_0100.PNG'" "'$work/Photos/2025/IMG_0100-rename
 say "(a rename is not a deletion)"
 
 bold "4. The first run that finds something is always a dry run"
-run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash"
+say "(stderr shows the plan; stdout carries records, summarised here with jq)"
+run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash | jq -c 'select(.type==\"result\") | {action, originalFileName, livePhotoVideo}'"
 
 bold "5. The real run"
 run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash --yes | jq -c 'select(.type==\"result\") | {action, originalFileName, livePhotoVideo}'"
@@ -69,15 +70,15 @@ bold "What the server holds now"
 run "curl -s '$url/__testserver/state' | jq -c '{trashed: .trashedIds}'"
 
 bold "6. Inspect the run: the server's own record (the run tag) and the local journal"
-run cairn-tag
-run "cairn-restore --list"
+run "cairn-tag | jq -c 'select(.type==\"run\") | {runId, assets, inTrash}'"
+run "cairn-restore --list | jq -c '{runId, assets, inTrash, completed}'"
 
 bold "7. Restore the run"
 run_id=$(cairn-tag 2>/dev/null | jq -r 'select(.type=="run") | .runId' | tail -n 1)
-run "cairn-restore --run-id '$run_id' --yes | jq -c 'select(.type==\"result\") | {action, originalFileName}'"
+run "cairn-restore --run-id '$run_id' | jq -c 'select(.type==\"result\") | {action, originalFileName}'"
 run "curl -s '$url/__testserver/state' | jq -c '{trashed: .trashedIds}'"
 say "the restored photos are now excluded, so the next run leaves them alone:"
-run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash --dry-run"
+run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash --dry-run > /dev/null"
 
 bold "Done"
 say "the never-local photo and the partner's copy were never touched;"

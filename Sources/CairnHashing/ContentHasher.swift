@@ -20,12 +20,16 @@ public struct ContentDigest: Sendable, Hashable {
     var h: UInt64 = 0
     var m: UInt64 = 0
     var t: UInt32 = 0
-    for (i, byte) in bytes.enumerated() {
-      switch i {
-      case 0..<8: h = h << 8 | UInt64(byte)
-      case 8..<16: m = m << 8 | UInt64(byte)
-      default: t = t << 8 | UInt32(byte)
+    var i = 0
+    for byte in bytes {
+      if i < 8 {
+        h = h << 8 | UInt64(byte)
+      } else if i < 16 {
+        m = m << 8 | UInt64(byte)
+      } else {
+        t = t << 8 | UInt32(byte)
       }
+      i += 1
     }
     head = h
     middle = m
@@ -35,10 +39,23 @@ public struct ContentDigest: Sendable, Hashable {
   public var bytes: [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(20)
-    for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: head >> shift)) }
-    for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: middle >> shift)) }
-    for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: tail >> shift)) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      out.append(UInt8(truncatingIfNeeded: head >> shift))
+    }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      out.append(UInt8(truncatingIfNeeded: middle >> shift))
+    }
+    for shift in stride(from: 24, through: 0, by: -8) {
+      out.append(UInt8(truncatingIfNeeded: tail >> shift))
+    }
     return out
+  }
+
+  /// Writes the 20 digest bytes into `out[0..<20]` (which must be that long).
+  public func copyBytes(into out: inout [UInt8]) {
+    for i in 0..<8 { out[i] = UInt8(truncatingIfNeeded: head >> (56 - 8 * i)) }
+    for i in 0..<8 { out[8 + i] = UInt8(truncatingIfNeeded: middle >> (56 - 8 * i)) }
+    for i in 0..<4 { out[16 + i] = UInt8(truncatingIfNeeded: tail >> (24 - 8 * i)) }
   }
 
   private static let alphabet: [UInt8] = Array(
@@ -107,8 +124,13 @@ public final class ContentHasher {
   /// `followSymlinks` is false for files found by the walk (a file swapped for a link after
   /// the listing is not followed). The file's status is taken before and after reading: a file
   /// written to meanwhile is read again, so a checksum always matches one whole version.
+  ///
+  /// `expected` is the status the walk just saw: when given, the first attempt trusts it instead
+  /// of asking again (one system call of five for a small file) — the status taken after
+  /// reading must still match it, so a file replaced meanwhile is caught all the same.
   public func hash(
-    path: UnsafePointer<CChar>, followSymlinks: Bool, progress: (Int) -> Void = { _ in }
+    path: UnsafePointer<CChar>, followSymlinks: Bool, expected: FileStatus? = nil,
+    progress: (Int) -> Void = { _ in }
   ) -> Result<Outcome, SystemError> {
     var flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK
     if !followSymlinks { flags |= O_NOFOLLOW }
@@ -118,9 +140,14 @@ public final class ContentHasher {
     var attempts = 0
     while true {
       attempts += 1
-      var before = stat()
-      guard fstat(fd, &before) == 0 else { return .failure(SystemError(errno: errno)) }
-      let status = FileStatus(before)
+      let status: FileStatus
+      if attempts == 1, let expected, expected.isRegularFile {
+        status = expected
+      } else {
+        var before = stat()
+        guard fstat(fd, &before) == 0 else { return .failure(SystemError(errno: errno)) }
+        status = FileStatus(before)
+      }
       guard status.isRegularFile else {
         return .failure(
           status.isDirectory
@@ -162,7 +189,8 @@ public final class ContentHasher {
           let end = lseek(fd, offset, seekHole)
           dataEnd = end < 0 ? off_t.max : end
         }
-        let want = checkHoles ? Int(min(off_t(buffer.count), max(1, dataEnd - offset))) : buffer.count
+        let want =
+          checkHoles ? Int(min(off_t(buffer.count), max(1, dataEnd - offset))) : buffer.count
         let n = pread(fd, buffer.baseAddress, want, offset)
         if n > 0 {
           hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))

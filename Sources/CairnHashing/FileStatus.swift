@@ -36,8 +36,10 @@ public struct FileStatus: Sendable, Equatable {
     size = Int64(s.st_size)
     mode = UInt32(s.st_mode)
     #if canImport(Darwin)
-      mtimeNanoseconds = Int64(s.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(s.st_mtimespec.tv_nsec)
-      ctimeNanoseconds = Int64(s.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(s.st_ctimespec.tv_nsec)
+      mtimeNanoseconds =
+        Int64(s.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(s.st_mtimespec.tv_nsec)
+      ctimeNanoseconds =
+        Int64(s.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(s.st_ctimespec.tv_nsec)
     #else
       mtimeNanoseconds = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
       ctimeNanoseconds = Int64(s.st_ctim.tv_sec) * 1_000_000_000 + Int64(s.st_ctim.tv_nsec)

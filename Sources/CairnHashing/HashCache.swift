@@ -2,6 +2,12 @@ import CairnCore
 import Foundation
 import GRDB
 
+#if canImport(GRDBSQLite)
+  import GRDBSQLite
+#else
+  import SQLite3
+#endif
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -20,12 +26,17 @@ import GRDB
 /// batched transactions. SQLite in WAL mode with a busy timeout lets two runs share the file;
 /// a damaged file is set aside and rebuilt, with a warning, since it is only a cache.
 public final class HashCache {
-  struct Key: Hashable {
+  struct Key: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
+
+    // One word to hash instead of two: the dictionary probe is a warm scan's hottest code.
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(inode &+ device &* 0x9E37_79B9_7F4A_7C15)
+    }
   }
 
-  struct Entry {
+  struct Entry: Sendable {
     var size: Int64
     var mtimeNanoseconds: Int64
     var ctimeNanoseconds: Int64
@@ -55,7 +66,17 @@ public final class HashCache {
     self.path = path
     do {
       try open(path)
+    } catch let error as DatabaseError
+      where error.resultCode != .SQLITE_CORRUPT && error.resultCode != .SQLITE_NOTADB
+    {
+      // Busy, locked, read-only, full: the file may be fine and in use by another run, so it
+      // is left alone.
+      Diagnostics.warning(
+        "hash cache unavailable (\(Self.describe(error))); hashing without it", at: path)
+      database = nil
+      entries = [:]
     } catch {
+      // Damaged (or not a database at all): it's only a cache, so start a new one.
       Diagnostics.warning("hash cache unusable (\(Self.describe(error))); rebuilding it", at: path)
       database = nil
       entries = [:]
@@ -83,10 +104,18 @@ public final class HashCache {
     configuration.journalMode = .wal
     configuration.busyMode = .timeout(30)
     configuration.label = "cairn-hash-cache"
+    configuration.prepareDatabase { db in
+      // A cache may lose its last batch in a power cut (WAL keeps it consistent), so it need
+      // not wait for the disk on every commit.
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
     let queue = try DatabaseQueue(path: path, configuration: configuration)
-    try queue.write { db in
-      let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-      if version != Self.layoutVersion {
+    // Immediate: two runs creating the cache at once take turns (the busy timeout) instead of
+    // one failing to upgrade its read to a write.
+    try queue.writeWithoutTransaction { db in
+      try db.inTransaction(.immediate) {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard version != Self.layoutVersion else { return .commit }
         try db.execute(sql: "DROP TABLE IF EXISTS hashes")
         try db.execute(
           sql: """
@@ -96,21 +125,36 @@ public final class HashCache {
               PRIMARY KEY (dev, ino)) WITHOUT ROWID
             """)
         try db.execute(sql: "PRAGMA user_version = \(Self.layoutVersion)")
+        return .commit
       }
     }
     var loaded: [Key: Entry] = [:]
     try queue.read { db in
-      let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM hashes") ?? 0
-      loaded.reserveCapacity(count)
-      let rows = try Row.fetchCursor(
-        db, sql: "SELECT dev, ino, size, mtime_ns, ctime_ns, sha1 FROM hashes")
-      while let row = try rows.next() {
-        let device: Int64 = row[0]
-        let inode: Int64 = row[1]
-        let blob: [UInt8] = try row.withUnsafeData(atIndex: 5) { data in data.map { Array($0) } ?? [] }
+      // Mapped rather than read page by page: a warm scan reads the whole table at once.
+      try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+      // Straight through the SQLite API: GRDB's row decoding would cost more than the rest of
+      // a warm scan of a big library.
+      let statement = try db.makeStatement(
+        sql: "SELECT dev, ino, size, mtime_ns, ctime_ns, sha1 FROM hashes")
+      let raw = statement.sqliteStatement
+      defer { sqlite3_reset(raw) }
+      while true {
+        let code = sqlite3_step(raw)
+        if code == SQLITE_DONE { break }
+        guard code == SQLITE_ROW else {
+          throw DatabaseError(
+            resultCode: ResultCode(rawValue: code),
+            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        let blob = UnsafeRawBufferPointer(
+          start: sqlite3_column_blob(raw, 5), count: Int(sqlite3_column_bytes(raw, 5)))
         guard let digest = ContentDigest(blob) else { continue }
-        loaded[Key(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode))] = Entry(
-          size: row[2], mtimeNanoseconds: row[3], ctimeNanoseconds: row[4], digest: digest)
+        let key = Key(
+          device: UInt64(bitPattern: sqlite3_column_int64(raw, 0)),
+          inode: UInt64(bitPattern: sqlite3_column_int64(raw, 1)))
+        loaded[key] = Entry(
+          size: sqlite3_column_int64(raw, 2), mtimeNanoseconds: sqlite3_column_int64(raw, 3),
+          ctimeNanoseconds: sqlite3_column_int64(raw, 4), digest: digest)
       }
     }
     database = queue
@@ -133,7 +177,8 @@ public final class HashCache {
   /// remembered, as git does with its index.
   public func store(_ status: FileStatus, _ digest: ContentDigest, hashedAt: Int64) {
     // Coarse file systems (FAT, some network mounts) tick in seconds or two.
-    let coarse = status.ctimeNanoseconds % 1_000_000 == 0 && status.mtimeNanoseconds % 1_000_000 == 0
+    let coarse =
+      status.ctimeNanoseconds % 1_000_000 == 0 && status.mtimeNanoseconds % 1_000_000 == 0
     let margin: Int64 = coarse ? 2_000_000_000 : 20_000_000
     guard hashedAt - max(status.ctimeNanoseconds, status.mtimeNanoseconds) >= margin else { return }
     let key = Key(device: status.device, inode: status.inode)
@@ -146,30 +191,68 @@ public final class HashCache {
     if pending.count >= Self.batchSize { flush() }
   }
 
-  /// Writes the checksums not yet on disk. A failure costs only future re-hashing: warn once.
+  /// Hands the checksums not yet on disk to the writing thread, so the scan goes on while
+  /// SQLite works. A failure costs only future re-hashing: it is reported once.
   public func flush() {
     guard let database, !pending.isEmpty else { return }
     let batch = pending
     pending.removeAll(keepingCapacity: true)
-    do {
-      try database.write { db in
-        let statement = try db.cachedStatement(
-          sql: """
-            INSERT OR REPLACE INTO hashes (dev, ino, size, mtime_ns, ctime_ns, sha1)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        for (key, entry) in batch {
-          try statement.execute(arguments: [
-            Int64(bitPattern: key.device), Int64(bitPattern: key.inode), entry.size,
-            entry.mtimeNanoseconds, entry.ctimeNanoseconds, Data(entry.digest.bytes),
-          ])
-        }
+    let failed = writeFailed
+    let path = path
+    writes.async {
+      guard !failed.current else { return }
+      do {
+        try Self.write(batch, to: database)
+      } catch {
+        failed.withLock { $0 = true }
+        Diagnostics.warning("cannot update the hash cache: \(Self.describe(error))", at: path)
       }
-    } catch {
-      Diagnostics.warning("cannot update the hash cache: \(Self.describe(error))", at: path)
-      self.database = nil
     }
   }
+
+  /// Flushes and waits until every checksum handed over is written.
+  public func finishWriting() {
+    flush()
+    writes.sync {}
+  }
+
+  private let writes = DispatchQueue(label: "cairn-hash-cache-writes")
+  private let writeFailed = Locked(false)
+
+  private static func write(_ batch: [(Key, Entry)], to database: DatabaseQueue) throws {
+    try database.write { db in
+      let statement = try db.cachedStatement(
+        sql: """
+          INSERT OR REPLACE INTO hashes (dev, ino, size, mtime_ns, ctime_ns, sha1)
+          VALUES (?, ?, ?, ?, ?, ?)
+          """)
+      // Bound through the SQLite API: GRDB's argument arrays would allocate per row.
+      let raw = statement.sqliteStatement
+      var blob = [UInt8](repeating: 0, count: 20)
+      for (key, entry) in batch {
+        sqlite3_bind_int64(raw, 1, Int64(bitPattern: key.device))
+        sqlite3_bind_int64(raw, 2, Int64(bitPattern: key.inode))
+        sqlite3_bind_int64(raw, 3, entry.size)
+        sqlite3_bind_int64(raw, 4, entry.mtimeNanoseconds)
+        sqlite3_bind_int64(raw, 5, entry.ctimeNanoseconds)
+        entry.digest.copyBytes(into: &blob)
+        let code = blob.withUnsafeBytes { bytes in
+          sqlite3_bind_blob(raw, 6, bytes.baseAddress, 20, transient)
+          return sqlite3_step(raw)
+        }
+        sqlite3_reset(raw)
+        guard code == SQLITE_DONE else {
+          throw DatabaseError(
+            resultCode: ResultCode(rawValue: code),
+            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+      }
+    }
+  }
+
+  /// SQLITE_TRANSIENT: SQLite copies the bound bytes.
+  fileprivate static let transientMarker = unsafeBitCast(
+    OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
   static func describe(_ error: Error) -> String {
     if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
@@ -182,3 +265,5 @@ public final class HashCache {
 private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
   open(path, flags, mode)
 }
+
+private var transient: sqlite3_destructor_type { HashCache.transientMarker }

@@ -32,16 +32,19 @@ public enum MediaTypes {
       i -= 1
     }
     guard dot > 0, dot < name.count - 1 else { return false }
-    var ext = ""
-    ext.reserveCapacity(longestExtension)
+    // The extension, lower-cased, packed into an integer: no String per directory entry.
+    var packed: UInt32 = 0
     for byte in name[(dot + 1)...] {
       // ASCII only: a non-ASCII byte can't be part of a known extension.
       guard byte < 0x80 else { return false }
       let lower = (byte >= 65 && byte <= 90) ? byte + 32 : byte
-      ext.unicodeScalars.append(Unicode.Scalar(lower))
+      packed = packed << 8 | UInt32(lower)
     }
-    return image.contains(ext) || video.contains(ext)
+    return packedExtensions.contains(packed)
   }
+
+  private static let packedExtensions: Set<UInt32> = Set(
+    image.union(video).map { ext in ext.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
 
   public static func isMedia(name: String) -> Bool {
     var name = name
@@ -84,8 +87,9 @@ public enum LibraryExclusions {
   public static func isExcluded(name: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let first = name.first else { return false }
     // Every excluded name starts with one of these; most photo names don't.
-    guard first == UInt8(ascii: ".") || first == UInt8(ascii: "@") || first == UInt8(ascii: "#")
-      || first == UInt8(ascii: "T")
+    guard
+      first == UInt8(ascii: ".") || first == UInt8(ascii: "@") || first == UInt8(ascii: "#")
+        || first == UInt8(ascii: "T")
     else { return false }
     return isExcluded(String(decoding: name, as: UTF8.self))
   }

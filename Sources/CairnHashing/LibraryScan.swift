@@ -75,26 +75,28 @@ public final class LibraryScan {
     var rootFiles = Array(repeating: 0, count: roots.count)
     var rootErrors = Array(repeating: 0, count: roots.count)
     let progress = ScanProgress(enabled: options.showProgress)
-    let pipeline = OrderedHashPipeline(workers: max(1, options.workers), window: max(16, options.window))
+    let pipeline = OrderedHashPipeline(
+      workers: max(1, options.workers), window: max(16, options.window))
 
     let emit: (ScanItem) -> Void = { item in
       switch item.outcome {
       case .cached(let digest):
         guard let status = item.status else { return }
         summary.cached += 1
-        self.writeFile(item, status, digest, writer)
+        self.writeFile(item.rootIndex, item.path, status, digest, writer)
         rootFiles[item.rootIndex] += 1
         summary.files += 1
         summary.bytes += status.size
       case .hashed(let digest, let status, let hashedAt):
         cache.store(status, digest, hashedAt: hashedAt)
         summary.hashed += 1
-        self.writeFile(item, status, digest, writer)
+        self.writeFile(item.rootIndex, item.path, status, digest, writer)
         rootFiles[item.rootIndex] += 1
         summary.files += 1
         summary.bytes += status.size
       case .failed(let error):
-        let path = String(decoding: item.path.last == 0 ? item.path.dropLast() : item.path[...], as: UTF8.self)
+        let path = String(
+          decoding: item.path.last == 0 ? item.path.dropLast() : item.path[...], as: UTF8.self)
         progress.clear()
         Diagnostics.error(error.message, at: path)
         writer.write(
@@ -125,7 +127,8 @@ public final class LibraryScan {
     for (index, root) in roots.enumerated() {
       if let failure = root.failure {
         pipeline.submit(
-          ScanItem(rootIndex: index, path: Array(root.path.utf8), status: nil, explicit: true,
+          ScanItem(
+            rootIndex: index, path: Array(root.path.utf8), status: nil, explicit: true,
             outcome: .failed(failure)), emit: emit, idle: idle)
         outcomes.append(.unreadable(failure))
         continue
@@ -135,6 +138,19 @@ public final class LibraryScan {
         switch found {
         case .file(let path, let status, let explicit):
           if let digest = cache.lookup(status) {
+            if pipeline.isDrained {
+              // The warm path: nothing ahead of it, so write it now, without the path being
+              // copied into the pipeline.
+              summary.cached += 1
+              self.writeFile(index, path, status, digest, writer)
+              rootFiles[index] += 1
+              summary.files += 1
+              summary.bytes += status.size
+              progress.files = summary.files
+              progress.bytes = summary.bytes
+              progress.tick(hashed: pipeline.bytesReadSoFar)
+              return
+            }
             item = ScanItem(
               rootIndex: index, path: path, status: status, explicit: explicit,
               outcome: .cached(digest))
@@ -157,12 +173,13 @@ public final class LibraryScan {
     progress.walkFinished = true
     pipeline.finish(emit: emit, idle: idle)
     progress.clear()
-    cache.flush()
     summary.skippedLinks = walker.skippedLinks
     clock.lap(
       "scan",
       "\(summary.files) files, \(summary.hashed) hashed, \(summary.cached) from cache, "
         + "\(summary.errors) errors")
+    cache.finishWriting()
+    clock.lap("cache update")
 
     for (index, root) in roots.enumerated() {
       var status = RootStatus(path: root.path, complete: true, files: rootFiles[index])
@@ -190,11 +207,12 @@ public final class LibraryScan {
   }
 
   private func writeFile(
-    _ item: ScanItem, _ status: FileStatus, _ digest: ContentDigest, _ writer: RecordWriter
+    _ rootIndex: Int, _ path: [UInt8], _ status: FileStatus, _ digest: ContentDigest,
+    _ writer: RecordWriter
   ) {
-    let line = item.path.withUnsafeBufferPointer { path in
+    let line = path.withUnsafeBufferPointer { path in
       encoder.encode(
-        path: path, escapedRoot: escapedRoots[item.rootIndex], status: status, checksum: digest)
+        path: path, escapedRoot: escapedRoots[rootIndex], status: status, checksum: digest)
     }
     writer.writeLine(line)
   }

@@ -73,10 +73,18 @@ public struct LibraryWalker {
     var inode: UInt64
   }
 
+  /// One directory entry worth visiting; its name lives in the listing's shared byte buffer
+  /// (one allocation per folder rather than one per name).
   private struct Entry {
-    var name: [UInt8]
+    var nameStart: Int
+    var nameCount: Int
     var kind: Kind
     enum Kind { case file(FileStatus), directory, failure(SystemError) }
+  }
+
+  private struct Listing {
+    var names: [UInt8] = []
+    var entries: [Entry] = []
   }
 
   /// Returns the error when the folder itself could not be listed.
@@ -86,7 +94,7 @@ public struct LibraryWalker {
   ) -> SystemError? {
     let key = DirectoryKey(device: status.device, inode: status.inode)
     if ancestors.contains(key) { return nil }
-    guard let entries = list(path) else {
+    guard let listing = list(path) else {
       let error = SystemError(errno: errno)
       visit(.failure(path: String(decoding: path, as: UTF8.self), error: error))
       return error
@@ -94,9 +102,9 @@ public struct LibraryWalker {
     ancestors.append(key)
     defer { ancestors.removeLast() }
     let base = path.count
-    for entry in entries {
+    for entry in listing.entries {
       if base > 1 { path.append(UInt8(ascii: "/")) }  // the root `/` has its slash
-      path.append(contentsOf: entry.name)
+      path.append(contentsOf: listing.names[entry.nameStart..<(entry.nameStart + entry.nameCount)])
       defer { path.removeSubrange(base...) }
       switch entry.kind {
       case .file(let fileStatus):
@@ -122,33 +130,48 @@ public struct LibraryWalker {
 
   /// The folder's entries worth visiting, sorted by name bytes; nil (with errno set) when the
   /// folder can't be opened.
-  private mutating func list(_ path: [UInt8]) -> [Entry]? {
+  private mutating func list(_ path: [UInt8]) -> Listing? {
     guard let dir = withNulTerminated(path, { opendir($0) }) else { return nil }
     defer { closedir(dir) }
     let fd = dirfd(dir)
-    var entries: [Entry] = []
+    var listing = Listing()
     while true {
       errno = 0
       guard let raw = readdir(dir) else {
         if errno != 0 {
-          entries.append(Entry(name: [], kind: .failure(SystemError(errno: errno))))
+          listing.entries.append(
+            Entry(nameStart: 0, nameCount: 0, kind: .failure(SystemError(errno: errno))))
         }
         break
       }
       let type = raw.pointee.d_type
-      let outcome: Entry? = withUnsafePointer(to: &raw.pointee.d_name) { tuple in
-        tuple.withMemoryRebound(to: UInt8.self, capacity: 256) { start in
-          let name = UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)))
-          return classify(fd: fd, name: name, type: type)
+      withUnsafePointer(to: &raw.pointee.d_name) { tuple in
+        tuple.withMemoryRebound(to: CChar.self, capacity: 256) { start in
+          let name = UnsafeBufferPointer(
+            start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: strlen(start)
+          )
+          if let kind = classify(fd: fd, name: name, type: type) {
+            listing.entries.append(
+              Entry(nameStart: listing.names.count, nameCount: name.count, kind: kind))
+            listing.names.append(contentsOf: name)
+          }
         }
       }
-      if let outcome { entries.append(outcome) }
     }
-    entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
-    return entries
+    listing.names.withUnsafeBufferPointer { names in
+      guard let base = names.baseAddress else { return }  // no names: nothing to sort
+      listing.entries.sort { a, b in
+        let common = min(a.nameCount, b.nameCount)
+        let order = common == 0 ? 0 : memcmp(base + a.nameStart, base + b.nameStart, common)
+        return order != 0 ? order < 0 : a.nameCount < b.nameCount
+      }
+    }
+    return listing
   }
 
-  private mutating func classify(fd: Int32, name: UnsafeBufferPointer<UInt8>, type: UInt8) -> Entry? {
+  private mutating func classify(
+    fd: Int32, name: UnsafeBufferPointer<UInt8>, type: UInt8
+  ) -> Entry.Kind? {
     if name.count <= 2 && name.allSatisfy({ $0 == UInt8(ascii: ".") }) { return nil }
     if LibraryExclusions.isExcluded(name: name) { return nil }
     var kind = type
@@ -156,27 +179,30 @@ public struct LibraryWalker {
     let isCandidateFile = includeAll || MediaTypes.isMedia(name: name)
     if type == DT_UNKNOWN || (type == DT_REG && isCandidateFile) {
       var s = stat()
-      guard fstatat(fd, UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &s, AT_SYMLINK_NOFOLLOW) == 0 else {
+      guard let start = name.baseAddress else { return nil }
+      let cName = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+      guard fstatat(fd, cName, &s, AT_SYMLINK_NOFOLLOW) == 0 else {
         if errno == ENOENT { return nil }  // deleted since the listing
-        return Entry(name: Array(name), kind: .failure(SystemError(errno: errno)))
+        return .failure(SystemError(errno: errno))
       }
       let fileStatus = FileStatus(s)
       status = fileStatus
-      kind = fileStatus.isDirectory ? UInt8(DT_DIR) : fileStatus.isRegularFile ? UInt8(DT_REG)
-        : fileStatus.isSymbolicLink ? UInt8(DT_LNK) : UInt8(DT_UNKNOWN)
+      kind =
+        fileStatus.isDirectory
+        ? UInt8(DT_DIR)
+        : fileStatus.isRegularFile
+          ? UInt8(DT_REG) : fileStatus.isSymbolicLink ? UInt8(DT_LNK) : UInt8(DT_UNKNOWN)
     }
     switch kind {
     case UInt8(DT_DIR):
       guard String(validating: name, as: UTF8.self) != nil else {
-        return Entry(name: Array(name), kind: .failure(Self.invalidName))
+        return .failure(Self.invalidName)
       }
-      return Entry(name: Array(name), kind: .directory)
+      return .directory
     case UInt8(DT_REG):
       guard isCandidateFile, let status else { return nil }
-      guard String(validating: name, as: UTF8.self) != nil else {
-        return Entry(name: Array(name), kind: .failure(Self.invalidName))
-      }
-      return Entry(name: Array(name), kind: .file(status))
+      guard Self.isValidUTF8(name) else { return .failure(Self.invalidName) }
+      return .file(status)
     case UInt8(DT_LNK):
       skippedLinks += 1
       return nil
@@ -185,20 +211,25 @@ public struct LibraryWalker {
     }
   }
 
+  /// Most names are ASCII: check that first, and only build a String for the rest.
+  static func isValidUTF8(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    if name.allSatisfy({ $0 < 0x80 }) { return true }
+    return String(validating: name, as: UTF8.self) != nil
+  }
+
   static let invalidName = SystemError(
     code: "EILSEQ", message: "Name is not valid UTF-8 and can't be reported; rename it")
 }
 
 /// Calls `body` with `bytes` as a C string (`bytes` may already end in NUL).
 func withNulTerminated<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-  if bytes.last == 0 {
-    return bytes.withUnsafeBufferPointer {
-      body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self))
-    }
-  }
-  var copy = bytes
-  copy.append(0)
-  return copy.withUnsafeBufferPointer {
-    body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self))
+  var terminated = bytes
+  if terminated.last != 0 { terminated.append(0) }
+  return terminated.withUnsafeBytes { raw in
+    // Never empty (it holds at least the NUL), so the base address exists.
+    let chars = raw.bindMemory(to: CChar.self)
+    var zero: CChar = 0
+    guard let start = chars.baseAddress else { return body(&zero) }
+    return body(start)
   }
 }

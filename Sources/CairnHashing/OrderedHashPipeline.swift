@@ -39,6 +39,8 @@ final class OrderedHashPipeline: @unchecked Sendable {
   private var submitted = 0
   private var emitted = 0
   private var finishing = false
+  /// The item whose completion wakes the submitting thread (-1: it isn't waiting).
+  private var wakeAt = -1
   private var mutex = pthread_mutex_t()
   private var workAvailable = pthread_cond_t()
   private var slotDone = pthread_cond_t()
@@ -69,6 +71,10 @@ final class OrderedHashPipeline: @unchecked Sendable {
     pthread_mutex_destroy(&mutex)
   }
 
+  /// Nothing submitted is waiting to be emitted: the next ready item may be written at once.
+  /// Only the submitting thread changes `submitted` and `emitted`, so it may read them unlocked.
+  var isDrained: Bool { submitted == emitted }
+
   var bytesReadSoFar: Int64 {
     pthread_mutex_lock(&mutex)
     defer { pthread_mutex_unlock(&mutex) }
@@ -90,11 +96,18 @@ final class OrderedHashPipeline: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         continue
       }
+      // Wait for a batch, not for the head alone: waking for every file finished would cost a
+      // context switch per small file. Workers finish jobs in order, so when the item an eighth
+      // of a window ahead is done, nearly everything before it is too.
+      var target = emitted + min(slots.count / 8, submitted - emitted) - 1
+      if done[target % slots.count] { target = emitted }
+      wakeAt = target
       pthread_mutex_unlock(&mutex)
       idle()
       pthread_mutex_lock(&mutex)
       // Checked under the lock the workers signal under: no wake-up is lost.
-      if !done[emitted % slots.count] { waitLocked() }
+      if !done[target % slots.count] { waitLocked() }
+      wakeAt = -1
     }
     let index = submitted % slots.count
     let needsHash: Bool
@@ -124,10 +137,12 @@ final class OrderedHashPipeline: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         continue
       }
+      wakeAt = emitted
       pthread_mutex_unlock(&mutex)
       idle()
       pthread_mutex_lock(&mutex)
       if emitted < submitted && !done[emitted % slots.count] { waitLocked() }
+      wakeAt = -1
     }
     finishing = true
     pthread_cond_broadcast(&workAvailable)
@@ -180,7 +195,7 @@ final class OrderedHashPipeline: @unchecked Sendable {
       pthread_mutex_lock(&mutex)
       slots[index] = item
       done[index] = true
-      if sequence == emitted { pthread_cond_signal(&slotDone) }
+      if sequence == wakeAt { pthread_cond_signal(&slotDone) }
     }
     running -= 1
     pthread_cond_broadcast(&slotDone)
@@ -190,11 +205,9 @@ final class OrderedHashPipeline: @unchecked Sendable {
   private func hash(_ item: ScanItem, with hasher: ContentHasher) -> ScanItem.Outcome {
     // The racy-file test in the cache compares timestamps with when reading began.
     let started = Self.nowNanoseconds()
-    let result = item.path.withUnsafeBufferPointer { buffer in
-      hasher.hash(
-        path: UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-        followSymlinks: item.explicit
-      ) { [self] count in
+    let result = withNulTerminated(item.path) { path in
+      hasher.hash(path: path, followSymlinks: item.explicit, expected: item.status) {
+        [self] count in
         pthread_mutex_lock(&mutex)
         bytesRead += Int64(count)
         pthread_mutex_unlock(&mutex)

@@ -41,7 +41,8 @@ final class ScanProgress {
     let elapsed = now - started
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let rate = seconds > 0 ? Double(hashed) / seconds : 0
-    var line = "\(Diagnostics.tool): \(files) files, \(Self.size(bytes)), \(Self.size(Int64(rate)))/s"
+    var line =
+      "\(Diagnostics.tool): \(files) files, \(Self.size(bytes)), \(Self.size(Int64(rate)))/s"
     if walkFinished && rate > 0 {
       let left = max(0, Double(queuedBytes - hashed) / rate)
       line += ", ETA " + Self.duration(left)

@@ -30,7 +30,8 @@ public struct MetaStore: Sendable {
     try database.write { db in
       if let value {
         try db.execute(
-          sql: "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+          sql:
+            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
           arguments: [key, value])
       } else {
         try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])

@@ -19,7 +19,7 @@ public struct ObservedStore: Sendable {
           lastSeen: Date(stateValue: row[2]))
       }
       let paths = try Row.fetchCursor(
-        db, sql: "SELECT checksum, root, path FROM observedPath ORDER BY checksum, path")
+        db, sql: "SELECT checksum, root, path FROM observedPath")
       while let row = try paths.next() {
         let checksum: String = row[0]
         entries[checksum]?.roots.insert(row[1])
@@ -41,7 +41,7 @@ public struct ObservedStore: Sendable {
         checksum: checksum, roots: [], paths: [], firstSeen: Date(stateValue: row[0]),
         lastSeen: Date(stateValue: row[1]))
       for row in try Row.fetchAll(
-        db, sql: "SELECT root, path FROM observedPath WHERE checksum = ? ORDER BY path",
+        db, sql: "SELECT root, path FROM observedPath WHERE checksum = ? ORDER BY root, path",
         arguments: [checksum])
       {
         entry.roots.insert(row[0])

@@ -82,6 +82,13 @@ final class StateDatabase: Sendable {
     configuration.foreignKeysEnabled = true
     configuration.busyMode = .timeout(10)
     configuration.label = "cairn-state"
+    configuration.prepareDatabase { db in
+      // In WAL mode NORMAL survives a crash of the process; a power cut may lose the last
+      // recorded scan, which the next scan records again. FULL would fsync every commit.
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      // A bigger page cache (64 MB) keeps a million-row upsert from spilling mid-transaction.
+      try db.execute(sql: "PRAGMA cache_size = -65536")
+    }
     do {
       pool = try DatabasePool(path: path, configuration: configuration)
     } catch {

@@ -47,37 +47,53 @@ extension PartitionStore {
         known[root] = set
       }
 
-      let upsert = try db.cachedStatement(
-        sql: """
-          INSERT INTO observed VALUES (?1, ?2, ?2)
-          ON CONFLICT(checksum) DO UPDATE SET lastSeen = ?2
-          """)
-      let insertPath = try db.cachedStatement(
-        sql: "INSERT OR IGNORE INTO observedPath VALUES (?, ?, ?)")
-      var seen: [String: Set<PathKey>] = [:]
+      // Paths seen now that were known, per root: when every known path was seen again, a
+      // complete root has nothing stale and the set of current paths is never built.
+      var knownSeen: [String: Int] = [:]
       var seenChecksums = Set<String>()
       seenChecksums.reserveCapacity(files.count)
+      var distinct: [String] = []
+      distinct.reserveCapacity(files.count)
+      let insertPath = try db.cachedStatement(
+        sql: "INSERT OR IGNORE INTO observedPath VALUES (?, ?, ?)")
+      var newPaths: [(String, String, String)] = []
       for file in files {
-        if seenChecksums.insert(file.checksum).inserted {
-          try upsert.execute(arguments: [file.checksum, time])
-        }
+        if seenChecksums.insert(file.checksum).inserted { distinct.append(file.checksum) }
         let key = PathKey(checksum: file.checksum, path: file.path)
-        seen[file.root, default: []].insert(key)
-        if known[file.root]?.contains(key) != true {
-          try insertPath.execute(arguments: [file.checksum, file.root, file.path])
+        if known[file.root]?.contains(key) == true {
+          knownSeen[file.root, default: 0] += 1
+        } else {
+          newPaths.append((file.checksum, file.root, file.path))
         }
       }
+      // One statement for every checksum: a million executions from Swift would cost seconds,
+      // json_each walks the array inside SQLite; sorted, the b-tree is visited in order.
+      try db.execute(
+        sql: """
+          INSERT INTO observed SELECT value, ?1, ?1 FROM json_each(?2) WHERE true
+          ON CONFLICT(checksum) DO UPDATE SET lastSeen = ?1
+          """, arguments: [time, Self.jsonArray(distinct.sorted())])
+      for (checksum, root, path) in newPaths {
+        try insertPath.execute(arguments: [checksum, root, path])
+      }
       summary.newChecksums =
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM observed WHERE firstSeen = ?", arguments: [time])
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM observed WHERE firstSeen = ?", arguments: [time])
         ?? 0
 
       // Under a complete root, a checksum seen now is where it is now, not where it was.
       let deletePath = try db.cachedStatement(
         sql: "DELETE FROM observedPath WHERE checksum = ? AND root = ? AND path = ?")
       for root in completeRoots {
-        let current = seen[root] ?? []
+        let before = known[root] ?? []
+        // (A record listed twice could hide a stale path here: it would only stay listed.)
+        if knownSeen[root, default: 0] == before.count && before.count > 0 { continue }
+        let current = Set(
+          files.lazy.filter { $0.root == root }.map {
+            PathKey(checksum: $0.checksum, path: $0.path)
+          })
         let currentChecksums = Set(current.map(\.checksum))
-        for stale in known[root] ?? [] where !current.contains(stale) {
+        for stale in before where !current.contains(stale) {
           guard currentChecksums.contains(stale.checksum) else { continue }
           try deletePath.execute(arguments: [stale.checksum, root, stale.path])
         }
@@ -101,6 +117,31 @@ extension PartitionStore {
       summary.reappeared = back.count
       return summary
     }
+  }
+
+  /// `["a","b",...]`, escaping what JSON requires (checksums are base64, but input is input).
+  static func jsonArray(_ strings: [String]) -> String {
+    var out: [UInt8] = [UInt8(ascii: "[")]
+    out.reserveCapacity(strings.count * 31 + 2)
+    for (index, string) in strings.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.append(UInt8(ascii: "\""))
+      for byte in string.utf8 {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+          out.append(UInt8(ascii: "\\"))
+          out.append(byte)
+        case 0..<0x20:
+          let hex = Array("0123456789abcdef".utf8)
+          out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+        default:
+          out.append(byte)
+        }
+      }
+      out.append(UInt8(ascii: "\""))
+    }
+    out.append(UInt8(ascii: "]"))
+    return String(decoding: out, as: UTF8.self)
   }
 
   private func updateAnchors(

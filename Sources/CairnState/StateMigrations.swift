@@ -76,6 +76,10 @@ enum StateMigrations {
           ) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v2-drop-unused-indexes") { db in
+      // Both were only ever read in full; at a million files they doubled the database.
+      try db.execute(sql: "DROP INDEX observedPathByRoot; DROP INDEX anchorByCurrent")
+    }
     return migrator
   }
 }

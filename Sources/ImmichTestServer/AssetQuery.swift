@@ -68,7 +68,8 @@ struct AssetQuery: Sendable {
     }
     let people = r.uuidArray("personIds") ?? []
     let albums = r.uuidArray("albumIds") ?? []
-    _ = r.uuid("libraryId")
+    // Every modelled asset is in the upload library (`libraryId` null).
+    let library = r.uuid("libraryId")
     var page = 1
     var size = 250
     var descending = true
@@ -108,7 +109,8 @@ struct AssetQuery: Sendable {
     query.withDeleted =
       (withDeleted ?? false) || dates[6] != nil || dates[7] != nil || isOffline != nil
     query.tags = tags
-    query.matchesNothing = !people.isEmpty || !albums.isEmpty || isOffline == true
+    query.matchesNothing =
+      !people.isEmpty || !albums.isEmpty || isOffline == true || library != nil
     return (query, page, size, descending)
   }
 

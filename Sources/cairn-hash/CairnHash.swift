@@ -32,23 +32,29 @@ struct CairnHash: AsyncParsableCommand {
     version: CairnVersion.current)
 
   @Argument(
-    help: ArgumentHelp("Files or folders to scan; `-` reads a list of paths from stdin.",
+    help: ArgumentHelp(
+      "Files or folders to scan; `-` reads a list of paths from stdin.",
       valueName: "path"),
     completion: .file())
   var paths: [String] = []
 
-  @Flag(name: [.customShort("0"), .customLong("null")],
+  @Flag(
+    name: [.customShort("0"), .customLong("null")],
     help: "Paths read from stdin are separated by NUL, as `find -print0` writes them.")
   var nullSeparated = false
 
-  @Flag(name: .long, help: "Hash every regular file, not only the image and video types Immich accepts.")
+  @Flag(
+    name: .long, help: "Hash every regular file, not only the image and video types Immich accepts."
+  )
   var all = false
 
-  @Flag(name: .customLong("no-cache"),
+  @Flag(
+    name: .customLong("no-cache"),
     help: "Neither read nor update the hash cache: read every file.")
   var noCache = false
 
-  @Option(name: .shortAndLong,
+  @Option(
+    name: .shortAndLong,
     help: ArgumentHelp("Files to read at the same time (default: one per core).", valueName: "n"))
   var jobs: Int?
 
@@ -100,7 +106,9 @@ struct CairnHash: AsyncParsableCommand {
       }
       names.append(ScanRoot(path: RootPath.absolute(path)))
     }
-    if readStdin { names += try PathList.load(fileDescriptor: 0, separator: nullSeparated ? 0 : 10) }
+    if readStdin {
+      names += try PathList.load(fileDescriptor: 0, separator: nullSeparated ? 0 : 10)
+    }
     // The same root twice would list its files twice.
     var seen = Set<String>()
     return names.filter { seen.insert($0.path).inserted }

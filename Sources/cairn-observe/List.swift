@@ -46,7 +46,8 @@ struct List: AsyncParsableCommand {
         let excluded = try store.exclusions.checksums()
         let snapshot = try store.observed.snapshot()
         if table {
-          writer.writeLine(Array("CHECKSUM                      LAST SEEN                 STATE      PATH".utf8))
+          writer.writeLine(
+            Array("CHECKSUM                      LAST SEEN                 STATE      PATH".utf8))
         }
         for checksum in snapshot.keys.sorted() {
           guard let entry = snapshot[checksum] else { continue }
@@ -57,7 +58,8 @@ struct List: AsyncParsableCommand {
           if table {
             let state =
               record.excluded
-              ? "excluded" : record.confirmedAt != nil
+              ? "excluded"
+              : record.confirmedAt != nil
                 ? "trashed" : record.missingSince != nil ? "missing" : "seen"
             let line =
               "\(checksum)  \(entry.lastSeen.iso8601)  \(state.padding(toLength: 9, withPad: " ", startingAt: 0))  "

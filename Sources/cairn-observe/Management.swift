@@ -140,7 +140,8 @@ struct Import: AsyncParsableCommand {
       case .observed: added = try store.observed.importChecksums(checksums, at: Date())
       case .exclusions: added = try store.exclusions.add(checksums, reason: reason, at: Date())
       }
-      Diagnostics.info("imported \(added) new checksum(s) as \(kind.rawValue) (\(checksums.count) read)")
+      Diagnostics.info(
+        "imported \(added) new checksum(s) as \(kind.rawValue) (\(checksums.count) read)")
       return .success
     }
   }
@@ -169,7 +170,8 @@ struct Reset: AsyncParsableCommand {
       if !yes {
         guard
           Terminal.confirm(
-            "Forget \(count) observed checksum(s) of \(store.partition)? Exclusions are kept. [y/N] ")
+            "Forget \(count) observed checksum(s) of \(store.partition)? Exclusions are kept. [y/N] "
+          )
         else {
           throw CairnError.refused(
             "reset not confirmed (it asks on the terminal; --yes skips the question)")

@@ -90,8 +90,10 @@ struct Observe {
   private func recordTrash(
     _ store: PartitionStore, roots: [String], configuration: Configuration
   ) throws(CairnError) -> Int {
-    let trashed = TrashSignals(roots: roots, paths: configuration.paths, configuration: configuration)
-      .trashedFiles()
+    let trashed = TrashSignals(
+      roots: roots, paths: configuration.paths, configuration: configuration
+    )
+    .trashedFiles()
     guard !trashed.isEmpty else { return 0 }
     let hasher = TrashHasher(paths: configuration.paths)
     var confirmations: [DeletionConfirmation] = []

@@ -30,7 +30,9 @@ final class TrashHasher {
     case .success(let outcome):
       var now = timespec()
       clock_gettime(CLOCK_REALTIME, &now)
-      cache.store(outcome.status, outcome.digest, hashedAt: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
+      cache.store(
+        outcome.status, outcome.digest,
+        hashedAt: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
       return outcome.digest.base64
     case .failure(let error):
       Diagnostics.warning("cannot read trashed file: \(error)", at: path)

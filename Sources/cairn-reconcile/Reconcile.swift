@@ -24,7 +24,7 @@ struct Reconcile {
     try checkScope(scan)
     clock.lap("read scan", "\(scan.files.count) files")
 
-    let listing: ServerListing
+    var listing: ServerListing
     if let serverFile = options.serverFile {
       listing = try ServerListing.read(path: serverFile)
     } else {
@@ -43,16 +43,18 @@ struct Reconcile {
 
     let partition = listing.identity.partition
     let store = try PartitionStore.open(partition, paths: configuration.paths)
-    defer { store.close() }
     let roots = scan.roots
     if !scan.alreadyObserved {
       try store.recordScan(scan.files, completeRoots: scan.completeRoots, at: now)
       clock.lap("record scan")
     }
-    let owned = listing.assets.filter { $0.ownerId.lowercased() == partition.userId }
+    // In place: a second array of a million assets would cost a few hundred megabytes.
+    listing.assets.removeAll { $0.ownerId.lowercased() != partition.userId }
     let output = try store.reconcile(
-      files: scan.files, roots: roots, assets: owned, settings: settings, now: now)
+      files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now)
     clock.lap("reconcile", "\(output.candidates.count) candidates")
+    // Free the partition before writing: the next stage may open it as soon as it reads.
+    store.close()
 
     let writer = RecordWriter()
     writer.write(

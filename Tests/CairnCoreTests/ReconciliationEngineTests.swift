@@ -43,7 +43,9 @@ import Testing
     let input = ReconciliationInput(
       files: [], roots: [RootStatus(path: "/lib", complete: true, files: 1)],
       observed: ["A": observed("A")],
-      confirmations: ["A": DeletionConfirmation(checksum: "A", confirmedAt: confirmedAt, source: "x")],
+      confirmations: [
+        "A": DeletionConfirmation(checksum: "A", confirmedAt: confirmedAt, source: "x")
+      ],
       assets: [asset("a", "A")], settings: ReconciliationSettings(quarantineDays: days), now: now)
     let candidate = ReconciliationEngine.reconcile(input).candidates.first
     #expect(candidate?.bucket == (days <= 1 ? .delete : .held))
@@ -67,8 +69,10 @@ import Testing
 
   @Test func defaults() throws {
     let settings = try ReconciliationSettings(configuration([:]))
-    #expect(settings == ReconciliationSettings(
-      quarantineDays: 14, strictness: .trusting, thresholdPercent: 1, floor: 5))
+    #expect(
+      settings
+        == ReconciliationSettings(
+          quarantineDays: 14, strictness: .trusting, thresholdPercent: 1, floor: 5))
   }
 
   @Test(arguments: [

@@ -48,7 +48,8 @@ struct ChecksumTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try Hash.checksums(result) == expected)
     // jq reads every line too.
-    let jq = try Hash.sh("cairn-hash '\(dir.path)/lib' | jq -r 'select(.type==\"file\") | .checksum'", in: dir)
+    let jq = try Hash.sh(
+      "cairn-hash '\(dir.path)/lib' | jq -r 'select(.type==\"file\") | .checksum'", in: dir)
     #expect(jq.status == 0)
     #expect(Set(jq.stdout.split(separator: "\n").map(String.init)) == Set(expected.values))
   }

@@ -7,7 +7,8 @@ enum Hash {
   static func run(
     _ arguments: [String], in dir: TemporaryDirectory, stdin: String? = nil
   ) throws -> ToolResult {
-    try ToolRunner.run("cairn-hash", arguments, stdin: stdin, environment: dir.isolatedEnvironment())
+    try ToolRunner.run(
+      "cairn-hash", arguments, stdin: stdin, environment: dir.isolatedEnvironment())
   }
 
   /// `openssl dgst -sha1 -binary FILE | base64`: the checksum Immich would store.

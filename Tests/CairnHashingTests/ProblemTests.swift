@@ -69,8 +69,10 @@ struct ProblemTests {
     if getuid() != 0 { return ("cairn-hash", arguments) }
     return (
       "/usr/bin/setpriv",
-      ["--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search", "--",
-       ToolRunner.productsDirectory + "/cairn-hash"] + arguments
+      [
+        "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search", "--",
+        ToolRunner.productsDirectory + "/cairn-hash",
+      ] + arguments
     )
   }
 
@@ -93,9 +95,10 @@ struct ProblemTests {
     let errors = try result.records(ofType: "error")
     #expect(errors.compactMap { $0["code"] as? String } == ["EACCES", "EACCES"])
     #expect(errors.compactMap { $0["path"] as? String } == [secret, dir.path + "/lib/locked"])
-    #expect(try Hash.checksums(result).keys.sorted() == [
-      dir.path + "/lib/a.jpg", dir.path + "/lib/c.jpg",
-    ])
+    #expect(
+      try Hash.checksums(result).keys.sorted() == [
+        dir.path + "/lib/a.jpg", dir.path + "/lib/c.jpg",
+      ])
     let root = try #require(try Hash.roots(result).first)
     #expect(root["complete"] as? Bool == false)
     #expect(root["problem"] as? String == "unreadable")

@@ -56,13 +56,16 @@ struct WalkTests {
   @Test("only media files, case-insensitively; --all takes every file")
   func mediaFilter() throws {
     let dir = TemporaryDirectory()
-    for name in ["a.JPG", "b.heic", "c.Mov", "d.CR3", "e.dng", "f.txt", "g.xmp", "noext", "h.jpg.bak"] {
+    for name in [
+      "a.JPG", "b.heic", "c.Mov", "d.CR3", "e.dng", "f.txt", "g.xmp", "noext", "h.jpg.bak",
+    ] {
       try dir.file("lib/" + name, name)
     }
     let media = try Hash.checksums(try Hash.run([dir.path + "/lib"], in: dir))
-    #expect(media.keys.map { ($0 as NSString).lastPathComponent }.sorted() == [
-      "a.JPG", "b.heic", "c.Mov", "d.CR3", "e.dng",
-    ])
+    #expect(
+      media.keys.map { ($0 as NSString).lastPathComponent }.sorted() == [
+        "a.JPG", "b.heic", "c.Mov", "d.CR3", "e.dng",
+      ])
     let all = try Hash.checksums(try Hash.run(["--all", dir.path + "/lib"], in: dir))
     #expect(all.count == 9)
   }
@@ -87,7 +90,8 @@ struct WalkTests {
     let dir = TemporaryDirectory()
     for i in 0..<300 {
       try dir.file(
-        "lib/d\(i % 7)/sub\(i % 3)/IMG_\(300 - i).jpg", contents: Hash.pattern(i * 97 % 5000, seed: UInt8(i % 251)))
+        "lib/d\(i % 7)/sub\(i % 3)/IMG_\(300 - i).jpg",
+        contents: Hash.pattern(i * 97 % 5000, seed: UInt8(i % 251)))
     }
     func fileLines(_ args: [String]) throws -> [String] {
       let result = try Hash.run(args, in: dir)
@@ -104,7 +108,8 @@ struct WalkTests {
     let paths = try Hash.checksums(try Hash.run([dir.path + "/lib"], in: dir)).keys
     #expect(paths.count == 300)
     let order = first.map { line in
-      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String ?? ""
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"]
+        as? String ?? ""
     }
     #expect(order == order.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
   }
@@ -116,8 +121,10 @@ struct WalkTests {
     try dir.file("outside/b.jpg", "b")
     let fm = FileManager.default
     try fm.createSymbolicLink(atPath: dir.path + "/lib/loop", withDestinationPath: "..")
-    try fm.createSymbolicLink(atPath: dir.path + "/lib/self", withDestinationPath: dir.path + "/lib")
-    try fm.createSymbolicLink(atPath: dir.path + "/lib/out", withDestinationPath: dir.path + "/outside")
+    try fm.createSymbolicLink(
+      atPath: dir.path + "/lib/self", withDestinationPath: dir.path + "/lib")
+    try fm.createSymbolicLink(
+      atPath: dir.path + "/lib/out", withDestinationPath: dir.path + "/outside")
     try fm.createSymbolicLink(atPath: dir.path + "/lib/link.jpg", withDestinationPath: "a.jpg")
     try fm.createSymbolicLink(atPath: dir.path + "/lib/x.jpg", withDestinationPath: "y.jpg")
     try fm.createSymbolicLink(atPath: dir.path + "/lib/y.jpg", withDestinationPath: "x.jpg")
@@ -133,7 +140,8 @@ struct WalkTests {
     let target = try dir.file("real/a.jpg", "a")
     let fm = FileManager.default
     try fm.createSymbolicLink(atPath: dir.path + "/link.jpg", withDestinationPath: target)
-    try fm.createSymbolicLink(atPath: dir.path + "/linkdir", withDestinationPath: dir.path + "/real")
+    try fm.createSymbolicLink(
+      atPath: dir.path + "/linkdir", withDestinationPath: dir.path + "/real")
     let result = try Hash.run([dir.path + "/link.jpg", dir.path + "/linkdir"], in: dir)
     #expect(result.status == 0, "\(result.stderr)")
     let sums = try Hash.checksums(result)

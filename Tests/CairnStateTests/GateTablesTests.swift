@@ -33,7 +33,8 @@ import Testing
     try store.runs.start(RunEntry(id: "r1", tool: "cairn-gate", startedAt: t0, dryRun: true))
     try store.runs.finish(
       "r1", status: .finished, counts: ["delete": 3], plan: "p1", at: t0 + 60)
-    try store.runs.start(RunEntry(id: "r2", tool: "cairn-trash", startedAt: t0 + day, dryRun: false))
+    try store.runs.start(
+      RunEntry(id: "r2", tool: "cairn-trash", startedAt: t0 + day, dryRun: false))
     let r1 = try #require(try store.runs.run("r1"))
     #expect(r1.counts == ["delete": 3])
     #expect(r1.plan == "p1")

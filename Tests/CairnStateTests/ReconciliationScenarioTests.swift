@@ -75,7 +75,8 @@ let hundredNew = (0..<100).map { ("new\($0).jpg", "N\($0)", UInt64?.none) }
 
 let scenarios: [Scenario] = [
   Scenario(
-    name: "empty local library on the first run", runs: [scan(day: 0, problem: "no media files", [])],
+    name: "empty local library on the first run",
+    runs: [scan(day: 0, problem: "no media files", [])],
     assets: [asset("a1", "A")], expected: [:]),
   Scenario(
     name: "library emptied (an empty root is a problem, not a mass deletion)",
@@ -95,11 +96,15 @@ let scenarios: [Scenario] = [
     assets: [asset("a1", "A")] + (0..<100).map { asset("n\($0)", "N\($0)") }, expected: [:]),
   Scenario(
     name: "a plain deletion, trusting",
-    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("b.jpg", "B", 2)])],
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("b.jpg", "B", 2)]),
+    ],
     assets: [asset("a1", "A"), asset("b1", "B")], expected: ["a1": .delete]),
   Scenario(
     name: "a plain deletion, strict",
-    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("b.jpg", "B", 2)])],
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("b.jpg", "B", 2)]),
+    ],
     assets: [asset("a1", "A"), asset("b1", "B")], settings: strict, expected: ["a1": .pending]),
   Scenario(
     name: "a file in a trash folder is held through quarantine",
@@ -159,7 +164,8 @@ let scenarios: [Scenario] = [
     runs: [
       scanRoots(day: 0, [("/a", [("x.jpg", "O", 7)]), ("/b", [("y.jpg", "Y", 8)])]),
       scanRoots(day: 1, [("/a", [("x.jpg", "E1", 7)]), ("/b", [("y.jpg", "Y", 8)])]),
-      scanRoots(day: 2, [("/a", [("z.jpg", "Z", 9)]), ("/b", [("y.jpg", "Y", 8), ("x.jpg", "E1", 70)])]),
+      scanRoots(
+        day: 2, [("/a", [("z.jpg", "Z", 9)]), ("/b", [("y.jpg", "Y", 8), ("x.jpg", "E1", 70)])]),
     ],
     assets: [asset("o", "O"), asset("e1", "E1"), asset("y", "Y")], expected: [:]),
   Scenario(
@@ -186,11 +192,15 @@ let scenarios: [Scenario] = [
     assets: [asset("a1", "A")], expected: [:]),
   Scenario(
     name: "an excluded checksum is never a candidate",
-    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("c.jpg", "C", 3)])],
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("c.jpg", "C", 3)]),
+    ],
     assets: [asset("a1", "A"), asset("b1", "B")], exclusions: ["A"], expected: ["b1": .delete]),
   Scenario(
     name: "an already trashed asset is never a candidate",
-    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("c.jpg", "C", 3)])],
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("c.jpg", "C", 3)]),
+    ],
     assets: [asset("a1", "A", trashed: true), asset("b1", "B")], expected: ["b1": .delete]),
   Scenario(
     name: "a Live Photo pair deleted: both halves, the still names its video",
@@ -210,7 +220,9 @@ let scenarios: [Scenario] = [
     expected: ["s1": .delete]),
   Scenario(
     name: "a checksum on the server twice: both assets",
-    runs: [scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("b.jpg", "B", 2)])],
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("b.jpg", "B", 2)]), scan(day: 1, [("b.jpg", "B", 2)]),
+    ],
     assets: [asset("x1", "A"), asset("x2", "A"), asset("b1", "B")],
     expected: ["x1": .delete, "x2": .delete]),
   Scenario(
@@ -244,17 +256,21 @@ let scenarios: [Scenario] = [
         now: now)
     }
     let result = try #require(output)
-    let buckets = Dictionary(uniqueKeysWithValues: result.candidates.map { ($0.assetId, $0.bucket) })
+    let buckets = Dictionary(
+      uniqueKeysWithValues: result.candidates.map { ($0.assetId, $0.bucket) })
     #expect(buckets == scenario.expected)
-    #expect(result.summary.delete + result.summary.pending + result.summary.held
-      == scenario.expected.count)
+    #expect(
+      result.summary.delete + result.summary.pending + result.summary.held
+        == scenario.expected.count)
   }
 
   @Test func candidatesCarryPathsDatesAndTheLiveVideo() throws {
     let store = try StoreFixture().open()
     try store.recordScan([file("/lib/IMG_1.HEIC", "S", inode: 1)], completeRoots: ["/lib"], at: t0)
     try store.recordScan([], completeRoots: ["/lib"], at: t0 + day)
-    try store.signals.union([DeletionConfirmation(checksum: "S", confirmedAt: t0 + day, source: "freedesktop")])
+    try store.signals.union([
+      DeletionConfirmation(checksum: "S", confirmedAt: t0 + day, source: "freedesktop")
+    ])
     let output = try store.reconcile(
       files: [], roots: [RootStatus(path: "/lib", complete: true, files: 0)],
       assets: [asset("S1", "S", video: "V1"), asset("z", "Z")], settings: .defaults,

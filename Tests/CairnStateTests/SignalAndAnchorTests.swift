@@ -22,14 +22,16 @@ import Testing
   @Test func editKeepsTheFirstChecksumAndRetiresIntermediates() throws {
     let store = try StoreFixture().open()
     try store.recordScan([file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0)
-    try store.recordScan([file("/lib/a.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + day)
+    try store.recordScan(
+      [file("/lib/a.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + day)
     #expect(try store.signals.confirmations().isEmpty)  // the original is protected, not retired
     let reverted = try store.recordScan(
       [file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0 + 2 * day)
     #expect(reverted.retiredEdits == 1)
     #expect(try store.signals.confirmations()["E1"]?.confirmedAt == t0 + 2 * day)
     #expect(try store.signals.confirmations()["E1"]?.source == "edit")
-    try store.recordScan([file("/lib/a.jpg", "E2", inode: 7)], completeRoots: ["/lib"], at: t0 + 3 * day)
+    try store.recordScan(
+      [file("/lib/a.jpg", "E2", inode: 7)], completeRoots: ["/lib"], at: t0 + 3 * day)
     let anchors = try store.anchors.all()
     #expect(anchors.map(\.firstChecksum) == ["O"])
     #expect(anchors.map(\.currentChecksum) == ["E2"])
@@ -39,8 +41,10 @@ import Testing
   @Test func aRenameKeepsTheAnchor() throws {
     let store = try StoreFixture().open()
     try store.recordScan([file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0)
-    try store.recordScan([file("/lib/a.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + day)
-    try store.recordScan([file("/lib/b.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + 2 * day)
+    try store.recordScan(
+      [file("/lib/a.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + day)
+    try store.recordScan(
+      [file("/lib/b.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + 2 * day)
     let anchor = try #require(try store.anchors.all().first)
     #expect(anchor.firstChecksum == "O")
     #expect(anchor.path == "/lib/b.jpg")
@@ -48,7 +52,8 @@ import Testing
 
   @Test func aMoveToANewInodeCarriesTheAnchorOver() throws {
     let store = try StoreFixture().open()
-    try store.recordScan([file("/a/x.jpg", "O", root: "/a", inode: 7)], completeRoots: ["/a"], at: t0)
+    try store.recordScan(
+      [file("/a/x.jpg", "O", root: "/a", inode: 7)], completeRoots: ["/a"], at: t0)
     try store.recordScan(
       [file("/a/x.jpg", "E1", root: "/a", inode: 7)], completeRoots: ["/a"], at: t0 + day)
     // Copied to another file system and the old one deleted: new inode, same bytes.

@@ -16,7 +16,8 @@ import Testing
     #expect(info.path == "/home/ann/Photos/2024/summer trip/IMG 1.jpg")
     #expect(info.deletionDate == Date(iso8601: "2026-11-20T10:15:00Z"))
     let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
-    #expect(TrashInfo(text, timeZone: berlin)?.deletionDate == Date(iso8601: "2026-11-20T09:15:00Z"))
+    #expect(
+      TrashInfo(text, timeZone: berlin)?.deletionDate == Date(iso8601: "2026-11-20T09:15:00Z"))
     #expect(TrashInfo("[Trash Info]\nDeletionDate=2026-11-20T10:15:00") == nil)
   }
 
@@ -28,7 +29,9 @@ import Testing
       2jmj7l5rSw0yVb/vlWAYkK/YBwk=
 
       """
-    #expect(try ChecksumText.parseList(list) == Array(repeating: "2jmj7l5rSw0yVb/vlWAYkK/YBwk=", count: 3))
+    #expect(
+      try ChecksumText.parseList(list) == Array(repeating: "2jmj7l5rSw0yVb/vlWAYkK/YBwk=", count: 3)
+    )
     #expect(throws: ChecksumText.ListError.self) { try ChecksumText.parseList("nope\n") }
   }
 }

@@ -9,7 +9,8 @@ import Testing
     try fixture.photo("a.jpg", "alpha")
     try fixture.photo("b.jpg", "beta")
     try fixture.writeServer([])
-    let scan = try ToolRunner.run("cairn-hash", [fixture.library], environment: fixture.environment())
+    let scan = try ToolRunner.run(
+      "cairn-hash", [fixture.library], environment: fixture.environment())
     let observed = try ToolRunner.run(
       "cairn-observe", ["--server", fixture.serverFile], stdin: scan.stdout,
       environment: fixture.environment())
@@ -31,7 +32,8 @@ import Testing
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")
     try fixture.writeServer([])
-    let scan = try ToolRunner.run("cairn-hash", [fixture.library], environment: fixture.environment())
+    let scan = try ToolRunner.run(
+      "cairn-hash", [fixture.library], environment: fixture.environment())
     let truncated = scan.lines.dropLast().joined(separator: "\n") + "\n"
     let result = try ToolRunner.run(
       "cairn-observe", ["--server", fixture.serverFile], stdin: truncated,
@@ -52,7 +54,8 @@ import Testing
     #expect(try fixture.pipeline().status == 0)
     let env = fixture.environment()
     let server = ["--server", fixture.serverFile]
-    let exclude = try ToolRunner.run("cairn-observe", ["exclude"] + server + [path], environment: env)
+    let exclude = try ToolRunner.run(
+      "cairn-observe", ["exclude"] + server + [path], environment: env)
     #expect(exclude.status == 0, "\(exclude.stderr)")
     try FileManager.default.removeItem(atPath: path)
     #expect(try fixture.pipeline().buckets().isEmpty)
@@ -85,7 +88,8 @@ import Testing
       "da39a3ee5e6b4b0d3255bfef95601890afd80709  empty.jpg\n2jmj7l5rSw0yVb/vlWAYkK/YBwk=\n"
         + "a9993e364706816aba3e25717850c26c9cd0d89d  abc.jpg\n")
     let imported = try ToolRunner.run(
-      "cairn-observe", ["import"] + server + [fixture.directory.path + "/sums.txt"], environment: env)
+      "cairn-observe", ["import"] + server + [fixture.directory.path + "/sums.txt"],
+      environment: env)
     #expect(imported.status == 0, "\(imported.stderr)")
     #expect(imported.stderr.contains("imported 2 new checksum(s) as observed (3 read)"))
     let show = try ToolRunner.run(
@@ -95,15 +99,18 @@ import Testing
     #expect(show.stdout.contains("first seen:"))
 
     let asExclusions = try ToolRunner.run(
-      "cairn-observe", ["import", "--as", "exclusions"] + server + [fixture.directory.path + "/sums.txt"],
+      "cairn-observe",
+      ["import", "--as", "exclusions"] + server + [fixture.directory.path + "/sums.txt"],
       environment: env)
     #expect(asExclusions.status == 0)
-    let list = try ToolRunner.run("cairn-observe", ["list", "--exclusions"] + server, environment: env)
+    let list = try ToolRunner.run(
+      "cairn-observe", ["list", "--exclusions"] + server, environment: env)
     #expect(try list.records(ofType: "exclusion").count == 2)
 
     try fixture.directory.file("bad.txt", "not a checksum\n")
     let bad = try ToolRunner.run(
-      "cairn-observe", ["import"] + server + [fixture.directory.path + "/bad.txt"], environment: env)
+      "cairn-observe", ["import"] + server + [fixture.directory.path + "/bad.txt"], environment: env
+    )
     #expect(bad.status == 65)
     #expect(bad.stderr.contains("bad.txt:1"))
   }
@@ -115,7 +122,8 @@ import Testing
     // The first run waits on its input (a FIFO nobody writes yet) while holding the lock.
     let fifo = fixture.directory.path + "/scan.fifo"
     mkfifo(fifo, 0o600)
-    let scan = try ToolRunner.run("cairn-hash", [fixture.library], environment: fixture.environment())
+    let scan = try ToolRunner.run(
+      "cairn-hash", [fixture.library], environment: fixture.environment())
     let result = try ToolRunner.shell(
       """
       { printf '%s\\n' '\(scan.lines[0])'; sleep 3; } > '\(fifo)' &

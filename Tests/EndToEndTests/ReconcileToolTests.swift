@@ -10,7 +10,9 @@ import Testing
     try fixture.photo("2024/b.jpg", "beta")
     let a = try fixture.checksum(of: "a.jpg")
     let b = try fixture.checksum(of: "2024/b.jpg")
-    try fixture.writeServer([("asset-a", a), ("asset-b", b), ("asset-z", "bm90LWxvY2FsLWF0LWFsbC0xMjM=")])
+    try fixture.writeServer([
+      ("asset-a", a), ("asset-b", b), ("asset-z", "bm90LWxvY2FsLWF0LWFsbC0xMjM="),
+    ])
 
     let first = try fixture.pipeline("", observe: false)
     #expect(first.status == 0, "\(first.stderr)")
@@ -61,7 +63,8 @@ import Testing
     let formatter = DateFormatter()
     formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
     let deleted = Date().addingTimeInterval(-2 * 86_400)
-    let encodedPath = (fixture.library + "/a.jpg")
+    let encodedPath =
+      (fixture.library + "/a.jpg")
       .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
     try fixture.directory.file(
       "data/Trash/info/a.jpg.trashinfo",
@@ -83,7 +86,8 @@ import Testing
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")
     try fixture.writeServer([])
-    let scan = try ToolRunner.run("cairn-hash", [fixture.library], environment: fixture.environment())
+    let scan = try ToolRunner.run(
+      "cairn-hash", [fixture.library], environment: fixture.environment())
     let truncated = scan.lines.dropLast().joined(separator: "\n") + "\n"
     let result = try ToolRunner.run(
       "cairn-reconcile", ["--server", fixture.serverFile], stdin: truncated,
@@ -91,7 +95,8 @@ import Testing
     #expect(result.status == 65)
     #expect(result.stderr.contains("no end record"))
     #expect(result.stdout.isEmpty)
-    #expect(!FileManager.default.fileExists(atPath: fixture.directory.path + "/state/cairn/servers"))
+    #expect(
+      !FileManager.default.fileExists(atPath: fixture.directory.path + "/state/cairn/servers"))
   }
 
   @Test(arguments: [
@@ -118,7 +123,8 @@ import Testing
     let root = fixture.library
     let header =
       #"{"type":"header","schema":"1.0","tool":"cairn-hash","version":"t","pipeline":["cairn-hash"],"roots":["ROOT"]}"#
-    let stream = [header, error, end].filter { !$0.isEmpty }
+    let stream =
+      [header, error, end].filter { !$0.isEmpty }
       .map { $0.replacingOccurrences(of: "ROOT", with: root) }.joined(separator: "\n") + "\n"
     let refused = try ToolRunner.run(
       "cairn-reconcile", ["--server", fixture.serverFile], stdin: stream,
@@ -178,7 +184,8 @@ import Testing
       "#!/bin/sh\nif [ -n \"$STUB_FAIL\" ]; then echo 'cairn-fetch: server unreachable' >&2; exit 69; fi\n"
         + "cat '\(fixture.serverFile)'\n")
     chmod(stub, 0o755)
-    let scan = try ToolRunner.run("cairn-hash", [fixture.library], environment: fixture.environment())
+    let scan = try ToolRunner.run(
+      "cairn-hash", [fixture.library], environment: fixture.environment())
 
     let ok = try ToolRunner.run(
       bin + "/cairn-reconcile", [], stdin: scan.stdout, environment: fixture.environment())

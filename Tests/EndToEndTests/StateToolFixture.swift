@@ -51,7 +51,9 @@ struct StateToolFixture {
   }
 
   /// `cairn-hash Photos | cairn-observe --server ... | cairn-reconcile --server ...`.
-  func pipeline(_ reconcileArguments: String = "", observe: Bool = true, extra: [String: String] = [:])
+  func pipeline(
+    _ reconcileArguments: String = "", observe: Bool = true, extra: [String: String] = [:]
+  )
     throws -> ToolResult
   {
     let observeStage = observe ? " | cairn-observe --server '\(serverFile)'" : ""

@@ -71,6 +71,13 @@ import Testing
       #expect(
         try await client.searchIds(["id": .string(w.archived.id)], as: key) == [w.archived.id])
       #expect(try await client.searchIds(["isMotion": true], as: key) == [w.liveStill.id])
+      // Everything lives in the upload library: `libraryId: null` selects it, any id nothing.
+      let upload = try await client.searchIds(
+        ["libraryId": .null, "id": .string(w.newest.id)], as: key)
+      #expect(upload == [w.newest.id])
+      let library = try await client.searchIds(
+        ["libraryId": .string(AuthenticationTests.someId)], as: key)
+      #expect(library.isEmpty)
       // The partner's asset is found by checksum too: filter on ownerId before deleting.
       let partner = try await client.searchIds(["checksum": .string(w.bobs.checksum)], as: key)
       #expect(partner == [w.bobs.id])

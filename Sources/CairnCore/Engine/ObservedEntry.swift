@@ -6,7 +6,7 @@ public struct ObservedEntry: Sendable, Equatable {
   public var checksum: String
   /// The scanned roots the checksum was seen under (the scope it belongs to).
   public var roots: Set<String>
-  /// The paths it was last seen at, sorted.
+  /// The paths it was last seen at, sorted by root, then path.
   public var paths: [String]
   public var firstSeen: Date
   public var lastSeen: Date

@@ -54,7 +54,8 @@ public struct ReconciliationSettings: Sendable, Equatable {
     }
     if let text = configuration.string("CAIRN_THRESHOLD_PERCENT") {
       thresholdPercent = try Self.parsePercent(
-        text, key: "CAIRN_THRESHOLD_PERCENT", at: configuration.origin(of: "CAIRN_THRESHOLD_PERCENT"))
+        text, key: "CAIRN_THRESHOLD_PERCENT",
+        at: configuration.origin(of: "CAIRN_THRESHOLD_PERCENT"))
     }
     floor = try configuration.integer("CAIRN_FLOOR", in: Self.floorRange, default: 5)
   }
@@ -66,7 +67,8 @@ public struct ReconciliationSettings: Sendable, Equatable {
     var trimmed = text.trimmingCharacters(in: .whitespaces)
     if trimmed.hasSuffix("%") { trimmed.removeLast() }
     guard let value = Double(trimmed), value.isFinite, thresholdRange.contains(value) else {
-      throw CairnError(.configuration, "\(key)=\(text) is not a percentage from 0 to 100", at: origin)
+      throw CairnError(
+        .configuration, "\(key)=\(text) is not a percentage from 0 to 100", at: origin)
     }
     return value
   }

@@ -1,0 +1,154 @@
+import CairnCore
+import CairnImmich
+import CairnTestSupport
+import Foundation
+import ImmichTestServer
+import Testing
+
+/// The incremental path: sync stream into the cache, acks after commits, resets, cuts.
+@Suite struct SyncTests {
+  /// Logs Alice in and builds a refresher over a fresh cache in the harness's folders.
+  func refresher(_ h: Harness, batchSize: Int = 5000) async throws -> (
+    SyncRefresher, ServerConnection
+  ) {
+    let connection = try await h.connect()
+    let login = try await connection.client.login(
+      email: "alice@example.com", password: Secret(Library.alicePassword))
+    let session = SavedSession(
+      token: login.accessToken, loginId: UUID().uuidString.lowercased(), email: login.userEmail,
+      userId: login.userId, createdAt: Date())
+    let paths = CairnPaths(environment: h.environment())
+    let cache = try AssetCache.open(paths, connection.partition)
+    let refresher = SyncRefresher(
+      client: connection.client.usingSession(session.token), cache: cache,
+      version: connection.version, session: session, ownerId: connection.identity.userId,
+      batchSize: batchSize)
+    return (refresher, connection)
+  }
+
+  func searchListing(_ connection: ServerConnection) async throws -> ServerListing {
+    try await SearchLister(client: connection.client, ownerId: connection.identity.userId).list()
+  }
+
+  @Test(arguments: ImmichVersion.both)
+  func theStreamAndTheSearchGiveTheSameAssets(version: ImmichVersion) async throws {
+    let library = Library(version, extraAliceAssets: 30)
+    try await withServer(library.scenario) { h in
+      let (refresher, connection) = try await refresher(h)
+      let streamed = try await refresher.refresh()
+      let searched = try await searchListing(connection)
+      #expect(streamed.listing.assets == searched.assets)
+      #expect(streamed.listing.assets.map(\.id) == library.expectedIds)
+      #expect(streamed.listing.lockedSkipped == 1)
+      let stream = try #require(h.server.log.requests(path: "/api/sync/stream").first)
+      #expect(stream.body.contains(version == .v3_1 ? "AssetsV2" : "AssetsV1"))
+      let v3Type = version == .v3_1 ? "AssetV2" : "AssetV1"
+      let acks = try await refresher.client.syncAcks()
+      #expect(acks.contains { $0.type == v3Type })
+      #expect(acks.contains { $0.type == "SyncCompleteV1" })
+    }
+  }
+
+  @Test(arguments: ImmichVersion.both)
+  func aRefreshFetchesOnlyTheChanges(version: ImmichVersion) async throws {
+    let library = Library(version, extraAliceAssets: 50)
+    try await withServer(library.scenario) { h in
+      let (refresher, connection) = try await refresher(h)
+      _ = try await refresher.refresh()
+
+      let state = h.server.state
+      state.add(Scenario.Asset(ownerId: library.alice.id, originalFileName: "NEW.JPG"))
+      state.trash([library.timeline.id])
+      state.restore([library.trashed.id])
+      state.hardDelete([library.archived.id])
+      h.server.log.clear()
+
+      let second = try await refresher.refresh()
+      #expect(h.server.log.requests(path: "/api/sync/stream").count == 1)
+      #expect(h.server.log.requests(method: "POST", path: "/api/sync/ack").count == 1)
+      // Four changes and the completion line; nothing already known.
+      #expect(second.lines == 5)
+      #expect(second.wasReset == false)
+      let searched = try await searchListing(connection)
+      #expect(second.listing.assets == searched.assets)
+      let byId = Dictionary(uniqueKeysWithValues: second.listing.assets.map { ($0.id, $0) })
+      #expect(byId[library.timeline.id]?.isTrashed == true)
+      #expect(byId[library.trashed.id]?.isTrashed == false)
+      #expect(byId[library.archived.id] == nil)
+      #expect(second.listing.assets.contains { $0.originalFileName == "NEW.JPG" })
+    }
+  }
+
+  @Test(arguments: ImmichVersion.both)
+  func aResetDropsTheCacheAndStreamsAgain(version: ImmichVersion) async throws {
+    let library = Library(version)
+    try await withServer(library.scenario) { h in
+      let (refresher, connection) = try await refresher(h)
+      _ = try await refresher.refresh()
+      let session = try #require(h.server.state.sessions.first { $0.userId == library.alice.id })
+      h.server.state.setPendingSyncReset(sessionID: session.id)
+      h.server.log.clear()
+
+      let outcome = try await refresher.refresh()
+      #expect(outcome.wasReset)
+      let streams = h.server.log.requests(path: "/api/sync/stream")
+      #expect(streams.count == 2)
+      #expect(streams.last?.body.contains("\"reset\":true") == true)
+      #expect(outcome.listing.assets == (try await searchListing(connection)).assets)
+    }
+  }
+
+  @Test(arguments: ImmichVersion.both)
+  func aCutStreamKeepsCacheAndAcksInStep(version: ImmichVersion) async throws {
+    let library = Library(version, extraAliceAssets: 20)
+    try await withServer(library.scenario) { h in
+      let (refresher, connection) = try await refresher(h, batchSize: 4)
+      h.server.faults.inject(
+        Fault(method: "POST", path: "/api/sync/stream", action: .truncateStream(afterLines: 10)))
+      let cut = try await #require(throws: ImmichError.self) { try await refresher.refresh() }
+      #expect(cut.kind == .transport)
+
+      // Every line that arrived whole is in the cache, and the server's checkpoint is the
+      // last of them: no more, no less.
+      let cached = try refresher.cache.count()
+      #expect(cached == 10)
+      let type = version == .v3_1 ? "AssetV2" : "AssetV1"
+      let serverAck = try await refresher.client.syncAcks().first { $0.type == type }?.ack
+      let cacheAck = try refresher.cache.meta("ack.\(type)")
+      #expect(serverAck != nil)
+      #expect(serverAck == cacheAck)
+      #expect(try await refresher.client.syncAcks().contains { $0.type == "SyncCompleteV1" } == false)
+
+      // The next refresh resumes after them and ends complete.
+      let resumed = try await refresher.refresh()
+      let total = library.scenario.assets.filter { $0.ownerId == library.alice.id }.count
+      #expect(resumed.lines == total - 10 + 1)
+      #expect(resumed.listing.assets == (try await searchListing(connection)).assets)
+    }
+  }
+
+  @Test func aNewLoginStartsTheCacheOver() async throws {
+    let library = Library(.v3_1)
+    try await withServer(library.scenario) { h in
+      let (first, _) = try await refresher(h)
+      _ = try await first.refresh()
+      let (second, connection) = try await refresher(h)
+      h.server.log.clear()
+      let outcome = try await second.refresh()
+      #expect(outcome.wasReset)
+      #expect(h.server.log.requests(path: "/api/sync/stream").first?.body.contains("\"reset\":true") == true)
+      #expect(outcome.listing.assets == (try await searchListing(connection)).assets)
+    }
+  }
+
+  @Test func anAPIKeyCannotStream() async throws {
+    try await withServer(Library(.v3_1).scenario) { h in
+      let connection = try await h.connect()
+      let error = try await #require(throws: ImmichError.self) {
+        try await connection.client.syncStream(types: ["AssetsV2"], reset: false) { _ in }
+      }
+      #expect(error.kind == .forbidden)
+      #expect(error.serverMessage == "Sync endpoints cannot be used with API keys")
+    }
+  }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the few system tools cairn's demo, checks and tests use, when they are missing:
+# mandoc (man-page lint), jq and curl (demo and tests), openssl (checksum tests),
+# python3 (the demo's sample library) and SQLite's headers (GRDB).
+# On Debian/Ubuntu as root it installs them with apt-get; elsewhere it says what to install.
+set -euo pipefail
+
+need=()
+command -v mandoc >/dev/null 2>&1 || need+=(mandoc)
+command -v jq >/dev/null 2>&1 || need+=(jq)
+command -v curl >/dev/null 2>&1 || need+=(curl)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+if [ "$(uname)" = Linux ] && [ ! -e /usr/include/sqlite3.h ]; then need+=(libsqlite3-dev); fi
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "setup: installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}" >/dev/null
+elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1; then
+  echo "setup: installing ${need[*]} (sudo)"
+  sudo apt-get update -qq
+  sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+else
+  echo "setup: please install: ${need[*]} (on macOS: brew install ${need[*]/libsqlite3-dev/})" >&2
+  exit 1
+fi
