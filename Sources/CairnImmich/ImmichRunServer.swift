@@ -96,7 +96,8 @@ public struct ImmichRunServer: RunServer {
     RunAsset(
       id: asset.id.lowercased(), ownerID: asset.ownerId.lowercased(),
       visibility: asset.visibility, isTrashed: asset.isTrashed, checksum: asset.checksum,
-      originalFileName: asset.originalFileName, livePhotoVideoID: asset.livePhotoVideoId?.lowercased(),
+      originalFileName: asset.originalFileName,
+      livePhotoVideoID: asset.livePhotoVideoId?.lowercased(),
       fileCreatedAt: asset.fileCreatedAt.flatMap { Date(iso8601: $0) }, assetType: asset.type,
       tagValues: asset.tags?.map(\.value))
   }

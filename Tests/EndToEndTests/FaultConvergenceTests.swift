@@ -9,7 +9,9 @@ import Testing
 /// trashed exactly once, tagged and journalled; nothing else touched.
 @Suite(.serialized)
 struct FaultConvergenceTests {
-  static let faultyPaths = [("PUT", "/api/tags"), ("PUT", "/api/tags/assets"), ("DELETE", "/api/assets")]
+  static let faultyPaths = [
+    ("PUT", "/api/tags"), ("PUT", "/api/tags/assets"), ("DELETE", "/api/assets"),
+  ]
 
   struct Case: Sendable, CustomTestStringConvertible {
     var method: String
