@@ -47,8 +47,16 @@ public struct ImmichRunServer: RunServer {
     } catch { throw error.cairnError }
   }
 
+  /// `DELETE /api/assets {ids, force:false}`, sent once: after a lost answer the run stops and
+  /// the next one asks the server what happened, so no asset is ever trashed twice (a repeat
+  /// would restart its trash period).
   public func trash(assetIDs: [String]) async throws {
-    do { try await client.trash(assetIds: assetIDs) } catch { throw error.cairnError }
+    guard !assetIDs.isEmpty else { return }
+    do {
+      _ = try await client.send(
+        .DELETE, "/assets", body: ["ids": assetIDs.map { $0.lowercased() }, "force": false],
+        retry: .never)
+    } catch { throw error.cairnError }
   }
 
   public func restore(assetIDs: [String]) async throws {
@@ -88,7 +96,8 @@ public struct ImmichRunServer: RunServer {
     RunAsset(
       id: asset.id.lowercased(), ownerID: asset.ownerId.lowercased(),
       visibility: asset.visibility, isTrashed: asset.isTrashed, checksum: asset.checksum,
-      originalFileName: asset.originalFileName, livePhotoVideoID: asset.livePhotoVideoId?.lowercased(),
+      originalFileName: asset.originalFileName,
+      livePhotoVideoID: asset.livePhotoVideoId?.lowercased(),
       fileCreatedAt: asset.fileCreatedAt.flatMap { Date(iso8601: $0) }, assetType: asset.type,
       tagValues: asset.tags?.map(\.value))
   }

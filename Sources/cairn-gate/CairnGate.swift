@@ -44,7 +44,8 @@ struct CairnGate: AsyncParsableCommand {
       valueName: "digest"))
   var overrideThreshold: String?
 
-  @Flag(name: .customLong("all"), help: "List every item in the preview, not the first 20 per section.")
+  @Flag(
+    name: .customLong("all"), help: "List every item in the preview, not the first 20 per section.")
   var listAll = false
 
   func validate() throws {

@@ -25,7 +25,8 @@ struct Gate {
     }
     guard let server = stream.header.server else {
       throw CairnError(
-        .malformedInput, "the stream names no Immich server (feed cairn-gate cairn-reconcile's output)",
+        .malformedInput,
+        "the stream names no Immich server (feed cairn-gate cairn-reconcile's output)",
         at: reader.sourceName)
     }
     let configuration = try Configuration.load()

@@ -24,13 +24,23 @@ struct CairnRestore: AsyncParsableCommand {
 
   @OptionGroup var common: CommonOptions
 
-  @Option(name: .customLong("run-id"), help: ArgumentHelp("Restore every asset of this run still in the trash (repeatable).", valueName: "run-id"))
+  @Option(
+    name: .customLong("run-id"),
+    help: ArgumentHelp(
+      "Restore every asset of this run still in the trash (repeatable).", valueName: "run-id"))
   var runIDs: [String] = []
 
-  @Option(name: .customLong("asset-id"), parsing: .upToNextOption, help: ArgumentHelp("Restore these assets (and the other half of a Live Photo).", valueName: "id"))
+  @Option(
+    name: .customLong("asset-id"), parsing: .upToNextOption,
+    help: ArgumentHelp(
+      "Restore these assets (and the other half of a Live Photo).", valueName: "id"))
   var assetIDs: [String] = []
 
-  @Option(name: .customLong("file-name-matches"), help: ArgumentHelp("Restore assets of cairn runs whose original file name matches this regular expression.", valueName: "regex"))
+  @Option(
+    name: .customLong("file-name-matches"),
+    help: ArgumentHelp(
+      "Restore assets of cairn runs whose original file name matches this regular expression.",
+      valueName: "regex"))
   var fileNamePattern: String?
 
   @Flag(name: .customLong("dry-run"), help: "Show what would be restored; change nothing.")
@@ -39,7 +49,9 @@ struct CairnRestore: AsyncParsableCommand {
   @Flag(name: .customLong("list"), help: "List the runs in the local journal and exit.")
   var list = false
 
-  @Option(name: .customLong("show"), help: ArgumentHelp("Show one run from the local journal and exit.", valueName: "run-id"))
+  @Option(
+    name: .customLong("show"),
+    help: ArgumentHelp("Show one run from the local journal and exit.", valueName: "run-id"))
   var show: String?
 
   func validate() throws {

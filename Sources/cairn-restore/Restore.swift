@@ -56,7 +56,8 @@ struct Restore {
     writer.write(
       HeaderRecord(
         tool: "cairn-restore",
-        server: ServerIdentity(url: connection.partition.serverURL, userId: connection.identity.userId),
+        server: ServerIdentity(
+          url: connection.partition.serverURL, userId: connection.identity.userId),
         dryRun: dryRun))
     let outcome = await RestoreRun(server: connection.runServer, journal: journal).execute(
       selector.targets, dryRun: dryRun, emit: { writer.write($0) })

@@ -19,16 +19,23 @@ struct CairnTag: AsyncParsableCommand {
 
   @OptionGroup var common: CommonOptions
 
-  @Flag(name: .customLong("list"), help: "List cairn's runs from the server's run tags (the default).")
+  @Flag(
+    name: .customLong("list"), help: "List cairn's runs from the server's run tags (the default).")
   var list = false
 
-  @Option(name: .customLong("run-id"), help: ArgumentHelp("Write the assets of this run, trashed ones included.", valueName: "run-id"))
+  @Option(
+    name: .customLong("run-id"),
+    help: ArgumentHelp("Write the assets of this run, trashed ones included.", valueName: "run-id"))
   var runID: String?
 
-  @Option(name: .customLong("add"), help: ArgumentHelp("Tag the assets read from standard input with this tag value.", valueName: "tag"))
+  @Option(
+    name: .customLong("add"),
+    help: ArgumentHelp(
+      "Tag the assets read from standard input with this tag value.", valueName: "tag"))
   var addTag: String?
 
-  @Flag(name: .customLong("dry-run"), help: "With --add: show what would be tagged; change nothing.")
+  @Flag(
+    name: .customLong("dry-run"), help: "With --add: show what would be tagged; change nothing.")
   var dryRun = false
 
   func validate() throws {

@@ -19,7 +19,8 @@ struct ServerHistory {
         writer.write(
           RunRecord(
             runId: runTag.runID.description, source: "server", startedAt: runTag.runID.started,
-            tagId: tag.id, assets: assets.count, inTrash: trashed, restored: assets.count - trashed))
+            tagId: tag.id, assets: assets.count, inTrash: trashed, restored: assets.count - trashed)
+        )
         runs += 1
       }
     } catch {
@@ -37,7 +38,8 @@ struct ServerHistory {
     var count = 0
     do {
       let value = RunTag(value: RunTag.prefix + run).map(\.value) ?? ""
-      guard let tag = try await connection.runServer.tags().first(where: { $0.value == value }) else {
+      guard let tag = try await connection.runServer.tags().first(where: { $0.value == value })
+      else {
         throw CairnError(.usage, "the server has no tag \(value)")
       }
       for asset in try await connection.runServer.assets(taggedWith: tag.id) {
@@ -53,7 +55,8 @@ struct ServerHistory {
     } catch {
       throw asCairnError(error, .serverFailure)
     }
-    writer.write(EndRecord(tool: "cairn-tag", complete: true, counts: ["assets": count], runId: run))
+    writer.write(
+      EndRecord(tool: "cairn-tag", complete: true, counts: ["assets": count], runId: run))
     writer.flush()
     return .success
   }
@@ -82,14 +85,17 @@ struct ServerHistory {
         let tagID = try await connection.runServer.upsertTag(value)
         for batch in ids.chunked(1000) {
           try await connection.runServer.tagAssets(tagID: tagID, assetIDs: batch)
-          for id in batch { writer.write(ResultRecord(assetId: id, action: "tagged", message: value)) }
+          for id in batch {
+            writer.write(ResultRecord(assetId: id, action: "tagged", message: value))
+          }
         }
       } catch {
         throw asCairnError(error, .serverFailure)
       }
     }
     writer.write(
-      EndRecord(tool: "cairn-tag", complete: true, counts: [dryRun ? "wouldTag" : "tagged": ids.count]))
+      EndRecord(
+        tool: "cairn-tag", complete: true, counts: [dryRun ? "wouldTag" : "tagged": ids.count]))
     writer.flush()
     return .success
   }

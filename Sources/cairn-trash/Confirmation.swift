@@ -17,8 +17,10 @@ enum Confirmation {
     fflush(tty)
     var buffer = [CChar](repeating: 0, count: 64)
     guard fgets(&buffer, Int32(buffer.count), tty) != nil else { return false }
-    let answer = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    let answer = String(
+      decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self
+    )
+    .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     return answer == "y" || answer == "yes"
   }
 }

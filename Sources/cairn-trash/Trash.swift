@@ -57,7 +57,8 @@ struct Trash {
     let journal = Journal(path: Journal.path(configuration.paths, connection.partition))
     var history = try journal.read().runs
     // The journal and the state both remember a reviewed dry run; either will do.
-    let firstRun = !state.dryRunReviewed && !history.contains { $0.reviewedOnly && $0.plan != nil }
+    let firstRun =
+      !state.dryRunReviewed && !history.contains { $0.reviewedOnly && $0.plan != nil }
       && !history.contains { $0.startedAt != nil }
     let isDry = dryRun || firstRun
 
@@ -129,8 +130,10 @@ struct Trash {
       writer.write(
         EndRecord(
           tool: "cairn-trash", complete: true,
-          counts: ["wouldTrash": plan.units.count, "skipped": plan.skipped.count,
-                   "livePhotoVideos": plan.units.filter { $0.videoID != nil }.count],
+          counts: [
+            "wouldTrash": plan.units.count, "skipped": plan.skipped.count,
+            "livePhotoVideos": plan.units.filter { $0.videoID != nil }.count,
+          ],
           plan: digest))
       writer.flush()
       return .success
@@ -154,13 +157,15 @@ struct Trash {
 
     let interruption = Interruption()
     var failures = 0
-    let outcome = await TrashRun(server: connection.runServer, journal: journal, batchSize: batchSize)
-      .execute(
-        plan, planDigest: digest, runID: runID,
-        emit: { result in
-          if result.action == "failed" { failures += 1 }
-          writer.write(result)
-        }, shouldStop: { interruption.isRaised })
+    let outcome = await TrashRun(
+      server: connection.runServer, journal: journal, batchSize: batchSize
+    )
+    .execute(
+      plan, planDigest: digest, runID: runID,
+      emit: { result in
+        if result.action == "failed" { failures += 1 }
+        writer.write(result)
+      }, shouldStop: { interruption.isRaised })
     var counts = outcome.counts
     counts["skipped"] = plan.skipped.count
     counts["failed"] = failures

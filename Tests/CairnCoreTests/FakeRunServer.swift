@@ -24,8 +24,9 @@ final class FakeRunServer: RunServer, @unchecked Sendable {
   var trashCalls = 0
   var trashedTwice = 0
 
-  func add(_ id: String, owner: String = "me", visibility: String = "timeline", video: String? = nil)
-  {
+  func add(
+    _ id: String, owner: String = "me", visibility: String = "timeline", video: String? = nil
+  ) {
     assets[id] = Asset(owner: owner, visibility: visibility, checksum: "sum-\(id)", video: video)
   }
 

@@ -40,7 +40,9 @@ struct GatePlanTests {
 
   @Test func fiftyConfirmedAtOnceAreABurstWithOneCommandToExcludeThem() throws {
     let t = Date(timeIntervalSince1970: 1_800_000_000)
-    var candidates = (0..<50).map { c("b\($0)", .held, confirmed: t.addingTimeInterval(Double($0))) }
+    var candidates = (0..<50).map {
+      c("b\($0)", .held, confirmed: t.addingTimeInterval(Double($0)))
+    }
     candidates.append(c("lone", .held, confirmed: t.addingTimeInterval(86_400)))
     let plan = GatePlan(candidates: candidates, exclusions: [], approvals: [])
     #expect(plan.burst.count == 50)

@@ -49,7 +49,8 @@ struct SafetyRailsTests {
 
   @Test func aRootWithoutStatusRefuses() {
     let end = EndRecord(
-      tool: "cairn-hash", complete: true, roots: [RootStatus(path: "/other", complete: true, files: 3)])
+      tool: "cairn-hash", complete: true,
+      roots: [RootStatus(path: "/other", complete: true, files: 3)])
     #expect(SafetyRails.check(inputs(end: end))?.rail == .root)
   }
 
@@ -76,13 +77,16 @@ struct SafetyRailsTests {
   @Test func settingsMoveTheThreshold() {
     let loose = SafetyRails.Settings(thresholdPercent: 5, floor: 5)
     #expect(SafetyRails.check(inputs(end: goodEnd, planned: 50, settings: loose)) == nil)
-    #expect(SafetyRails.check(inputs(end: goodEnd, planned: 51, settings: loose))?.rail == .threshold)
+    #expect(
+      SafetyRails.check(inputs(end: goodEnd, planned: 51, settings: loose))?.rail == .threshold)
   }
 
   @Test func anEmptyServerAfterAFullOneRefuses() {
-    let refusal = SafetyRails.check(inputs(end: goodEnd, planned: 0, matched: 0, server: 0, last: 800))
+    let refusal = SafetyRails.check(
+      inputs(end: goodEnd, planned: 0, matched: 0, server: 0, last: 800))
     #expect(refusal?.rail == .emptyServer)
-    #expect(SafetyRails.check(inputs(end: goodEnd, planned: 0, matched: 0, server: 0, last: nil)) == nil)
+    #expect(
+      SafetyRails.check(inputs(end: goodEnd, planned: 0, matched: 0, server: 0, last: nil)) == nil)
   }
 
   @Test func disabledOrZeroDayTrashRefuses() {

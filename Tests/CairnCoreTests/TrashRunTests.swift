@@ -20,10 +20,13 @@ struct TrashRunTests {
     for run in try journal.read().runs { for id in run.inTrash { inTrash[id] = run.runID } }
     let plan = TrashPlan(candidates: ids.map(server.candidate), userID: "me", inTrash: inTrash)
     // As cairn-trash does: a `skipped` result for each candidate the screening left out.
-    var results = plan.skipped.map { ResultRecord(assetId: $0.candidate.assetId, action: "skipped") }
+    var results = plan.skipped.map {
+      ResultRecord(assetId: $0.candidate.assetId, action: "skipped")
+    }
     var batches = 0
     let outcome = await TrashRun(server: server, journal: journal, batchSize: batch).execute(
-      plan, planDigest: "d", runID: RunID(started: Date(timeIntervalSince1970: 1e9 + second), host: "AAAAAAAA"),
+      plan, planDigest: "d",
+      runID: RunID(started: Date(timeIntervalSince1970: 1e9 + second), host: "AAAAAAAA"),
       emit: { results.append($0) },
       shouldStop: {
         batches += 1
@@ -58,7 +61,8 @@ struct TrashRunTests {
     #expect(outcome.complete)
     #expect(server.assets["mine"]?.trashed == true)
     #expect(server.assets["partner"]?.trashed == false && server.assets["locked"]?.trashed == false)
-    #expect(results.filter { $0.action == "skipped" }.map(\.assetId).sorted() == ["locked", "partner"])
+    #expect(
+      results.filter { $0.action == "skipped" }.map(\.assetId).sorted() == ["locked", "partner"])
   }
 
   @Test func batchesNeverExceedTheSizeNorSplitAPair() throws {

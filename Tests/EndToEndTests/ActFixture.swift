@@ -25,7 +25,8 @@ final class ActFixture: @unchecked Sendable {
     ])
   }
 
-  init(version: ImmichVersion = .v3_1, photoCount: Int = 4, trashEnabled: Bool = true) async throws {
+  init(version: ImmichVersion = .v3_1, photoCount: Int = 4, trashEnabled: Bool = true) async throws
+  {
     var scenario = Scenario(version: version, trashEnabled: trashEnabled)
     let (me, _) = scenario.addUser(email: "me@example.com", keySecret: Self.secret)
     let (partner, _) = scenario.addUser(email: "partner@example.com")
@@ -80,7 +81,9 @@ final class ActFixture: @unchecked Sendable {
       lines.append(
         EndRecord(
           tool: "cairn-reconcile", complete: complete, errors: errors.count,
-          counts: ["matched": matched, "serverAssets": serverAssets, "candidates": candidates.count],
+          counts: [
+            "matched": matched, "serverAssets": serverAssets, "candidates": candidates.count,
+          ],
           roots: roots
         ).jsonString())
     }
@@ -133,13 +136,16 @@ final class ActFixture: @unchecked Sendable {
 
   var mutations: [RecordedRequest] { server.log.mutating }
 
-  func isTrashed(_ asset: Scenario.Asset) -> Bool { server.state.asset(asset.id)?.isTrashed ?? false }
+  func isTrashed(_ asset: Scenario.Asset) -> Bool {
+    server.state.asset(asset.id)?.isTrashed ?? false
+  }
 
   /// The values of the tags on an asset.
   func tagValues(_ asset: Scenario.Asset) -> Set<String> {
     let tags = server.state.tags
-    return Set(server.state.tagIDs(onAsset: asset.id).compactMap { id in
-      tags.first { $0.id == id }?.value
-    })
+    return Set(
+      server.state.tagIDs(onAsset: asset.id).compactMap { id in
+        tags.first { $0.id == id }?.value
+      })
   }
 }

@@ -9,7 +9,9 @@ import Testing
 /// trashed exactly once, tagged and journalled; nothing else touched.
 @Suite(.serialized)
 struct FaultConvergenceTests {
-  static let faultyPaths = [("PUT", "/api/tags"), ("PUT", "/api/tags/assets"), ("DELETE", "/api/assets")]
+  static let faultyPaths = [
+    ("PUT", "/api/tags"), ("PUT", "/api/tags/assets"), ("DELETE", "/api/assets"),
+  ]
 
   struct Case: Sendable, CustomTestStringConvertible {
     var method: String
@@ -49,9 +51,9 @@ struct FaultConvergenceTests {
     #expect(runs.reduce(into: Set<String>()) { $0.formUnion($1.inTrash) } == intended)
   }
 
-  @Test(arguments: cases)
-  func aFailedRequestConvergesOnRerun(_ c: Case) async throws {
-    let f = try await ActFixture(photoCount: 5)
+  @Test(arguments: cases, ImmichVersion.allCases)
+  func aFailedRequestConvergesOnRerun(_ c: Case, _ version: ImmichVersion) async throws {
+    let f = try await ActFixture(version: version, photoCount: 5)
     defer { Task { await f.stop() } }
     let (stream, intended) = plan(f)
     _ = try await f.gateAndTrash(stream)  // first run: dry

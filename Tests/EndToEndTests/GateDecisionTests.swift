@@ -16,20 +16,25 @@ struct GateDecisionTests {
 
     let plain = try await f.shell("cairn-gate < '\(input)'")
     #expect(plain.status == 0, "\(plain.stderr)")
-    #expect(try plain.records(ofType: "candidate").compactMap { $0["assetId"] as? String } == [f.photos[2].id])
+    #expect(
+      try plain.records(ofType: "candidate").compactMap { $0["assetId"] as? String } == [
+        f.photos[2].id
+      ])
     #expect(plain.stderr.contains("pending review"))
     #expect(plain.stderr.contains(f.photos[0].originalFileName))
 
     let approved = try await f.shell(
       "cairn-gate -q --approve all-pending --exclude \(f.photos[1].id) < '\(input)'")
     #expect(approved.status == 0, "\(approved.stderr)")
-    #expect(Set(try approved.records(ofType: "candidate").compactMap { $0["assetId"] as? String })
-      == [f.photos[0].id, f.photos[2].id])
+    #expect(
+      Set(try approved.records(ofType: "candidate").compactMap { $0["assetId"] as? String })
+        == [f.photos[0].id, f.photos[2].id])
 
     // Both decisions were stored: a plain run now gives the same plan.
     let later = try await f.shell("cairn-gate -q < '\(input)'")
     let end = try #require(try later.records(ofType: "end").first)
-    #expect(end["plan"] as? String == (try approved.records(ofType: "end").first?["plan"] as? String))
+    #expect(
+      end["plan"] as? String == (try approved.records(ofType: "end").first?["plan"] as? String))
     #expect((end["counts"] as? [String: Int])?["excluded"] == 1)
     #expect(f.mutations.isEmpty)
   }
@@ -51,7 +56,8 @@ struct GateDecisionTests {
     #expect(gate.stderr.contains("cairn-gate --exclude burst"))
     #expect(gate.stderr.contains("eligible in 14 days"))
     let excluded = try await f.shell("cairn-gate -q --exclude burst < '\(input)'")
-    let counts = try #require(try excluded.records(ofType: "end").first?["counts"] as? [String: Int])
+    let counts = try #require(
+      try excluded.records(ofType: "end").first?["counts"] as? [String: Int])
     #expect(counts["excluded"] == 60 && counts["held"] == 0)
   }
 

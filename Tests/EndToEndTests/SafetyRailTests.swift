@@ -25,7 +25,8 @@ struct SafetyRailTests {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
     try await reviewed(f)
-    let input = try f.write("reconcile-cut.ndjson", f.reconcileStream([f.candidate(f.photos[0])], end: false))
+    let input = try f.write(
+      "reconcile-cut.ndjson", f.reconcileStream([f.candidate(f.photos[0])], end: false))
     let gate = try await f.shell("cairn-gate < '\(input)'")
     expectRefused(gate, "incomplete-stream", f)
     #expect(gate.stdout.isEmpty)
@@ -41,7 +42,8 @@ struct SafetyRailTests {
     try await reviewed(f)
     let stream = f.reconcileStream(
       [f.candidate(f.photos[0])],
-      errors: [ErrorRecord(tool: "cairn-hash", message: "Permission denied", path: "/photos/x.jpg")])
+      errors: [ErrorRecord(tool: "cairn-hash", message: "Permission denied", path: "/photos/x.jpg")]
+    )
     let input = try f.write("reconcile-err.ndjson", stream)
     expectRefused(try await f.shell("cairn-gate < '\(input)'"), "error-records", f)
   }
@@ -69,11 +71,14 @@ struct SafetyRailTests {
     let refused = try await f.shell("cairn-gate < '\(input)'")
     expectRefused(refused, "threshold", f)
     let digest = try #require(
-      refused.stderr.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+      refused.stderr.split(separator: " ").last.map {
+        $0.trimmingCharacters(in: .whitespacesAndNewlines)
+      })
     #expect(PlanDigest.isWellFormed(digest))
 
     let wrong = String(repeating: "0", count: 64)
-    expectRefused(try await f.shell("cairn-gate --override-threshold \(wrong) < '\(input)'"), "threshold", f)
+    expectRefused(
+      try await f.shell("cairn-gate --override-threshold \(wrong) < '\(input)'"), "threshold", f)
 
     let passed = try await f.shell(
       "cairn-gate -q --override-threshold \(digest) < '\(input)' | setsid cairn-trash --yes")
@@ -84,9 +89,11 @@ struct SafetyRailTests {
   @Test func anEmptyServerAfterAFullOne() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
-    let full = try f.write("reconcile-full.ndjson", f.reconcileStream([], matched: 900, serverAssets: 950))
+    let full = try f.write(
+      "reconcile-full.ndjson", f.reconcileStream([], matched: 900, serverAssets: 950))
     #expect(try await f.shell("cairn-gate -q < '\(full)'").status == 0)
-    let empty = try f.write("reconcile-empty.ndjson", f.reconcileStream([], matched: 0, serverAssets: 0))
+    let empty = try f.write(
+      "reconcile-empty.ndjson", f.reconcileStream([], matched: 0, serverAssets: 0))
     expectRefused(try await f.shell("cairn-gate < '\(empty)'"), "empty-server", f)
   }
 
@@ -122,7 +129,9 @@ struct SafetyRailTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(!f.isTrashed(f.partnerPhoto))
     #expect(f.isTrashed(f.photos[0]))
-    let skipped = try result.records(ofType: "result").filter { $0["action"] as? String == "skipped" }
+    let skipped = try result.records(ofType: "result").filter {
+      $0["action"] as? String == "skipped"
+    }
     #expect(skipped.compactMap { $0["assetId"] as? String } == [f.partnerPhoto.id])
   }
 }

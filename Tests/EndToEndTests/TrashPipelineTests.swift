@@ -21,15 +21,17 @@ struct TrashPipelineTests {
     let first = try await f.gateAndTrash(stream)
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stderr.contains("first run on this partition"))
-    #expect(try first.records(ofType: "result").allSatisfy { $0["action"] as? String == "would-trash" })
+    #expect(
+      try first.records(ofType: "result").allSatisfy { $0["action"] as? String == "would-trash" })
     #expect(f.mutations.isEmpty)
 
     // The next run trashes the still, its motion video and the photo, tagged and journalled.
     let second = try await f.gateAndTrash(stream)
     #expect(second.status == 0, "\(second.stderr)")
     let results = try second.records(ofType: "result")
-    #expect(Set(results.compactMap { $0["assetId"] as? String })
-      == [f.live.still.id, f.live.video.id, f.photos[0].id])
+    #expect(
+      Set(results.compactMap { $0["assetId"] as? String })
+        == [f.live.still.id, f.live.video.id, f.photos[0].id])
     #expect(results.allSatisfy { $0["action"] as? String == "trashed" })
     for asset in [f.live.still, f.live.video, f.photos[0]] {
       #expect(f.isTrashed(asset), "\(asset.originalFileName)")
@@ -84,13 +86,15 @@ struct TrashPipelineTests {
     f.server.log.clear()
     let dry = try await f.gateAndTrash(stream, trash: "--dry-run --yes")
     #expect(dry.status == 0, "\(dry.stderr)")
-    #expect(Set(try dry.records(ofType: "result").compactMap { $0["assetId"] as? String })
-      == [f.live.still.id, f.live.video.id, f.photos[2].id])
+    #expect(
+      Set(try dry.records(ofType: "result").compactMap { $0["assetId"] as? String })
+        == [f.live.still.id, f.live.video.id, f.photos[2].id])
     #expect(f.mutations.isEmpty)
     // And the real run then does exactly what the dry run said.
     let real = try await f.gateAndTrash(stream)
-    #expect(Set(try real.records(ofType: "result").compactMap { $0["assetId"] as? String })
-      == Set(try dry.records(ofType: "result").compactMap { $0["assetId"] as? String }))
+    #expect(
+      Set(try real.records(ofType: "result").compactMap { $0["assetId"] as? String })
+        == Set(try dry.records(ofType: "result").compactMap { $0["assetId"] as? String }))
   }
 
   @Test func restoreAndTagDryRunsChangeNothing() async throws {
@@ -103,13 +107,19 @@ struct TrashPipelineTests {
     f.server.log.clear()
     let restore = try await f.shell("cairn-restore --dry-run --run-id \(runID)")
     #expect(restore.status == 0, "\(restore.stderr)")
-    #expect(try restore.records(ofType: "result").map { $0["action"] as? String } == ["would-restore"])
+    #expect(
+      try restore.records(ofType: "result").map { $0["action"] as? String } == ["would-restore"])
     let output = try f.write("trash-output.ndjson", trashed.stdout)
     let tag = try await f.shell("cairn-tag --add holiday/keep --dry-run < '\(output)'")
     #expect(tag.status == 0, "\(tag.stderr)")
     #expect(try tag.records(ofType: "result").count == 1)
     #expect(f.mutations.isEmpty)
     #expect(f.isTrashed(f.photos[0]))
+
+    // The real thing tags the asset read from stdin.
+    let tagged = try await f.shell("cairn-tag --add holiday/keep < '\(output)'")
+    #expect(tagged.status == 0, "\(tagged.stderr)")
+    #expect(f.tagValues(f.photos[0]).contains("holiday/keep"))
   }
 
   @Test func withoutATerminalAndWithoutYesItRefuses() async throws {
@@ -168,7 +178,8 @@ struct TrashPipelineTests {
     // A failing server and a rejected key make error messages; they must not carry it either.
     f.server.faults.inject(Fault(path: "/api/tags", count: 5, action: .status(500, body: "{}")))
     outputs.append(try await f.gateAndTrash(f.reconcileStream([f.candidate(f.photos[1])])))
-    outputs.append(try await f.shell("cairn-tag --list", extra: ["IMMICH_API_KEY": ActFixture.secret + "x"]))
+    outputs.append(
+      try await f.shell("cairn-tag --list", extra: ["IMMICH_API_KEY": ActFixture.secret + "x"]))
     for output in outputs {
       #expect(!output.stdout.contains(ActFixture.secret))
       #expect(!output.stderr.contains(ActFixture.secret))

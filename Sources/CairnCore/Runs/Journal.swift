@@ -39,7 +39,10 @@ public final class Journal {
     line.append(0x0A)
     var offset = 0
     while offset < line.count {
-      let n = line.withUnsafeBufferPointer { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+      let n = line.withUnsafeBufferPointer { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return write(fd, base + offset, buffer.count - offset)
+      }
       if n < 0 {
         if errno == EINTR { continue }
         throw CairnError(.stateFailure, "cannot write the journal: \(lastError())", at: path)
@@ -54,7 +57,9 @@ public final class Journal {
   /// Every entry in order. A torn last line (a crash mid-write) is left out.
   public func read() throws(CairnError) -> JournalContents {
     guard let data = FileManager.default.contents(atPath: path) else {
-      if access(path, F_OK) != 0 { return JournalContents(entries: [], tornTail: false, skipped: []) }
+      if access(path, F_OK) != 0 {
+        return JournalContents(entries: [], tornTail: false, skipped: [])
+      }
       throw CairnError(.stateFailure, "cannot read the journal", at: path)
     }
     return JournalContents.parse(Array(data))
@@ -87,7 +92,10 @@ public final class Journal {
     search: while end > 0 {
       let start = max(0, end - off_t(chunk.count))
       let count = Int(end - start)
-      let n = chunk.withUnsafeMutableBufferPointer { pread(fd, $0.baseAddress!, count, start) }
+      let n = chunk.withUnsafeMutableBufferPointer { buffer -> Int in
+        guard let base = buffer.baseAddress else { return -1 }
+        return pread(fd, base, count, start)
+      }
       guard n == count else { break }
       for i in stride(from: count - 1, through: 0, by: -1) where chunk[i] == 0x0A {
         keep = start + off_t(i) + 1

@@ -96,8 +96,10 @@ public struct JournalAsset: Sendable, Equatable, Hashable {
   /// For the motion video of a Live Photo: the still it belongs to.
   public var stillID: String?
 
-  public init(id: String, checksum: String? = nil, originalFileName: String? = nil,
-              stillID: String? = nil) {
+  public init(
+    id: String, checksum: String? = nil, originalFileName: String? = nil,
+    stillID: String? = nil
+  ) {
     self.id = id
     self.checksum = checksum
     self.originalFileName = originalFileName

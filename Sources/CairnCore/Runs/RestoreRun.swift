@@ -87,8 +87,9 @@ public struct RestoreRun {
       }
       outcome.restored.append(contentsOf: verified)
       do {
-        for (run, group) in Dictionary(grouping: verified, by: \.runID).sorted(by: { $0.key < $1.key })
-        {
+        for (run, group) in Dictionary(grouping: verified, by: \.runID).sorted(by: {
+          $0.key < $1.key
+        }) {
           try journal.append(JournalEntry(.restored, runID: run, assetIDs: group.map(\.id)))
         }
       } catch {

@@ -56,8 +56,9 @@ public struct RestoreSelector {
       return
     }
     let runs = (asset.tagValues ?? []).compactMap { RunTag(value: $0) }
-    guard let tag = runs.first(where: { runHint == nil || $0.runID.description == runHint })
-      ?? runs.first
+    guard
+      let tag = runs.first(where: { runHint == nil || $0.runID.description == runHint })
+        ?? runs.first
     else {
       notes.append("\(id): not trashed by a cairn run (no cairn/v1/run tag); left alone")
       return
@@ -87,9 +88,11 @@ public struct RestoreSelector {
     let journalled = history.filter { $0.startedAt != nil }
     if !journalled.isEmpty {
       for run in journalled {
-        for asset in run.planned where run.inTrash.contains(asset.id) && matches(asset.originalFileName) {
+        for asset in run.planned
+        where run.inTrash.contains(asset.id) && matches(asset.originalFileName) {
           append(asset, run: run.runID)
-          for video in run.planned where video.stillID == asset.id && run.inTrash.contains(video.id) {
+          for video in run.planned where video.stillID == asset.id && run.inTrash.contains(video.id)
+          {
             append(video, run: run.runID)
           }
         }
@@ -103,7 +106,8 @@ public struct RestoreSelector {
       let videos = Dictionary(assets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
       for asset in assets where asset.isTrashed && matches(asset.originalFileName) {
         append(asset, run: runTag.runID.description)
-        if let video = asset.livePhotoVideoID.flatMap({ videos[$0.lowercased()] }), video.isTrashed {
+        if let video = asset.livePhotoVideoID.flatMap({ videos[$0.lowercased()] }), video.isTrashed
+        {
           append(video, run: runTag.runID.description, livePhotoVideo: true)
         }
       }
@@ -114,7 +118,8 @@ public struct RestoreSelector {
     guard chosen.insert(asset.id).inserted else { return }
     targets.append(
       RestoreRun.Target(
-        id: asset.id, runID: run, checksum: asset.checksum, originalFileName: asset.originalFileName,
+        id: asset.id, runID: run, checksum: asset.checksum,
+        originalFileName: asset.originalFileName,
         livePhotoVideo: asset.stillID != nil))
   }
 
@@ -122,7 +127,8 @@ public struct RestoreSelector {
     guard chosen.insert(asset.id.lowercased()).inserted else { return }
     targets.append(
       RestoreRun.Target(
-        id: asset.id, runID: run, checksum: asset.checksum, originalFileName: asset.originalFileName,
+        id: asset.id, runID: run, checksum: asset.checksum,
+        originalFileName: asset.originalFileName,
         livePhotoVideo: livePhotoVideo || asset.visibility == "hidden"))
   }
 }

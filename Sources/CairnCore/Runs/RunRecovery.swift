@@ -75,6 +75,8 @@ extension Array {
   /// Consecutive slices of at most `size` elements.
   public func chunked(_ size: Int) -> [[Element]] {
     guard size > 0 else { return [self] }
-    return stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
+    return stride(from: 0, to: count, by: size).map {
+      Array(self[$0..<Swift.min($0 + size, count)])
+    }
   }
 }

@@ -38,7 +38,8 @@ public enum GatePreview {
   }
 
   static func describe(_ c: CandidateRecord) -> String {
-    let name = c.originalFileName ?? c.paths.first.map { ($0 as NSString).lastPathComponent }
+    let name =
+      c.originalFileName ?? c.paths.first.map { ($0 as NSString).lastPathComponent }
       ?? c.assetId
     let date = c.fileCreatedAt.map { String($0.iso8601.prefix(10)) } ?? "----------"
     var text = "\(name)  \(date)  \(c.detail ?? c.reason)"

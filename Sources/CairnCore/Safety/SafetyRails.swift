@@ -124,7 +124,8 @@ public enum SafetyRails {
     for root in end.roots {
       if !root.complete {
         return Refusal(
-          .root, "root \(root.path) was not scanned completely"
+          .root,
+          "root \(root.path) was not scanned completely"
             + (root.problem.map { " (\($0))" } ?? ""),
           "mount or fix it, or leave it out of the scan")
       }
@@ -135,7 +136,8 @@ public enum SafetyRails {
       }
     }
     let reported = Set(end.roots.map(\.path))
-    if !end.roots.isEmpty, let missing = inputs.header.roots.first(where: { !reported.contains($0) })
+    if !end.roots.isEmpty,
+      let missing = inputs.header.roots.first(where: { !reported.contains($0) })
     {
       return Refusal(
         .root, "root \(missing) has no scan status (did it vanish?)",
