@@ -48,7 +48,7 @@ enum TagRoutes {
     },
     Route("PUT", "/api/tags/:id", .authenticated(permission: Permission.tagUpdate)) { store, call in
       var r = BodyReader(call.body)
-      let color = r.string("color")
+      let color = r.hexColor("color")
       try r.finish()
       var tag = try store.ownTag(
         call.param("id"), userId: try call.user.userId, Permission.tagUpdate)
@@ -78,7 +78,7 @@ enum TagRoutes {
     var r = BodyReader(call.body)
     let name = r.string("name", required: true) ?? ""
     let parentId = r.uuid("parentId")
-    let color = r.string("color")
+    let color = r.hexColor("color")
     try r.finish()
     let userId = try call.user.userId
     var value = name
