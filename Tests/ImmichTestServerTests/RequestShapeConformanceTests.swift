@@ -122,6 +122,64 @@ struct RequestShapeConformanceTests {
     }
   }
 
+  /// Multipart uploads: the fields of `AssetMediaCreateDto`, checked field by field as JSON
+  /// values against the spec (form values are text; the spec types them after coercion).
+  struct Upload: Sendable, CustomStringConvertible {
+    var description: String
+    var fields: [(String, String)]
+    /// The same fields as the DTO sees them after coercion, for the spec check.
+    var coerced: ImmichJSON
+    var allowed: Bool
+  }
+
+  static let created = ("fileCreatedAt", "2026-03-01T10:00:00.000Z")
+  static let modified = ("fileModifiedAt", "2026-03-01T12:00:00+02:00")
+  static let uploads: [Upload] = [
+    Upload(
+      description: "the required fields", fields: [created, modified],
+      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00:00+02:00"], allowed: true),
+    Upload(
+      description: "duration in ms", fields: [created, modified, ("duration", "2500")],
+      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00:00+02:00", "duration": 2500], allowed: true),
+    Upload(
+      description: "v2 duration text", fields: [created, modified, ("duration", "0:00:02.50000")],
+      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00:00+02:00", "duration": "0:00:02.50000"],
+      allowed: false),
+    Upload(
+      description: "without fileModifiedAt", fields: [created],
+      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z"], allowed: false),
+    Upload(
+      description: "date without zone", fields: [created, ("fileModifiedAt", "2026-03-01T12:00")],
+      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00"], allowed: false),
+    Upload(
+      description: "unknown visibility", fields: [created, modified, ("visibility", "public")],
+      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00:00+02:00", "visibility": "public"], allowed: false),
+  ]
+
+  @Test(arguments: uploads)
+  func multipartUploadFollowsTheSpec(upload: Upload) async throws {
+    let spec = try #require(OpenAPIDocument.shared)
+    let key = Key("POST", "/assets")
+    let schema = try #require(spec.requestSchema(key, contentType: "multipart/form-data"))
+    #expect(spec.requestValidator.errors(upload.coerced, schema).isEmpty == upload.allowed)
+    try await withWorld(.v3_1) { w, _, client in
+      let reply = try await client.send(
+        .POST, "/api/assets", as: .key(w.aliceKey),
+        raw: AssetTests.multipart(upload.fields, file: Array("bytes".utf8), name: "n.jpg"))
+      if upload.allowed {
+        #expect(reply.status == 201, "\(reply.text)")
+      } else {
+        #expect(reply.status == 400, "\(reply.text)")
+        #expect(reply.json?["message"] == "Validation failed")
+      }
+    }
+  }
+
   @Test(arguments: allowed)
   func acceptsWhatTheSpecAllows(shape: Shape) async throws {
     let spec = try #require(OpenAPIDocument.shared)
