@@ -52,7 +52,12 @@ enum TagRoutes {
       try r.finish()
       var tag = try store.ownTag(
         call.param("id"), userId: try call.user.userId, Permission.tagUpdate)
-      if let color { tag.color = normalizedColor(color) }
+      // `update(id, { color })`: undefined leaves the colour, null clears it [inferred].
+      if let color {
+        tag.color = normalizedColor(color)
+      } else if call.body["color"] == .null {
+        tag.color = nil
+      }
       tag.updatedAt = store.now
       store.tags[tag.id] = tag
       return .json(200, Rendering.tag(tag))
