@@ -1,4 +1,5 @@
 import Foundation
+import CairnTestSupport
 import ImmichTestServer
 import Testing
 
@@ -132,4 +133,17 @@ import Testing
     #expect(validator.errors("green", hex).count == 1)
     #expect(validator.errors("x", ["$ref": "#/components/schemas/Nope"]).count == 1)
   }
+
+  /// Where the conformance suites look for the spec, and that a missing or foreign file
+  /// yields no document (so those suites are skipped rather than run against nothing).
+  @Test func specLocationAndMissingDocument() throws {
+    let fallback = try #require(OpenAPIDocument.candidates.last)
+    #expect(fallback.path.hasSuffix("/shared/immich/immich-openapi-specs.json"))
+    #expect(!fallback.path.contains(".."))
+    #expect(OpenAPIDocument(URL(fileURLWithPath: "/nonexistent/immich-openapi-specs.json")) == nil)
+    let temp = TemporaryDirectory()
+    let notASpec = try temp.file("spec.json", "{\"openapi\":\"3.0.0\"}")
+    #expect(OpenAPIDocument(URL(fileURLWithPath: notASpec)) == nil)
+  }
 }
+
