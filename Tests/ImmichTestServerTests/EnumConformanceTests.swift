@@ -1,6 +1,7 @@
 import Foundation
-@testable import ImmichTestServer
 import Testing
+
+@testable import ImmichTestServer
 
 /// The double's vocabularies against the spec's enums: a type the real server knows but the
 /// double refuses (or the reverse) would make cairn's tests disagree with production.

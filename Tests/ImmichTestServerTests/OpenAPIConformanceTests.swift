@@ -1,7 +1,8 @@
 import Foundation
-@testable import ImmichTestServer
 import NIOHTTP1
 import Testing
+
+@testable import ImmichTestServer
 
 /// Every operation the double serves, exercised over HTTP in v3.1 mode: the request it is sent
 /// must conform to the official request schema, and the answer must carry a documented success
@@ -17,14 +18,16 @@ struct OpenAPIConformanceTests {
     var key: Key
     var status: Int
     var note: String = ""
-    var run: @Sendable (World, ImmichTestServer, TestClient) async throws -> (ImmichJSON?, HTTPReply)
+    var run:
+      @Sendable (World, ImmichTestServer, TestClient) async throws -> (ImmichJSON?, HTTPReply)
     var description: String { "\(key) → \(status)" + (note.isEmpty ? "" : " (\(note))") }
 
     init(
       _ method: String, _ path: String, _ status: Int, _ note: String = "",
-      _ run: @escaping @Sendable (World, ImmichTestServer, TestClient) async throws -> (
-        ImmichJSON?, HTTPReply
-      )
+      _ run:
+        @escaping @Sendable (World, ImmichTestServer, TestClient) async throws -> (
+          ImmichJSON?, HTTPReply
+        )
     ) {
       self.key = Key(method, path)
       self.status = status
@@ -55,10 +58,18 @@ struct OpenAPIConformanceTests {
   }
 
   static let exercises: [Exercise] = [
-    Exercise("GET", "/server/ping", 200) { _, _, c in try await send(c, "GET", "/api/server/ping", nil, as: .none) },
-    Exercise("GET", "/server/version", 200) { _, _, c in try await send(c, "GET", "/api/server/version", nil, as: .none) },
-    Exercise("GET", "/server/features", 200) { _, _, c in try await send(c, "GET", "/api/server/features", nil, as: .none) },
-    Exercise("GET", "/server/config", 200) { _, _, c in try await send(c, "GET", "/api/server/config", nil, as: .none) },
+    Exercise("GET", "/server/ping", 200) { _, _, c in
+      try await send(c, "GET", "/api/server/ping", nil, as: .none)
+    },
+    Exercise("GET", "/server/version", 200) { _, _, c in
+      try await send(c, "GET", "/api/server/version", nil, as: .none)
+    },
+    Exercise("GET", "/server/features", 200) { _, _, c in
+      try await send(c, "GET", "/api/server/features", nil, as: .none)
+    },
+    Exercise("GET", "/server/config", 200) { _, _, c in
+      try await send(c, "GET", "/api/server/config", nil, as: .none)
+    },
     Exercise("GET", "/server/media-types", 200) { _, _, c in
       try await send(c, "GET", "/api/server/media-types", nil, as: .none)
     },
@@ -175,7 +186,8 @@ struct OpenAPIConformanceTests {
     },
     Exercise("PUT", "/tags/{id}", 200) { w, _, c in
       let tag = try await tagged(w, c)
-      return try await send(c, "PUT", "/api/tags/\(tag)", ["color": "#123abc"], as: .key(w.aliceKey))
+      return try await send(
+        c, "PUT", "/api/tags/\(tag)", ["color": "#123abc"], as: .key(w.aliceKey))
     },
     Exercise("DELETE", "/tags/{id}", 204) { w, _, c in
       let tag = try await tagged(w, c)
@@ -222,27 +234,19 @@ struct OpenAPIConformanceTests {
     },
     Exercise("DELETE", "/sync/ack", 204) { w, _, c in
       let token = try await c.login("alice@example.com", "alice-pw")
-      return try await send(c, "DELETE", "/api/sync/ack", ["types": ["AssetV2"]], as: .bearer(token))
+      return try await send(
+        c, "DELETE", "/api/sync/ack", ["types": ["AssetV2"]], as: .bearer(token))
     },
   ]
 
   static func upload(_ c: TestClient, _ w: World, bytes: [UInt8]) async throws -> HTTPReply {
-    let boundary = "conformance-boundary"
-    var body: [UInt8] = []
-    func part(_ name: String, _ value: String) {
-      body += Array(
-        "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
-    }
-    part("fileCreatedAt", "2026-01-01T00:00:00.000Z")
-    part("fileModifiedAt", "2026-01-01T00:00:00+02:00")
-    part("isFavorite", "false")
-    body += Array(
-      ("--\(boundary)\r\nContent-Disposition: form-data; name=\"assetData\"; filename=\"new.jpg\"\r\n"
-        + "Content-Type: application/octet-stream\r\n\r\n").utf8)
-    body += bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+    let fields = [
+      ("fileCreatedAt", "2026-01-01T00:00:00.000Z"),
+      ("fileModifiedAt", "2026-01-01T00:00:00+02:00"), ("isFavorite", "false"),
+    ]
     return try await c.send(
       .POST, "/api/assets", as: .key(w.aliceKey),
-      raw: (body, "multipart/form-data; boundary=\(boundary)"))
+      raw: AssetTests.multipart(fields, file: bytes, name: "new.jpg"))
   }
 
   @Test(arguments: exercises)
@@ -301,7 +305,10 @@ struct OpenAPIConformanceTests {
   /// escape the spec check.
   @Test func everyRouteOfTheDoubleIsExercised() throws {
     let spec = try #require(OpenAPIDocument.shared)
-    let routed = Set(APIRouter().routes.map { Key(method: $0.method, doublePath: "/" + $0.pattern.joined(separator: "/")) })
+    let routed = Set(
+      APIRouter().routes.map {
+        Key(method: $0.method, doublePath: "/" + $0.pattern.joined(separator: "/"))
+      })
     let exercised = Set(Self.exercises.map(\.key))
     #expect(routed.subtracting(exercised).sorted() == [])
     #expect(exercised.subtracting(routed).sorted() == [])

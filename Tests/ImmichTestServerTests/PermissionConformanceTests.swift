@@ -1,7 +1,8 @@
 import Foundation
-@testable import ImmichTestServer
 import NIOHTTP1
 import Testing
+
+@testable import ImmichTestServer
 
 /// The permission each operation needs, read from the spec's `x-immich-permission`, against the
 /// double's route table and against what the double actually enforces over HTTP.

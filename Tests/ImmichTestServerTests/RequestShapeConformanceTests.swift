@@ -59,7 +59,9 @@ struct RequestShapeConformanceTests {
     Shape("POST", "/sync/stream", "without types", [:]),
     Shape("POST", "/sync/stream", "unknown type", ["types": ["PhotosV9"]]),
     Shape("POST", "/sync/ack", "without acks", [:]),
-    Shape("POST", "/sync/ack", "1001 acks", ["acks": .array(Array(repeating: "AssetV2|x", count: 1001))]),
+    Shape(
+      "POST", "/sync/ack", "1001 acks", ["acks": .array(Array(repeating: "AssetV2|x", count: 1001))]
+    ),
     Shape("DELETE", "/sync/ack", "unknown entity type", ["types": ["AssetsV2"]]),
   ]
 
@@ -67,12 +69,16 @@ struct RequestShapeConformanceTests {
   static let allowed: [Shape] = [
     Shape("POST", "/search/metadata", "empty", [:]),
     Shape("POST", "/search/metadata", "unknown key stripped", ["includeNull": true]),
-    Shape("POST", "/search/metadata", "null libraryId and tagIds", ["libraryId": .null, "tagIds": .null]),
-    Shape("POST", "/search/metadata", "date with offset", ["takenAfter": "2026-01-01T00:00:00+02:00"]),
+    Shape(
+      "POST", "/search/metadata", "null libraryId and tagIds",
+      ["libraryId": .null, "tagIds": .null]),
+    Shape(
+      "POST", "/search/metadata", "date with offset", ["takenAfter": "2026-01-01T00:00:00+02:00"]),
     Shape("POST", "/search/metadata", "upper-case uuid", ["id": .string(uuid.uppercased())]),
     Shape("POST", "/search/statistics", "empty", [:]),
     Shape("POST", "/trash/restore/assets", "no ids", ["ids": []]),
-    Shape("POST", "/tags", "null parent and colour", ["name": "x", "parentId": .null, "color": .null]),
+    Shape(
+      "POST", "/tags", "null parent and colour", ["name": "x", "parentId": .null, "color": .null]),
     Shape("POST", "/tags", "three-digit colour", ["name": "x", "color": "abc"]),
     Shape("POST", "/tags", "eight-digit colour", ["name": "x", "color": "#AABBCCDD"]),
     Shape("PUT", "/tags", "no tags", ["tags": []]),
@@ -137,28 +143,38 @@ struct RequestShapeConformanceTests {
   static let uploads: [Upload] = [
     Upload(
       description: "the required fields", fields: [created, modified],
-      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
-        "fileModifiedAt": "2026-03-01T12:00:00+02:00"], allowed: true),
+      coerced: [
+        "assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00:00+02:00",
+      ], allowed: true),
     Upload(
       description: "duration in ms", fields: [created, modified, ("duration", "2500")],
-      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
-        "fileModifiedAt": "2026-03-01T12:00:00+02:00", "duration": 2500], allowed: true),
+      coerced: [
+        "assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00:00+02:00", "duration": 2500,
+      ], allowed: true),
     Upload(
       description: "v2 duration text", fields: [created, modified, ("duration", "0:00:02.50000")],
-      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
-        "fileModifiedAt": "2026-03-01T12:00:00+02:00", "duration": "0:00:02.50000"],
+      coerced: [
+        "assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00:00+02:00", "duration": "0:00:02.50000",
+      ],
       allowed: false),
     Upload(
       description: "without fileModifiedAt", fields: [created],
       coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z"], allowed: false),
     Upload(
       description: "date without zone", fields: [created, ("fileModifiedAt", "2026-03-01T12:00")],
-      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
-        "fileModifiedAt": "2026-03-01T12:00"], allowed: false),
+      coerced: [
+        "assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00",
+      ], allowed: false),
     Upload(
       description: "unknown visibility", fields: [created, modified, ("visibility", "public")],
-      coerced: ["assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
-        "fileModifiedAt": "2026-03-01T12:00:00+02:00", "visibility": "public"], allowed: false),
+      coerced: [
+        "assetData": "x", "fileCreatedAt": "2026-03-01T10:00:00.000Z",
+        "fileModifiedAt": "2026-03-01T12:00:00+02:00", "visibility": "public",
+      ], allowed: false),
   ]
 
   @Test(arguments: uploads)

@@ -33,9 +33,10 @@ struct SchemaValidator {
     return schemas[String(ref.dropFirst(prefix.count))] as? [String: Any]
   }
 
-  private func check(_ value: ImmichJSON, _ schema: [String: Any], _ path: String,
-    _ out: inout [String])
-  {
+  private func check(
+    _ value: ImmichJSON, _ schema: [String: Any], _ path: String,
+    _ out: inout [String]
+  ) {
     if let ref = schema["$ref"] as? String {
       guard let target = resolve(ref) else {
         out.append("\(path): unresolvable $ref \(ref)")
@@ -163,11 +164,13 @@ struct SchemaValidator {
     }
   }
 
-  static let uuidPattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+  static let uuidPattern =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 
   /// RFC 3339 `date-time`: a full date, a time with seconds, and `Z` or a numeric offset.
   static func isDateTime(_ text: String) -> Bool {
-    let shape = #"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"#
+    let shape =
+      #"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"#
     guard let regex = try? NSRegularExpression(pattern: shape),
       let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
     else { return false }

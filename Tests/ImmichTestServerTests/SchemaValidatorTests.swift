@@ -1,33 +1,35 @@
-import Foundation
 import CairnTestSupport
+import Foundation
 import ImmichTestServer
 import Testing
 
 /// The validator the conformance suites rely on must reject wrong documents; one that accepted
 /// everything would make every conformance test pass vacuously.
 @Suite struct SchemaValidatorTests {
-  static var components: [String: Any] { [
-    "Color": ["type": "string", "enum": ["red", "green"]],
-    "Tag": [
-      "type": "object", "required": ["id", "name"],
-      "properties": [
-        "id": ["type": "string", "format": "uuid"],
-        "name": ["type": "string"],
-        "parentId": ["type": "string", "nullable": true],
-        "color": ["$ref": "#/components/schemas/Color"],
-        "createdAt": ["type": "string", "format": "date-time"],
-        "count": ["type": "integer", "minimum": 0, "maximum": 10],
-        "owner": ["allOf": [["$ref": "#/components/schemas/Owner"]], "nullable": true],
+  static var components: [String: Any] {
+    [
+      "Color": ["type": "string", "enum": ["red", "green"]],
+      "Tag": [
+        "type": "object", "required": ["id", "name"],
+        "properties": [
+          "id": ["type": "string", "format": "uuid"],
+          "name": ["type": "string"],
+          "parentId": ["type": "string", "nullable": true],
+          "color": ["$ref": "#/components/schemas/Color"],
+          "createdAt": ["type": "string", "format": "date-time"],
+          "count": ["type": "integer", "minimum": 0, "maximum": 10],
+          "owner": ["allOf": [["$ref": "#/components/schemas/Owner"]], "nullable": true],
+        ],
       ],
-    ],
-    "Owner": [
-      "type": "object", "required": ["email"], "properties": ["email": ["type": "string"]],
-    ],
-    "Free": ["type": "object", "additionalProperties": ["type": "boolean"]],
-    "Closed": [
-      "type": "object", "additionalProperties": false, "properties": ["a": ["type": "string"]],
-    ],
-  ] }
+      "Owner": [
+        "type": "object", "required": ["email"], "properties": ["email": ["type": "string"]],
+      ],
+      "Free": ["type": "object", "additionalProperties": ["type": "boolean"]],
+      "Closed": [
+        "type": "object", "additionalProperties": false, "properties": ["a": ["type": "string"]],
+      ],
+    ]
+  }
 
   let validator = SchemaValidator(schemas: components)
   let strict = SchemaValidator(schemas: components, rejectUndeclaredProperties: true)
@@ -40,7 +42,8 @@ import Testing
   @Test func acceptsAConformingDocument() {
     #expect(validator.errors(good, ref: "Tag") == [])
     #expect(strict.errors(good, ref: "Tag") == [])
-    #expect(validator.errors(["id": .string(Self.id), "name": "a", "owner": .null], ref: "Tag") == [])
+    #expect(
+      validator.errors(["id": .string(Self.id), "name": "a", "owner": .null], ref: "Tag") == [])
   }
 
   struct Wrong: Sendable, CustomStringConvertible {
@@ -58,30 +61,42 @@ import Testing
   }
 
   static let wrongs: [Wrong] = [
-    Wrong(description: "missing required", document: replacing("name", with: nil),
+    Wrong(
+      description: "missing required", document: replacing("name", with: nil),
       complaint: "missing required property 'name'"),
-    Wrong(description: "null where not nullable", document: replacing("name", with: .null),
+    Wrong(
+      description: "null where not nullable", document: replacing("name", with: .null),
       complaint: "$.name: expected string, got null"),
-    Wrong(description: "number for string", document: replacing("name", with: 1),
+    Wrong(
+      description: "number for string", document: replacing("name", with: 1),
       complaint: "$.name: expected string"),
-    Wrong(description: "bool for integer", document: replacing("count", with: true),
+    Wrong(
+      description: "bool for integer", document: replacing("count", with: true),
       complaint: "$.count: expected integer"),
-    Wrong(description: "fraction for integer", document: replacing("count", with: .number(1.5)),
+    Wrong(
+      description: "fraction for integer", document: replacing("count", with: .number(1.5)),
       complaint: "$.count: expected integer"),
-    Wrong(description: "above maximum", document: replacing("count", with: 11),
+    Wrong(
+      description: "above maximum", document: replacing("count", with: 11),
       complaint: "above the maximum"),
-    Wrong(description: "not in enum (via $ref)", document: replacing("color", with: "blue"),
+    Wrong(
+      description: "not in enum (via $ref)", document: replacing("color", with: "blue"),
       complaint: "$.color: \"blue\" is not one of"),
-    Wrong(description: "not a uuid", document: replacing("id", with: "1234"),
+    Wrong(
+      description: "not a uuid", document: replacing("id", with: "1234"),
       complaint: "is not a uuid"),
-    Wrong(description: "date without time", document: replacing("createdAt", with: "2026-01-02"),
+    Wrong(
+      description: "date without time", document: replacing("createdAt", with: "2026-01-02"),
       complaint: "not an RFC 3339 date-time"),
-    Wrong(description: "date without zone",
+    Wrong(
+      description: "date without zone",
       document: replacing("createdAt", with: "2026-01-02T03:04:05"),
       complaint: "not an RFC 3339 date-time"),
-    Wrong(description: "month 13", document: replacing("createdAt", with: "2026-13-02T03:04:05Z"),
+    Wrong(
+      description: "month 13", document: replacing("createdAt", with: "2026-13-02T03:04:05Z"),
       complaint: "not an RFC 3339 date-time"),
-    Wrong(description: "allOf part violated", document: replacing("owner", with: ["mail": "x"]),
+    Wrong(
+      description: "allOf part violated", document: replacing("owner", with: ["mail": "x"]),
       complaint: "$.owner: missing required property 'email'"),
     Wrong(description: "array for object", document: [], complaint: "$: expected object"),
   ]
@@ -95,14 +110,16 @@ import Testing
   @Test func strictModeRejectsUndeclaredProperties() {
     let extra = Self.replacing("deletedAt", with: .null)
     #expect(validator.errors(extra, ref: "Tag") == [])
-    #expect(strict.errors(extra, ref: "Tag") == ["$: property 'deletedAt' is not declared by the schema"])
+    #expect(
+      strict.errors(extra, ref: "Tag") == ["$: property 'deletedAt' is not declared by the schema"])
   }
 
   @Test func additionalPropertiesIsHonoured() {
     #expect(validator.errors(["x": true, "y": false], ref: "Free") == [])
     #expect(validator.errors(["x": "yes"], ref: "Free") == ["$.x: expected boolean, got string"])
     #expect(validator.errors(["a": "1"], ref: "Closed") == [])
-    #expect(validator.errors(["a": "1", "b": "2"], ref: "Closed") == ["$: property 'b' is not allowed"])
+    #expect(
+      validator.errors(["a": "1", "b": "2"], ref: "Closed") == ["$: property 'b' is not allowed"])
   }
 
   @Test func itemsAndArrayBoundsAreChecked() {
@@ -122,9 +139,11 @@ import Testing
     #expect(validator.errors(true, ["anyOf": [s, i]]) == ["$: matches none of anyOf"])
     #expect(validator.errors("a", ["oneOf": [s, i]]) == [])
     // 2 is both an integer and a number: oneOf wants exactly one.
-    #expect(validator.errors(2, ["oneOf": [i, n]]) == ["$: matches 2 of oneOf, expected exactly 1"])
+    #expect(
+      validator.errors(2, ["oneOf": [i, n]]) == ["$: matches 2 of oneOf, expected exactly 1"])
     #expect(validator.errors(2, ["allOf": [i, n]]) == [])
-    #expect(validator.errors(.number(2.5), ["allOf": [i, n]]) == ["$: expected integer, got number"])
+    #expect(
+      validator.errors(.number(2.5), ["allOf": [i, n]]) == ["$: expected integer, got number"])
   }
 
   @Test func patternAndUnresolvableReferences() {
@@ -146,4 +165,3 @@ import Testing
     #expect(OpenAPIDocument(URL(fileURLWithPath: notASpec)) == nil)
   }
 }
-
