@@ -1,7 +1,6 @@
 import Foundation
+import ImmichTestServer
 import Testing
-
-@testable import ImmichTestServer
 
 /// The double's vocabularies against the spec's enums: a type the real server knows but the
 /// double refuses (or the reverse) would make cairn's tests disagree with production.
@@ -12,8 +11,8 @@ struct EnumConformanceTests {
     let spec = try #require(OpenAPIDocument.shared)
     let requestTypes = spec.enumValues("SyncRequestType")
     #expect(!requestTypes.isEmpty)
-    #expect(Set(SyncRoutes.requestTypes(.v3_1)) == Set(requestTypes))
-    #expect(Set(SyncRoutes.entityTypes) == Set(spec.enumValues("SyncEntityType")))
+    #expect(Set(ServedAPI.syncRequestTypes(.v3_1)) == Set(requestTypes))
+    #expect(Set(ServedAPI.syncEntityTypes) == Set(spec.enumValues("SyncEntityType")))
   }
 
   @Test func assetTypesAndVisibilitiesAreTheSpecs() throws {
@@ -28,8 +27,8 @@ struct EnumConformanceTests {
     let spec = try #require(OpenAPIDocument.shared)
     let known = Set(spec.enumValues("Permission"))
     #expect(known.contains("syncCheckpoint.read"))
-    let demanded = APIRouter().routes.compactMap { route -> String? in
-      if case .authenticated(let permission?) = route.access { return permission }
+    let demanded = ServedAPI.routes.compactMap { route -> String? in
+      if case .authenticated(let permission?) = route.demand { return permission }
       return nil
     }
     #expect(Set(demanded + Permission.cairnNeeds).subtracting(known).sorted() == [])

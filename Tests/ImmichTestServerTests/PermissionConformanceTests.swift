@@ -1,8 +1,7 @@
 import Foundation
+import ImmichTestServer
 import NIOHTTP1
 import Testing
-
-@testable import ImmichTestServer
 
 /// The permission each operation needs, read from the spec's `x-immich-permission`, against the
 /// double's route table and against what the double actually enforces over HTTP.
@@ -11,33 +10,18 @@ import Testing
 struct PermissionConformanceTests {
   typealias Key = OpenAPIDocument.OperationKey
 
-  /// What a route of the double demands, in the spec's terms.
-  enum Demand: Equatable, CustomStringConvertible {
-    case public_
-    /// Authenticated; nil is Immich's `permission: false`.
-    case permission(String?)
-    var description: String {
-      switch self {
-      case .public_: return "public"
-      case .permission(let p): return p ?? "authenticated, no permission"
-      }
-    }
-  }
+  typealias Demand = ServedAPI.Demand
 
   static var doubleTable: [Key: Demand] {
     var table: [Key: Demand] = [:]
-    for route in APIRouter().routes {
-      let key = Key(method: route.method, doublePath: "/" + route.pattern.joined(separator: "/"))
-      switch route.access {
-      case .open: table[key] = .public_
-      case .authenticated(let permission): table[key] = .permission(permission)
-      }
+    for route in ServedAPI.routes {
+      table[Key(method: route.method, doublePath: route.path)] = route.demand
     }
     return table
   }
 
   static func specDemand(_ spec: OpenAPIDocument, _ key: Key) -> Demand {
-    spec.requiresAuthentication(key) ? .permission(spec.permission(key)) : .public_
+    spec.requiresAuthentication(key) ? .authenticated(permission: spec.permission(key)) : .open
   }
 
   /// The two tables agree for every route the double serves; mismatches are listed by name.
@@ -64,14 +48,14 @@ struct PermissionConformanceTests {
         HTTPMethod(rawValue: key.method), path, json: key.method == "GET" ? nil : [:],
         as: .key(w.bareKey))
       switch expected {
-      case .permission(let permission?):
+      case .authenticated(let permission?):
         #expect(reply.status == 403, "\(reply.text)")
         #expect(reply.json == ["message": .string("Missing required permission: \(permission)")])
-      case .permission(nil), .public_:
+      case .authenticated(nil), .open:
         let missing = reply.json?["message"]?.stringValue?.hasPrefix("Missing required") ?? false
         #expect(!missing, "\(reply.text)")
       }
-      if expected != .public_ {
+      if expected != .open {
         let anonymous = try await client.send(
           HTTPMethod(rawValue: key.method), path, json: key.method == "GET" ? nil : [:])
         #expect(anonymous.status == 401)
