@@ -42,10 +42,21 @@ struct AssetQuery: Sendable {
   static func parse(
     _ body: ImmichJSON, caller: Caller, store: Store, paging: Bool
   ) throws(APIError) -> (AssetQuery, page: Int, size: Int, descending: Bool) {
-    var r = BodyReader(body)
+    // `StatisticsSearchDto` lacks the result-shaping and per-asset fields of
+    // `MetadataSearchDto` (id, checksum, names, paths, withDeleted, with*, paging); zod strips
+    // them, so statistics ignores them. Trash dates still imply withDeleted there.
+    var r = BodyReader(paging ? body : body.removing(Self.metadataOnlyKeys))
     let id = r.uuid("id")
     let checksum = r.string("checksum")
     let fileName = r.string("originalFileName")
+    // Declared but not modelled (no EXIF, OCR or derived files): type-checked like zod does.
+    for key in ["city", "country", "state", "make", "model", "lensModel", "description", "ocr"]
+      + ["originalPath", "previewPath", "thumbnailPath", "encodedVideoPath"]
+    {
+      _ = r.string(key)
+    }
+    // v2.6 deprecated -1 ("unrated"); v3 refuses it.
+    _ = r.int("rating", min: store.version.isV3 ? 1 : -1, max: 5)
     let type = r.option("type", AssetType.self)
     let visibility = r.option("visibility", AssetVisibility.self)
     let isFavorite = r.bool("isFavorite")
@@ -113,6 +124,12 @@ struct AssetQuery: Sendable {
       !people.isEmpty || !albums.isEmpty || isOffline == true || library != nil
     return (query, page, size, descending)
   }
+
+  static let metadataOnlyKeys: Set<String> = [
+    "id", "checksum", "originalFileName", "originalPath", "previewPath", "thumbnailPath",
+    "encodedVideoPath", "deviceAssetId", "withDeleted", "withExif", "withPeople", "withStacked",
+    "page", "size", "order",
+  ]
 
   func matches(_ a: AssetRecord, in store: Store) -> Bool {
     if matchesNothing || !owners.contains(a.ownerId) { return false }
@@ -225,5 +242,13 @@ extension Store {
       }
     }
     return nil
+  }
+}
+
+extension ImmichJSON {
+  /// The object without `keys`, as zod strips keys a DTO does not declare.
+  func removing(_ keys: Set<String>) -> ImmichJSON {
+    guard case .object(let pairs) = self else { return self }
+    return .object(pairs.filter { !keys.contains($0.0) })
   }
 }

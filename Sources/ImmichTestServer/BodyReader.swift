@@ -76,6 +76,22 @@ struct BodyReader {
     return s
   }
 
+  /// `TagCreateDto`/`TagUpdateDto.color`: 3, 4, 6 or 8 hex digits, `#` optional. The wording
+  /// is zod's default for a failed regex.
+  mutating func hexColor(_ key: String) -> String? {
+    guard let s = string(key) else { return nil }
+    let digits = s.hasPrefix("#") ? s.dropFirst() : Substring(s)
+    guard [3, 4, 6, 8].contains(digits.utf8.count), digits.utf8.allSatisfy(Identifiers.isHex)
+    else {
+      let pattern = "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"
+      fail(
+        [.string(key)], "invalid_format", "Invalid string: must match pattern /\(pattern)/",
+        [("format", "regex"), ("pattern", .string(pattern))])
+      return nil
+    }
+    return s
+  }
+
   mutating func date(_ key: String) -> Date? {
     guard let s = string(key) else { return nil }
     guard let date = Timestamps.parseWithOffset(s) else {

@@ -107,7 +107,8 @@ enum Rendering {
     ]
   }
 
-  /// `SyncAssetV2` (v3) or `SyncAssetV1` (v2: text duration, no `createdAt`, no `isEdited`).
+  /// `SyncAssetV2` (v3) or `SyncAssetV1` (v2). API-FACTS §7.2: V1 has the same fields except a
+  /// text `duration` and no `createdAt` — `isEdited` included.
   static func syncAsset(_ a: AssetRecord, version: ImmichVersion) -> ImmichJSON {
     var fields: [(String, ImmichJSON)] = [
       ("id", .string(a.id)), ("ownerId", .string(a.ownerId)),
@@ -122,9 +123,8 @@ enum Rendering {
       ("type", .string(a.type.rawValue)), ("deletedAt", date(a.deletedAt)),
       ("isFavorite", .bool(a.isFavorite)), ("visibility", .string(a.visibility.rawValue)),
       ("livePhotoVideoId", ImmichJSON.from(a.livePhotoVideoId)), ("stackId", .null),
-      ("libraryId", .null), ("width", .null), ("height", .null),
+      ("libraryId", .null), ("width", .null), ("height", .null), ("isEdited", false),
     ]
-    if version.isV3 { fields.append(("isEdited", false)) }
     return .object(fields)
   }
 }

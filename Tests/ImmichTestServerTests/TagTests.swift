@@ -167,4 +167,24 @@ import Testing
       #expect(gone.json == ["message": "Not found or no tag.read access"])
     }
   }
+
+  /// PUT /tags/:id: a colour is normalised, an omitted one stays, null clears it (the key then
+  /// disappears from TagResponseDto), and a non-hex one is a validation error.
+  @Test func updateSetsKeepsAndClearsTheColour() async throws {
+    try await withWorld(.v3_1) { w, _, client in
+      let key = Credential.key(w.aliceKey)
+      let id = try #require(
+        try await client.post("/api/tags", ["name": "c"], as: key).json?["id"]?.stringValue)
+      let set = try await client.put("/api/tags/\(id)", ["color": "abc"], as: key)
+      #expect(set.json?["color"] == "#abc")
+      let kept = try await client.put("/api/tags/\(id)", [:], as: key)
+      #expect(kept.json?["color"] == "#abc")
+      let cleared = try await client.put("/api/tags/\(id)", ["color": .null], as: key)
+      #expect(cleared.status == 200)
+      #expect(cleared.json?["color"] == nil)
+      let wrong = try await client.put("/api/tags/\(id)", ["color": "red"], as: key)
+      #expect(wrong.status == 400)
+      #expect(wrong.json?["errors"]?.arrayValue?.first?["path"] == ["color"])
+    }
+  }
 }

@@ -41,6 +41,11 @@ enum AuthRoutes {
   static func login(_ store: inout Store, _ call: RouteCall) throws(APIError) -> Reply {
     var reader = BodyReader(call.body)
     let email = reader.string("email", required: true)
+    if let email, !isEmailAddress(email) {
+      reader.fail(
+        [.string("email")], "invalid_format", "Invalid email address",
+        [("format", "email"), ("pattern", .string(emailPattern))])
+    }
     let password = reader.string("password", required: true)
     try reader.finish()
     guard store.passwordLoginEnabled else {
@@ -59,6 +64,15 @@ enum AuthRoutes {
         "userEmail": .string(user.email), "name": .string(user.name), "profileImagePath": "",
         "isAdmin": .bool(user.isAdmin), "shouldChangePassword": false, "isOnboarded": true,
       ])
+  }
+
+  /// `LoginCredentialDto.email`: zod's email check, the pattern the spec publishes.
+  static let emailPattern =
+    "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+    + "(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$"
+
+  static func isEmailAddress(_ text: String) -> Bool {
+    text.range(of: emailPattern, options: .regularExpression) != nil
   }
 
   static func sessionJSON(_ s: SessionRecord, current: Bool) -> ImmichJSON {

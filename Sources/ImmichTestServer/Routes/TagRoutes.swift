@@ -48,11 +48,16 @@ enum TagRoutes {
     },
     Route("PUT", "/api/tags/:id", .authenticated(permission: Permission.tagUpdate)) { store, call in
       var r = BodyReader(call.body)
-      let color = r.string("color")
+      let color = r.hexColor("color")
       try r.finish()
       var tag = try store.ownTag(
         call.param("id"), userId: try call.user.userId, Permission.tagUpdate)
-      if let color { tag.color = normalizedColor(color) }
+      // `update(id, { color })`: undefined leaves the colour, null clears it [inferred].
+      if let color {
+        tag.color = normalizedColor(color)
+      } else if call.body["color"] == .null {
+        tag.color = nil
+      }
       tag.updatedAt = store.now
       store.tags[tag.id] = tag
       return .json(200, Rendering.tag(tag))
@@ -78,7 +83,7 @@ enum TagRoutes {
     var r = BodyReader(call.body)
     let name = r.string("name", required: true) ?? ""
     let parentId = r.uuid("parentId")
-    let color = r.string("color")
+    let color = r.hexColor("color")
     try r.finish()
     let userId = try call.user.userId
     var value = name

@@ -71,6 +71,12 @@ enum UploadRoutes {
       _ = r.string("deviceAssetId", required: true)
       _ = r.string("deviceId", required: true)
     }
+    // v3 declares `duration` as integer milliseconds (≥ 0); v2 took `H:MM:SS.fffff` text.
+    if call.version.isV3, let text = form.field("duration"), UInt64(text) == nil {
+      r.fail(
+        [.string("duration")], "invalid_type", "Invalid input: expected number, received NaN",
+        [("expected", "number")])
+    }
     let visibility = r.option("visibility", AssetVisibility.self)
     let livePhotoVideoId = r.uuid("livePhotoVideoId")
     try r.finish()
