@@ -71,6 +71,7 @@ struct GateDecisionTests {
     _ = try await f.shell("cairn-gate -q < '\(input)' > '\(planPath)'")
     f.server.faults.inject(Fault(path: "/api/**", count: 10_000, action: .delay(seconds: 0.15)))
     let environment = f.environment
+    let server = f.server
     let status = try await ActFixture.offPool { () -> Int32 in
       let process = Process()
       process.executableURL = URL(fileURLWithPath: ToolRunner.productsDirectory + "/cairn-trash")
@@ -79,7 +80,12 @@ struct GateDecisionTests {
       process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: planPath))
       process.standardOutput = FileHandle.nullDevice
       try process.run()
-      Thread.sleep(forTimeInterval: 1.6)
+      // Interrupt mid-run, not before the tool is up: wait for its first trash request (a
+      // fixed sleep raced process start-up on a loaded machine).
+      let deadline = Date().addingTimeInterval(60)
+      while server.log.requests(method: "DELETE", path: "/api/assets").isEmpty, Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.05)
+      }
       process.interrupt()
       process.waitUntilExit()
       return process.terminationStatus
