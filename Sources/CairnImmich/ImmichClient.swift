@@ -26,8 +26,10 @@ public final class ImmichClient: Sendable {
   let transport: HTTPTransport
 
   /// A client that authenticates with an API key.
-  public convenience init(apiBase: String, apiKey: Secret, options: ClientOptions = ClientOptions()) {
-    self.init(apiBase: apiBase, credential: .apiKey(apiKey), transport: HTTPTransport(options: options))
+  public convenience init(apiBase: String, apiKey: Secret, options: ClientOptions = ClientOptions())
+  {
+    self.init(
+      apiBase: apiBase, credential: .apiKey(apiKey), transport: HTTPTransport(options: options))
   }
 
   init(apiBase: String, credential: Credential, transport: HTTPTransport) {
@@ -290,9 +292,11 @@ public final class ImmichClient: Sendable {
     guard let error = error as? DecodingError else { return Failure.describe(error) }
     switch error {
     case .keyNotFound(let key, let context):
-      return "missing field '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+      return
+        "missing field '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
     case .typeMismatch(_, let context), .valueNotFound(_, let context):
-      return "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
+      return
+        "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
     case .dataCorrupted(let context):
       return context.debugDescription
     @unknown default:

@@ -6,7 +6,9 @@ public enum CairnPermissions {
   /// - `tag.create`: creating the run tag (`PUT /tags`) before anything is trashed.
   /// - `tag.asset`: putting the run tag on the assets, so a run can be found and undone.
   /// - `user.read`: `users/me`, which names the user and so the state partition.
-  public static let required = ["asset.read", "asset.delete", "tag.create", "tag.asset", "user.read"]
+  public static let required = [
+    "asset.read", "asset.delete", "tag.create", "tag.asset", "user.read",
+  ]
 
   /// Useful, not essential:
   /// - `tag.read`: listing runs from the server's tags (`cairn-tag`, restore by run when the

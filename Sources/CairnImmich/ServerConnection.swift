@@ -50,7 +50,8 @@ public struct ServerConnection: Sendable {
       }
     }
     let transport = HTTPTransport(options: resolvedOptions)
-    let apiBase = await ServerAddress.discover(try ServerAddress.normalise(url), transport: transport)
+    let apiBase = await ServerAddress.discover(
+      try ServerAddress.normalise(url), transport: transport)
     let client = ImmichClient(apiBase: apiBase, credential: .apiKey(key), transport: transport)
     let version = try await client.version()
     return (client, version)

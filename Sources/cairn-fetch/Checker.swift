@@ -154,7 +154,8 @@ struct Checker {
     let path = SessionStore.path(configuration.paths, identity.partition)
     if (try? SessionStore.load(configuration.paths, identity.partition)) == nil {
       line(
-        .note, "no saved session: listings go page by page ('cairn-fetch --login' for the"
+        .note,
+        "no saved session: listings go page by page ('cairn-fetch --login' for the"
           + " incremental sync stream)", tally)
     } else {
       line(.note, "saved session: \(path)", tally)

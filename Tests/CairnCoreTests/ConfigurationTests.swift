@@ -61,7 +61,8 @@ import Testing
     let partition = ServerPartition(
       serverURL: "https://photos.example.net:2283/api", userId: "ABC-1")
     #expect(partition.directoryName == "photos.example.net_2283_api__abc-1")
-    #expect(paths.partitionDirectory(partition) == "/s/cairn/servers/photos.example.net_2283_api__abc-1")
+    #expect(
+      paths.partitionDirectory(partition) == "/s/cairn/servers/photos.example.net_2283_api__abc-1")
   }
 
   @Test func privateFilesAndFoldersAreOwnerOnly() throws {
@@ -70,7 +71,8 @@ import Testing
     try CairnPaths.makePrivateDirectory(dir)
     try CairnPaths.writePrivateFile(dir + "/f", Array("x".utf8))
     let dirMode = try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? Int
-    let fileMode = try FileManager.default.attributesOfItem(atPath: dir + "/f")[.posixPermissions] as? Int
+    let fileMode =
+      try FileManager.default.attributesOfItem(atPath: dir + "/f")[.posixPermissions] as? Int
     #expect(dirMode == 0o700)
     #expect(fileMode == 0o600)
   }

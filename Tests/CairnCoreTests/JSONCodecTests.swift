@@ -28,7 +28,8 @@ import Testing
   }
 
   @Test func numbersBoolsNullsAndNesting() throws {
-    let line = #"{"n":-42,"big":9007199254740993,"f":1.5e3,"t":true,"no":false,"z":null,"#
+    let line =
+      #"{"n":-42,"big":9007199254740993,"f":1.5e3,"t":true,"no":false,"z":null,"#
       + #""a":["x","y"],"o":{"k":7}}"#
     let object = try JSONObject(parsing: Array(line.utf8))
     #expect(object["n"]?.int == -42)

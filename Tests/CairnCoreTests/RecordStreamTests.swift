@@ -41,7 +41,9 @@ import Testing
     #expect(line.number == 3)
     let error = #expect(throws: CairnError.self) { try records.decode(FileRecord.self, line) }
     #expect(error?.status == .malformedInput)
-    #expect(error?.description.hasSuffix("input.ndjson:3: invalid file record: field 'path' must be a string") == true)
+    #expect(
+      error?.description.hasSuffix(
+        "input.ndjson:3: invalid file record: field 'path' must be a string") == true)
   }
 
   @Test func aMissingHeaderIsMalformed() throws {

@@ -247,7 +247,9 @@ import Testing
       #expect(again.allSatisfy { $0.isTagged })
       #expect(try await client.tag(id: tag.id).name == "test")
       #expect(try await client.tags().map(\.value).contains("cairn/v1"))
-      let check = try await client.uploadCheck([("a", library.timeline.checksum), ("b", String(repeating: "0", count: 40))])
+      let check = try await client.uploadCheck([
+        ("a", library.timeline.checksum), ("b", String(repeating: "0", count: 40)),
+      ])
       #expect(check.first?.action == "reject")
       #expect(check.first?.assetId == library.timeline.id)
     }

@@ -14,7 +14,8 @@ import Testing
     func add(_ result: ToolResult) { text += result.stdout + result.stderr }
   }
 
-  func fetch(_ h: Harness, _ arguments: [String] = [], _ extra: [String: String] = [:],
+  func fetch(
+    _ h: Harness, _ arguments: [String] = [], _ extra: [String: String] = [:],
     transcript: Transcript? = nil
   ) async throws -> ToolResult {
     var env = h.environment(["CAIRN_HTTP_ATTEMPTS": "2"])
@@ -174,8 +175,12 @@ import Testing
       let full = try await fetch(h, ["--full"], transcript: transcript)
       #expect(try assetIds(streamed) == library.expectedIds)
       #expect(try streamed.records(ofType: "asset").count == paged.records(ofType: "asset").count)
-      #expect(streamed.lines.filter { $0.contains("\"asset\"") } == paged.lines.filter { $0.contains("\"asset\"") })
-      #expect(full.lines.filter { $0.contains("\"asset\"") } == paged.lines.filter { $0.contains("\"asset\"") })
+      #expect(
+        streamed.lines.filter { $0.contains("\"asset\"") }
+          == paged.lines.filter { $0.contains("\"asset\"") })
+      #expect(
+        full.lines.filter { $0.contains("\"asset\"") }
+          == paged.lines.filter { $0.contains("\"asset\"") })
       #expect(h.server.log.requests(path: "/api/sync/stream").count == 1)
 
       h.server.state.trash([library.timeline.id])
@@ -185,7 +190,9 @@ import Testing
       #expect(h.server.log.requests(path: "/api/sync/stream").count == 1)
       #expect(h.server.log.requests(method: "POST", path: "/api/sync/ack").count == 1)
       #expect(h.server.log.requests(method: "POST", path: "/api/search/metadata").isEmpty)
-      let trashed = try refreshed.records(ofType: "asset").first { $0["id"] as? String == library.timeline.id }
+      let trashed = try refreshed.records(ofType: "asset").first {
+        $0["id"] as? String == library.timeline.id
+      }
       #expect(trashed?["isTrashed"] as? Bool == true)
 
       let logout = try await fetch(h, ["--logout"], transcript: transcript)

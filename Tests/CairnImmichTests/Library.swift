@@ -90,7 +90,8 @@ struct Harness {
     initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(80))
 
   func connect(_ extra: [String: String] = [:]) async throws -> ServerConnection {
-    try await ServerConnection.connect(configuration: configuration(extra), options: Self.fastOptions)
+    try await ServerConnection.connect(
+      configuration: configuration(extra), options: Self.fastOptions)
   }
 }
 

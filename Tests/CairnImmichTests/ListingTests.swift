@@ -79,7 +79,9 @@ import Testing
   }
 
   @Test func urlsAreNormalisedWithoutAServer() throws {
-    #expect(try ServerAddress.normalise(" HTTPS://Photos.Example.NET:443/ ") == "https://photos.example.net")
+    #expect(
+      try ServerAddress.normalise(" HTTPS://Photos.Example.NET:443/ ")
+        == "https://photos.example.net")
     #expect(try ServerAddress.normalise("http://h:80/api/") == "http://h/api")
     #expect(try ServerAddress.normalise("http://h:2283/immich/api") == "http://h:2283/immich/api")
     #expect(throws: ImmichError.self) { try ServerAddress.normalise("photos.example.net") }

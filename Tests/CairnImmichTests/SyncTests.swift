@@ -117,7 +117,8 @@ import Testing
       let cacheAck = try refresher.cache.meta("ack.\(type)")
       #expect(serverAck != nil)
       #expect(serverAck == cacheAck)
-      #expect(try await refresher.client.syncAcks().contains { $0.type == "SyncCompleteV1" } == false)
+      #expect(
+        try await refresher.client.syncAcks().contains { $0.type == "SyncCompleteV1" } == false)
 
       // The next refresh resumes after them and ends complete.
       let resumed = try await refresher.refresh()
@@ -136,7 +137,9 @@ import Testing
       h.server.log.clear()
       let outcome = try await second.refresh()
       #expect(outcome.wasReset)
-      #expect(h.server.log.requests(path: "/api/sync/stream").first?.body.contains("\"reset\":true") == true)
+      #expect(
+        h.server.log.requests(path: "/api/sync/stream").first?.body.contains("\"reset\":true")
+          == true)
       #expect(outcome.listing.assets == (try await searchListing(connection)).assets)
     }
   }

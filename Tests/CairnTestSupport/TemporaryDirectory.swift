@@ -6,10 +6,11 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
   public init(_ label: String = "cairn-test") {
     var template = Array((NSTemporaryDirectory() + "/\(label).XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(made != nil, "mkdtemp failed")
-    path = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-      .replacingOccurrences(of: "//", with: "/")
+    let made = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+    }
+    guard let made else { preconditionFailure("mkdtemp failed: \(errno)") }
+    path = made.replacingOccurrences(of: "//", with: "/")
   }
 
   deinit {

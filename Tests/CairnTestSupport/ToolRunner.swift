@@ -39,7 +39,8 @@ public enum ToolRunner {
       }
       return Bundle.main.bundleURL.path
     #else
-      let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      let exe =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? CommandLine.arguments[0]
       return (exe as NSString).deletingLastPathComponent
     #endif

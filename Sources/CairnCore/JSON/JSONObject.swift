@@ -30,8 +30,9 @@ public struct JSONObject: Sendable {
   /// The field names, in input order.
   public var keys: [String] {
     fields.map { field in
-      JSONScanner.decodeString(bytes, from: Int(field.keyStart), to: Int(field.keyEnd),
-                               hasEscapes: field.keyHasEscapes)
+      JSONScanner.decodeString(
+        bytes, from: Int(field.keyStart), to: Int(field.keyEnd),
+        hasEscapes: field.keyHasEscapes)
     }
   }
 
@@ -51,7 +52,9 @@ public struct JSONObject: Sendable {
             continue
           }
           guard length == keyBytes.count else { continue }
-          if length == 0 || memcmp(buffer.baseAddress! + start, keyBytes.baseAddress!, length) == 0 {
+          if UnsafeBufferPointer(rebasing: buffer[start..<(start + length)])
+            .elementsEqual(keyBytes)
+          {
             return i
           }
         }

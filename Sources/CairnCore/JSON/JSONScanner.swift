@@ -146,7 +146,9 @@ struct JSONScanner {
     }
     if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
       position += 1
-      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+      if position < bytes.count,
+        bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+      {
         position += 1
       }
       guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number") }

@@ -25,7 +25,8 @@ public struct JSONObjectWriter {
     if !first { bytes.append(UInt8(ascii: ",")) }
     first = false
     bytes.append(UInt8(ascii: "\""))
-    bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     bytes.append(UInt8(ascii: "\""))
     bytes.append(UInt8(ascii: ":"))
   }

@@ -53,7 +53,9 @@ public struct AssetRecord: Record, Equatable {
     w.field("originalFileName", originalFileName)
     w.field("assetType", assetType)
     w.field("visibility", visibility)
-    if let livePhotoVideoId { w.field("livePhotoVideoId", livePhotoVideoId) } else {
+    if let livePhotoVideoId {
+      w.field("livePhotoVideoId", livePhotoVideoId)
+    } else {
       w.null("livePhotoVideoId")
     }
     w.field("isTrashed", isTrashed)

@@ -9,9 +9,16 @@ public enum Bucket: String, Sendable, CaseIterable, Comparable {
   /// Pending because a confirmed deletion is still in quarantine; see `eligibleAt`.
   case held
 
-  public static func < (a: Bucket, b: Bucket) -> Bool {
-    allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+  /// Order in previews: what will go first, then what waits.
+  private var rank: Int {
+    switch self {
+    case .delete: return 0
+    case .pending: return 1
+    case .held: return 2
+    }
   }
+
+  public static func < (a: Bucket, b: Bucket) -> Bool { a.rank < b.rank }
 }
 
 /// A server asset whose bytes were in the local library and are gone from it.

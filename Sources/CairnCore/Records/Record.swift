@@ -35,7 +35,9 @@ public struct RecordError: Error, Sendable, CustomStringConvertible, Equatable {
   public init(_ message: String) { self.message = message }
   public var description: String { message }
 
-  public static func missing(_ field: String) -> RecordError { RecordError("missing field '\(field)'") }
+  public static func missing(_ field: String) -> RecordError {
+    RecordError("missing field '\(field)'")
+  }
   public static func wrongKind(_ field: String, _ expected: String) -> RecordError {
     RecordError("field '\(field)' must be \(expected)")
   }

@@ -21,7 +21,8 @@ public struct InputLine: Sendable {
     do {
       return try R(object)
     } catch {
-      throw InputError(source: "", line: number, message: "invalid \(type) record: \(error.message)")
+      throw InputError(
+        source: "", line: number, message: "invalid \(type) record: \(error.message)")
     }
   }
 }
@@ -57,7 +58,8 @@ public final class RecordReader {
   /// reach the next stage as soon as they are made, without a system call per record.
   public var willBlock: (() -> Void)?
 
-  public init(fileDescriptor: Int32 = 0, sourceName: String = "<stdin>", bufferSize: Int = 1 << 20) {
+  public init(fileDescriptor: Int32 = 0, sourceName: String = "<stdin>", bufferSize: Int = 1 << 20)
+  {
     self.fd = fileDescriptor
     self.sourceName = sourceName
     self.ownsDescriptor = false
@@ -144,8 +146,9 @@ public final class RecordReader {
       // Slide the partial line to the front.
       let remaining = end - start
       if remaining > 0 {
-        buffer.withUnsafeMutableBufferPointer { b in
-          _ = memmove(b.baseAddress!, b.baseAddress! + start, remaining)
+        let from = start
+        buffer.withUnsafeMutableBytes { b in
+          b.copyMemory(from: UnsafeRawBufferPointer(rebasing: b[from..<(from + remaining)]))
         }
       }
       start = 0
@@ -157,8 +160,10 @@ public final class RecordReader {
     }
     willBlock?()
     while true {
-      let count = buffer.withUnsafeMutableBufferPointer { b in
-        read(fd, b.baseAddress! + end, b.count - end)
+      let filled = end
+      let count = buffer.withUnsafeMutableBytes { b in
+        let free = UnsafeMutableRawBufferPointer(rebasing: b[filled...])
+        return read(fd, free.baseAddress, free.count)
       }
       if count > 0 {
         end += count

@@ -57,24 +57,8 @@ public final class RecordWriter: @unchecked Sendable {
   private func flushLocked() {
     defer { buffer.removeAll(keepingCapacity: true) }
     guard !downstreamClosed, !buffer.isEmpty else { return }
-    var offset = 0
-    while offset < buffer.count {
-      let written = buffer.withUnsafeBufferPointer { b in
-        Glibc_write(fd, b.baseAddress! + offset, b.count - offset)
-      }
-      if written >= 0 {
-        offset += written
-        continue
-      }
-      if errno == EINTR { continue }
-      downstreamClosed = true
-      if onDownstreamClosed == .exitQuietly { exit(ExitStatus.downstreamClosed.rawValue) }
-      return
-    }
+    guard buffer.withUnsafeBytes({ POSIXIO.writeAll(fd, $0) }) != 0 else { return }
+    downstreamClosed = true
+    if onDownstreamClosed == .exitQuietly { exit(ExitStatus.downstreamClosed.rawValue) }
   }
-}
-
-@inline(__always)
-private func Glibc_write(_ fd: Int32, _ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
-  write(fd, p, n)
 }

@@ -70,17 +70,11 @@ public struct CairnPaths: Sendable {
     guard fd >= 0 else {
       throw CairnError(.stateFailure, String(cString: strerror(errno)), at: path)
     }
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        let message = String(cString: strerror(errno))
-        close(fd)
-        unlink(temporary)
-        throw CairnError(.stateFailure, message, at: path)
-      }
-      offset += n
+    let failure = bytes.withUnsafeBytes { POSIXIO.writeAll(fd, $0) }
+    if failure != 0 {
+      close(fd)
+      unlink(temporary)
+      throw CairnError(.stateFailure, String(cString: strerror(failure)), at: path)
     }
     fsync(fd)
     close(fd)

@@ -71,18 +71,9 @@ public enum Diagnostics {
   /// Unbuffered, so lines interleave correctly with other processes' output.
   public static func writeStderr(_ text: String) {
     var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-        if n <= 0 {
-          if n < 0 && errno == EINTR { continue }
-          return
-        }
-        offset += n
-      }
-    }
+    _ = text.withUTF8 { POSIXIO.writeAll(2, UnsafeRawBufferPointer($0)) }
   }
+
 }
 
 /// Times the phases of a run and narrates them under `-v` (`cairn-hash: walk: 12,345 files, 0.41 s`).

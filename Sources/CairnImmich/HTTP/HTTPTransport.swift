@@ -47,7 +47,8 @@ enum Credential: Sendable {
     switch self {
     case .none: break
     case .apiKey(let key): headers.replaceOrAdd(name: "x-api-key", value: key.reveal())
-    case .session(let token): headers.replaceOrAdd(name: "x-immich-user-token", value: token.reveal())
+    case .session(let token):
+      headers.replaceOrAdd(name: "x-immich-user-token", value: token.reveal())
     }
   }
 }
@@ -71,7 +72,8 @@ final class HTTPTransport: Sendable {
       timeout: .init(connect: .seconds(10), read: .seconds(60)))
     configuration.httpVersion = .http1Only
     configuration.decompression = .enabled(limit: .none)
-    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    return HTTPClient(
+      eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
   }()
 
   /// Sends `call` and collects the whole answer, retrying what `call.retry` allows.
@@ -135,7 +137,8 @@ final class HTTPTransport: Sendable {
         try await response.body.collect(upTo: 512 << 20)
       }
       return HTTPAnswer(
-        status: Int(response.status.code), contentType: response.headers.first(name: "content-type"),
+        status: Int(response.status.code),
+        contentType: response.headers.first(name: "content-type"),
         body: Array(buffer: body))
     } catch {
       throw Failure.from(error, timeout: options.requestTimeout)

@@ -59,7 +59,9 @@ public final class AssetCache: Sendable {
   /// Values the cache remembers about itself: `loginId`, `syncType`, `ownerId`,
   /// `completedAt`, and `ack.<EntityType>` (the last checkpoint committed per type).
   public func meta(_ key: String) throws(CairnError) -> String? {
-    try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+    try read { db in
+      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
   }
 
   /// Empties the cache and records whose checkpoints it will now follow.

@@ -92,7 +92,8 @@ extension SyncLine {
     }
     guard let id = text("id"), let ownerId = text("ownerId"), let checksum = text("checksum")
     else {
-      throw ImmichError(.server, "POST /api/sync/stream: \(type) line without id, owner or checksum")
+      throw ImmichError(
+        .server, "POST /api/sync/stream: \(type) line without id, owner or checksum")
     }
     return AssetRecord(
       id: id.lowercased(), checksum: checksum, originalFileName: text("originalFileName") ?? "",
