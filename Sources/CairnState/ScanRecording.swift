@@ -31,134 +31,120 @@ extension PartitionStore {
   public func recordScan(_ files: [ScannedFile], completeRoots: Set<String>, at now: Date)
     throws(CairnError) -> ScanRecordingSummary
   {
-    try database.write { db in
+    // The scan as a temporary table: every comparison below is a join in SQLite.
+    try database.write(scan: files) { db in
       var summary = ScanRecordingSummary()
       summary.files = files.count
       let time = now.stateValue
-      let roots = Set(files.map(\.root)).union(completeRoots)
 
-      // Existing paths per root, to write only what changed.
-      var known: [String: Set<PathKey>] = [:]
-      for root in roots {
-        var set = Set<PathKey>()
-        let rows = try Row.fetchCursor(
-          db, sql: "SELECT checksum, path FROM observedPath WHERE root = ?", arguments: [root])
-        while let row = try rows.next() { set.insert(PathKey(checksum: row[0], path: row[1])) }
-        known[root] = set
-      }
-
-      // Paths seen now that were known, per root: when every known path was seen again, a
-      // complete root has nothing stale and the set of current paths is never built.
-      var knownSeen: [String: Int] = [:]
-      var seenChecksums = Set<String>()
-      seenChecksums.reserveCapacity(files.count)
-      var distinct: [String] = []
-      distinct.reserveCapacity(files.count)
-      let insertPath = try db.cachedStatement(
-        sql: "INSERT OR IGNORE INTO observedPath VALUES (?, ?, ?)")
-      var newPaths: [(String, String, String)] = []
-      for file in files {
-        if seenChecksums.insert(file.checksum).inserted { distinct.append(file.checksum) }
-        let key = PathKey(checksum: file.checksum, path: file.path)
-        if known[file.root]?.contains(key) == true {
-          knownSeen[file.root, default: 0] += 1
-        } else {
-          newPaths.append((file.checksum, file.root, file.path))
-        }
-      }
-      // One statement for every checksum: a million executions from Swift would cost seconds,
-      // json_each walks the array inside SQLite; sorted, the b-tree is visited in order.
+      // Every checksum seen now: first seen is kept, last seen moves. In checksum order (the
+      // index's), so the observed b-tree is visited in order.
       try db.execute(
         sql: """
-          INSERT INTO observed SELECT value, ?1, ?1 FROM json_each(?2) WHERE true
+          INSERT INTO observed SELECT DISTINCT checksum, ?1, ?1 FROM temp.scanFile WHERE true
+          ORDER BY checksum
           ON CONFLICT(checksum) DO UPDATE SET lastSeen = ?1
-          """, arguments: [time, Self.jsonArray(distinct.sorted())])
-      for (checksum, root, path) in newPaths {
-        try insertPath.execute(arguments: [checksum, root, path])
-      }
+          """, arguments: [time])
+      // Every path seen now (a path already known is left as it is).
+      try db.execute(
+        sql: """
+          INSERT OR IGNORE INTO observedPath SELECT DISTINCT checksum, root, path
+          FROM temp.scanFile ORDER BY checksum, root, path
+          """)
       summary.newChecksums =
         try Int.fetchOne(
           db, sql: "SELECT count(*) FROM observed WHERE firstSeen = ?", arguments: [time])
         ?? 0
 
-      // Under a complete root, a checksum seen now is where it is now, not where it was.
-      let deletePath = try db.cachedStatement(
-        sql: "DELETE FROM observedPath WHERE checksum = ? AND root = ? AND path = ?")
-      for root in completeRoots {
-        let before = known[root] ?? []
-        // (A record listed twice could hide a stale path here: it would only stay listed.)
-        if knownSeen[root, default: 0] == before.count && before.count > 0 { continue }
-        let current = Set(
-          files.lazy.filter { $0.root == root }.map {
-            PathKey(checksum: $0.checksum, path: $0.path)
-          })
-        let currentChecksums = Set(current.map(\.checksum))
-        for stale in before where !current.contains(stale) {
-          guard currentChecksums.contains(stale.checksum) else { continue }
-          try deletePath.execute(arguments: [stale.checksum, root, stale.path])
-        }
+      // Under a complete root, a checksum seen now is where it is now, not where it was: its
+      // known paths under that root that this scan did not list are stale. (Paths inserted
+      // just above are all listed, so testing the table after the insert deletes exactly what
+      // was known before and not seen now, as a comparison with the pre-scan paths would.)
+      for root in completeRoots.sorted() {
+        // Nothing is stale when the root holds no more paths than the scan listed there: all
+        // the listed ones are in it now. The common case, and two counts are cheap.
+        let stored =
+          try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM observedPath WHERE root = ?", arguments: [root]) ?? 0
+        let listed =
+          try Int.fetchOne(
+            db,
+            sql: """
+              SELECT count(*) FROM (SELECT DISTINCT checksum, path FROM temp.scanFile
+              WHERE root = ?)
+              """, arguments: [root]) ?? 0
+        if stored == listed { continue }
+        try db.execute(
+          sql: """
+            DELETE FROM observedPath WHERE root = ?1
+            AND checksum IN (SELECT checksum FROM temp.scanFile WHERE root = ?1)
+            AND NOT EXISTS (
+              SELECT 1 FROM temp.scanFile AS s
+              WHERE s.checksum = observedPath.checksum AND s.root = ?1
+                AND s.path = observedPath.path)
+            """, arguments: [root])
       }
 
       summary.retiredEdits = try updateAnchors(
         db, files: files, completeRoots: completeRoots, time: time)
 
       // Back in the library: no longer missing, and an old signal must not fire later.
-      let missing = try String.fetchAll(db, sql: "SELECT checksum FROM missing")
-      let confirmed = try String.fetchAll(db, sql: "SELECT checksum FROM confirmation")
-      var back = Set<String>()
-      for checksum in missing where seenChecksums.contains(checksum) {
-        try db.execute(sql: "DELETE FROM missing WHERE checksum = ?", arguments: [checksum])
-        back.insert(checksum)
-      }
-      for checksum in confirmed where seenChecksums.contains(checksum) {
-        try db.execute(sql: "DELETE FROM confirmation WHERE checksum = ?", arguments: [checksum])
-        back.insert(checksum)
-      }
-      summary.reappeared = back.count
+      summary.reappeared =
+        try Int.fetchOne(
+          db,
+          sql: """
+            SELECT count(*) FROM (SELECT checksum FROM missing UNION SELECT checksum FROM
+            confirmation) WHERE checksum IN (SELECT checksum FROM temp.scanFile)
+            """) ?? 0
+      try db.execute(
+        sql: """
+          DELETE FROM missing WHERE checksum IN (SELECT checksum FROM temp.scanFile);
+          DELETE FROM confirmation WHERE checksum IN (SELECT checksum FROM temp.scanFile);
+          """)
       return summary
     }
   }
 
-  /// `["a","b",...]`, escaping what JSON requires (checksums are base64, but input is input).
-  static func jsonArray(_ strings: [String]) -> String {
-    var out: [UInt8] = [UInt8(ascii: "[")]
-    out.reserveCapacity(strings.count * 31 + 2)
-    for (index, string) in strings.enumerated() {
-      if index > 0 { out.append(UInt8(ascii: ",")) }
-      out.append(UInt8(ascii: "\""))
-      for byte in string.utf8 {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-          out.append(UInt8(ascii: "\\"))
-          out.append(byte)
-        case 0..<0x20:
-          let hex = Array("0123456789abcdef".utf8)
-          out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-        default:
-          out.append(byte)
-        }
-      }
-      out.append(UInt8(ascii: "\""))
-    }
-    out.append(UInt8(ascii: "]"))
-    return String(decoding: out, as: UTF8.self)
-  }
-
+  /// Maintains edit anchors (see `recordScan`). Only files whose anchor would change are
+  /// handled in Swift: a file whose identity appears once in the scan and whose stored anchor
+  /// already has its checksum, root and path is skipped by the rule loop below without any
+  /// effect, so SQLite leaves it out. (SQL compares bytes, Swift compares canonically
+  /// equivalent strings as equal: SQL may select a file Swift then skips, never the reverse.)
+  /// Files sharing an identity (hard links) are all selected, processed in scan order as before.
   private func updateAnchors(
     _ db: Database, files: [ScannedFile], completeRoots: Set<String>, time: Double
   ) throws -> Int {
-    var anchors: [String: StoredAnchor] = [:]
-    let rows = try Row.fetchCursor(
-      db, sql: "SELECT identity, firstChecksum, currentChecksum, root, path FROM anchor")
-    while let row = try rows.next() {
-      anchors[row[0]] = StoredAnchor(first: row[1], current: row[2], root: row[3], path: row[4])
-    }
-    let present = Set(files.map(\.identity.key))
     // Anchors whose file was not seen in this scan, by current bytes: a moved file's new
     // identity inherits the original it had.
     var absentByCurrent: [String: String] = [:]
-    for (identity, anchor) in anchors where !present.contains(identity) {
-      absentByCurrent[anchor.current] = anchor.first
+    let absent = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT currentChecksum, firstChecksum FROM anchor
+        WHERE identity NOT IN (SELECT identity FROM temp.scanFile)
+        """)
+    while let row = try absent.next() { absentByCurrent[row[0]] = row[1] }
+
+    var anchors: [String: StoredAnchor] = [:]
+    var changing: [Int] = []
+    let rows = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT s.seq, a.firstChecksum, a.currentChecksum, a.root, a.path
+        FROM temp.scanFile AS s LEFT JOIN anchor AS a ON a.identity = s.identity
+        WHERE a.identity IS NULL OR a.currentChecksum != s.checksum OR a.root != s.root
+          OR a.path != s.path
+          OR s.identity IN (SELECT identity FROM temp.scanFile GROUP BY identity
+            HAVING count(*) > 1)
+        ORDER BY s.seq
+        """)
+    while let row = try rows.next() {
+      let seq: Int = row[0]
+      changing.append(seq)
+      let identity = files[seq].identity.key
+      if anchors[identity] == nil, let first: String = row[1] {
+        anchors[identity] = StoredAnchor(first: first, current: row[2], root: row[3], path: row[4])
+      }
     }
 
     let update = try db.cachedStatement(
@@ -173,7 +159,8 @@ extension PartitionStore {
         INSERT INTO confirmation VALUES (?, ?, 'edit', ?) ON CONFLICT(checksum) DO NOTHING
         """)
     var retired = 0
-    for file in files {
+    for seq in changing {
+      let file = files[seq]
       let identity = file.identity.key
       if let anchor = anchors[identity] {
         guard
@@ -196,18 +183,15 @@ extension PartitionStore {
           first: first, current: file.checksum, root: file.root, path: file.path)
       }
     }
-    let drop = try db.cachedStatement(sql: "DELETE FROM anchor WHERE identity = ?")
-    for (identity, anchor) in anchors
-    where !present.contains(identity) && completeRoots.contains(anchor.root) {
-      try drop.execute(arguments: [identity])
-    }
+    // Anchors of files absent from a complete root: the file was deleted. (Anchors written
+    // above belong to files of this scan, so this deletes only anchors that were stored.)
+    try db.execute(
+      sql: """
+        DELETE FROM anchor WHERE identity NOT IN (SELECT identity FROM temp.scanFile)
+        AND root IN (SELECT value FROM json_each(?))
+        """, arguments: [JSONText.array(completeRoots.sorted())])
     return retired
   }
-}
-
-struct PathKey: Hashable {
-  var checksum: String
-  var path: String
 }
 
 private struct StoredAnchor {
