@@ -121,6 +121,29 @@ struct AdversarialScopeTests {
     #expect(gone.candidateIDs("delete") == [try lib.asset("A/x.jpg").id])
   }
 
+  /// The same bytes in two roots, one root unmounted and left out with --skip-incomplete-roots:
+  /// deleting the copy in the other root proves nothing about the unmounted one.
+  @Test func aCopyOnAnUnmountedRootLeftOutKeepsItsBytes() async throws {
+    let lib = AdversarialLibrary()
+    try lib.photo("A/x.jpg", label: "shared")
+    try lib.photo("B/x-copy.jpg", label: "shared", onServer: false)
+    for name in ["A/a1.jpg", "A/a2.jpg", "B/b1.jpg"] { try lib.photo(name) }
+    try await lib.start()
+    defer { Task { await lib.stop() } }
+    #expect(try await lib.pipeline(["A", "B"]).status["trash"] == 0)
+    try lib.remove("A/a1.jpg")
+    #expect(try await lib.pipeline(["A", "B"]).candidateIDs() == [try lib.asset("A/a1.jpg").id])
+
+    try lib.remove("A/x.jpg")
+    try FileManager.default.removeItem(atPath: lib.path("B"))
+    let run = try await lib.pipeline(["A", "B"], reconcile: "--skip-incomplete-roots")
+    #expect(run.status["reconcile"] == 0, "\(run.stderr)")
+    #expect(run.candidateIDs() == [try lib.asset("A/a1.jpg").id], "\(run.candidates)")
+    // The gate still refuses a run with a vanished root, whatever reconcile was told.
+    #expect(run.status["gate"] == 25, "\(run.stderr)")
+    #expect(lib.mutations.isEmpty)
+  }
+
   @Test func theSameBytesAtTwoPathsAreNotGoneWhenOneIsDeleted() async throws {
     let lib = AdversarialLibrary()
     try lib.photo("Photos/a.jpg", label: "shared")
