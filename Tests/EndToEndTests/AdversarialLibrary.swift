@@ -112,7 +112,9 @@ final class AdversarialLibrary: @unchecked Sendable {
     }
 
     func resultIDs(_ action: String) -> Set<String> {
-      Set(results.filter { $0["action"] as? String == action }.compactMap { $0["assetId"] as? String })
+      Set(
+        results.filter { $0["action"] as? String == action }.compactMap { $0["assetId"] as? String }
+      )
     }
 
     var runID: String? {
@@ -152,7 +154,8 @@ final class AdversarialLibrary: @unchecked Sendable {
         status[stage] = value
       }
     }
-    let reconciled = (try? String(contentsOfFile: scratch + "/candidates.ndjson", encoding: .utf8)) ?? ""
+    let reconciled =
+      (try? String(contentsOfFile: scratch + "/candidates.ndjson", encoding: .utf8)) ?? ""
     var candidates: [[String: Any]] = []
     for line in reconciled.split(separator: "\n") {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -169,8 +172,9 @@ final class AdversarialLibrary: @unchecked Sendable {
   func tagValues(_ id: String) -> Set<String> {
     guard let server else { return [] }
     let tags = server.state.tags
-    return Set(server.state.tagIDs(onAsset: id).compactMap { tag in
-      tags.first { $0.id == tag }?.value
-    })
+    return Set(
+      server.state.tagIDs(onAsset: id).compactMap { tag in
+        tags.first { $0.id == tag }?.value
+      })
   }
 }

@@ -30,15 +30,18 @@ struct AdversarialRailTests {
     let refused = try await lib.pipeline(["Photos"])
     #expect(refused.status["gate"] == 25, "\(refused.stderr)")
     #expect(refused.candidateIDs("delete").count == 6)
-    #expect(refused.stderr.contains(
-      "cairn-gate: refused by the threshold rail: 6 candidates are 50.0% of 12 matched assets"))
+    #expect(
+      refused.stderr.contains(
+        "cairn-gate: refused by the threshold rail: 6 candidates are 50.0% of 12 matched assets"))
     #expect(refused.results.isEmpty)
     let sixDigest = try printedDigest(refused)
 
     let wrong = String(repeating: "ab", count: 32)
     let wrongRun = try await lib.pipeline(["Photos"], gate: "--override-threshold \(wrong)")
     #expect(wrongRun.status["gate"] == 25)
-    #expect(wrongRun.stderr.contains("--override-threshold names plan \(wrong), but this plan is \(sixDigest)"))
+    #expect(
+      wrongRun.stderr.contains(
+        "--override-threshold names plan \(wrong), but this plan is \(sixDigest)"))
     #expect(lib.mutations.isEmpty)
 
     // The plan changes after it was approved: the old digest no longer lets anything through.
@@ -73,7 +76,9 @@ struct AdversarialRailTests {
     try lib.remove(names[1])
     let cut = try await lib.pipeline(["Photos"], hashFilter: "head -n 3")
     #expect(cut.status["reconcile"] == 65, "\(cut.stderr)")
-    #expect(cut.stderr.contains("cairn-reconcile: <stdin>: truncated scan: no end record"), "\(cut.stderr)")
+    #expect(
+      cut.stderr.contains("cairn-reconcile: <stdin>: truncated scan: no end record"),
+      "\(cut.stderr)")
     #expect(cut.candidates.isEmpty)
     #expect(cut.results.isEmpty)
     #expect(lib.mutations.isEmpty)
@@ -83,14 +88,19 @@ struct AdversarialRailTests {
     let gateCut = try await lib.shell(
       "cairn-hash '\(photos)' | cairn-reconcile | head -n 3 | cairn-gate")
     #expect(gateCut.status == 25, "\(gateCut.stderr)")
-    #expect(gateCut.stderr.contains("cairn-gate: refused by the incomplete-stream rail"), "\(gateCut.stderr)")
+    #expect(
+      gateCut.stderr.contains("cairn-gate: refused by the incomplete-stream rail"),
+      "\(gateCut.stderr)")
     #expect(gateCut.stdout.isEmpty)
     // Back to one deletion, so the gate's output is a plan cairn-trash would carry out.
     try lib.photo(names[1], onServer: false)
     let trashCut = try await lib.shell(
-      "cairn-hash '\(photos)' | cairn-reconcile | cairn-gate -q | head -n 2 | setsid cairn-trash --yes")
+      "cairn-hash '\(photos)' | cairn-reconcile | cairn-gate -q | head -n 2 | setsid cairn-trash --yes"
+    )
     #expect(trashCut.status == 25, "\(trashCut.stderr)")
-    #expect(trashCut.stderr.contains("cairn-trash: refused by the incomplete-stream rail"), "\(trashCut.stderr)")
+    #expect(
+      trashCut.stderr.contains("cairn-trash: refused by the incomplete-stream rail"),
+      "\(trashCut.stderr)")
     #expect(lib.mutations.isEmpty)
 
     // Nothing was recorded as missing by the cut runs: the next full run trashes exactly the one

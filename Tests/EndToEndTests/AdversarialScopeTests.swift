@@ -38,7 +38,8 @@ struct AdversarialScopeTests {
       try FileManager.default.removeItem(atPath: lib.path("Volume"))
     case .folderEmpty:
       try FileManager.default.removeItem(atPath: lib.path("Volume"))
-      try FileManager.default.createDirectory(atPath: lib.path("Volume"), withIntermediateDirectories: false)
+      try FileManager.default.createDirectory(
+        atPath: lib.path("Volume"), withIntermediateDirectories: false)
     case .onlyEmptyFoldersAndClutter:
       try FileManager.default.removeItem(atPath: lib.path("Volume"))
       for year in ["2024", "2025"] {

@@ -126,7 +126,10 @@ struct AdversarialServerTests {
     server.log.clear()
     let run = try await lib.pipeline(["Photos"])
     #expect(run.status["gate"] == 25, "\(run.stderr)")
-    #expect(run.stderr.contains("cairn-gate: refused by the empty-server rail: the server listed no assets, but the last run matched 8"), "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "cairn-gate: refused by the empty-server rail: the server listed no assets, but the last run matched 8"
+      ), "\(run.stderr)")
     #expect(run.results.isEmpty)
     #expect(server.log.mutating.isEmpty)
   }
