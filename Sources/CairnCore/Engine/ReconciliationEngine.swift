@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Rules (see `man/cairn-reconcile.1`):
 /// - Scope: only checksums observed under a root this run scanned completely (and without a
-///   problem) are considered. "Gone" means in scope and absent from every file this run scanned.
+///   problem) are considered. "Gone" means in scope, absent from every file this run scanned,
+///   and last seen only at paths under roots this run scanned completely.
 /// - Edits: the first checksum of a file that still exists (its edit anchor) is never gone;
 ///   intermediate versions carry a positive signal from when they were replaced, so they wait
 ///   out the quarantine.
@@ -36,10 +37,17 @@ public enum ReconciliationEngine {
       anchored.insert(anchor.firstChecksum)
     }
 
+    // A checksum's last known paths outside every complete root may still hold its bytes: a
+    // file moved from root A to root B, then a run over A alone (or over A and an unreadable
+    // B). Nothing in this run proves them gone from there, so the checksum is not gone.
+    let scopes = completeRoots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+    func inScope(_ path: String) -> Bool {
+      completeRoots.contains(path) || scopes.contains { path.hasPrefix($0) }
+    }
     var gone: [String] = []
     for (checksum, entry) in input.observed
     where !present.contains(checksum) && !anchored.contains(checksum)
-      && !entry.roots.isDisjoint(with: completeRoots)
+      && !entry.roots.isDisjoint(with: completeRoots) && entry.paths.allSatisfy(inScope)
     {
       gone.append(checksum)
     }
