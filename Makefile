@@ -59,7 +59,7 @@ format-lint:
 install: release
 	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(BASHDIR) $(ZSHDIR) $(FISHDIR)
 	for t in $(TOOLS); do install -m 0755 "$(RELEASE_BIN)/$$t" $(BINDIR)/; done
-	install -m 0644 man/*.1 $(MANDIR)/man1/
+	install -m 0644 man/cairn-*.1 $(MANDIR)/man1/
 	install -m 0644 man/*.5 $(MANDIR)/man5/
 	install -m 0644 man/*.7 $(MANDIR)/man7/
 	for t in $(TOOLS); do \
@@ -72,7 +72,7 @@ uninstall:
 	for t in $(TOOLS); do \
 	  rm -f $(BINDIR)/$$t $(MANDIR)/man1/$$t.1 $(BASHDIR)/$$t $(ZSHDIR)/_$$t $(FISHDIR)/$$t.fish; \
 	done
-	rm -f $(MANDIR)/man1/immich-testserver.1 $(MANDIR)/man5/cairn-records.5 $(MANDIR)/man7/cairn.7
+	rm -f $(MANDIR)/man5/cairn-records.5 $(MANDIR)/man7/cairn.7
 
 bench:
 	@for b in bench/*.sh; do echo "== $$b"; bash "$$b" || exit 1; done
