@@ -8,6 +8,7 @@ struct Gate {
   var listAll: Bool
 
   func run() throws(CairnError) -> ExitStatus {
+    var clock = PhaseClock()
     let reader = RecordReader()
     let stream = try RecordStream(reader: reader)
     var candidates: [CandidateRecord] = []
@@ -23,6 +24,7 @@ struct Gate {
         passThrough.append(line.bytes)
       }
     }
+    clock.lap("read", "\(candidates.count) candidates")
     guard let server = stream.header.server else {
       throw CairnError(
         .malformedInput,
@@ -49,6 +51,9 @@ struct Gate {
       Diagnostics.info("approved \(approved.count) candidate(s)")
     }
 
+    clock.lap(
+      "decisions", "\(resolved.exclusions.count) excluded, \(resolved.approvals.count) approved")
+
     let plan = GatePlan(
       candidates: candidates, exclusions: try state.exclusions(), approvals: try state.approvals())
     let inputs = SafetyRails.Inputs(
@@ -63,8 +68,10 @@ struct Gate {
     }
     if let refusal = SafetyRails.check(inputs) {
       state.close()
+      clock.lap("rails", "refused")
       throw refusal.error
     }
+    clock.lap("rails", "\(plan.toTrash.count) to trash")
     if let matched = inputs.matched, matched > 0 { try state.setLastMatched(matched) }
     state.close()
     if overrideDigest != nil && plan.toTrash.count >= inputs.settings.floor {
@@ -87,6 +94,7 @@ struct Gate {
         tool: "cairn-gate", complete: true, errors: 0, counts: counts,
         roots: stream.end?.roots ?? [], plan: plan.digest))
     writer.flush()
+    clock.lap("emit", "\(plan.toTrash.count) candidates")
     return .success
   }
 }

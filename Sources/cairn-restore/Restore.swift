@@ -17,6 +17,7 @@ struct Restore {
   var dryRun: Bool
 
   func run() async throws(CairnError) -> ExitStatus {
+    var clock = PhaseClock()
     var assetIDs = self.assetIDs.map { $0.lowercased() }
     var runHints: [String: String] = [:]
     if runIDs.isEmpty && assetIDs.isEmpty && fileNamePattern == nil {
@@ -36,6 +37,7 @@ struct Restore {
 
     let configuration = try Configuration.load()
     let connection = try await ServerConnection.open(configuration)
+    clock.lap("connect", connection.identity.url)
     let state = try PartitionAccess.lock(connection.partition, configuration)
     defer { state.store.close() }
     let journal = Journal(path: Journal.path(configuration.paths, connection.partition))
@@ -50,6 +52,7 @@ struct Restore {
       throw asCairnError(error, .serverFailure)
     }
     for note in selector.notes { Diagnostics.warning(note) }
+    clock.lap("select", "\(selector.targets.count) assets in the trash")
 
     let writer = RecordWriter()
     writer.onDownstreamClosed = .discard
@@ -65,6 +68,7 @@ struct Restore {
       // The person wants these on the server: the next run must not trash them again.
       try state.exclude(outcome.restoredChecksums)
     }
+    clock.lap(dryRun ? "plan" : "restore", "\(outcome.restored.count) restored and verified")
     let complete = outcome.failure == nil && outcome.failed.isEmpty
     writer.write(
       EndRecord(

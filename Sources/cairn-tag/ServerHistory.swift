@@ -5,7 +5,9 @@ import Foundation
 /// cairn's runs as the server remembers them: the `cairn/v1/run/*` tags and their assets.
 struct ServerHistory {
   func list() async throws(CairnError) -> ExitStatus {
+    var clock = PhaseClock()
     let connection = try await ServerConnection.open(try Configuration.load())
+    clock.lap("connect", connection.identity.url)
     let writer = RecordWriter()
     writer.write(HeaderRecord(tool: "cairn-tag", server: connection.identity))
     var runs = 0
@@ -26,13 +28,16 @@ struct ServerHistory {
     } catch {
       throw asCairnError(error, .serverFailure)
     }
+    clock.lap("runs", "\(runs) run tags")
     writer.write(EndRecord(tool: "cairn-tag", complete: true, counts: ["runs": runs]))
     writer.flush()
     return .success
   }
 
   func show(_ run: String) async throws(CairnError) -> ExitStatus {
+    var clock = PhaseClock()
     let connection = try await ServerConnection.open(try Configuration.load())
+    clock.lap("connect", connection.identity.url)
     let writer = RecordWriter()
     writer.write(HeaderRecord(tool: "cairn-tag", server: connection.identity, runId: run))
     var count = 0
@@ -55,6 +60,7 @@ struct ServerHistory {
     } catch {
       throw asCairnError(error, .serverFailure)
     }
+    clock.lap("assets", "\(count) assets")
     writer.write(
       EndRecord(tool: "cairn-tag", complete: true, counts: ["assets": count], runId: run))
     writer.flush()
@@ -62,6 +68,7 @@ struct ServerHistory {
   }
 
   func tag(_ value: String, dryRun: Bool) async throws(CairnError) -> ExitStatus {
+    var clock = PhaseClock()
     let stream = try RecordStream(reader: RecordReader())
     var ids: [String] = []
     var seen: Set<String> = []
@@ -75,7 +82,9 @@ struct ServerHistory {
       }
       if let id, seen.insert(id.lowercased()).inserted { ids.append(id.lowercased()) }
     }
+    clock.lap("read", "\(ids.count) assets")
     let connection = try await ServerConnection.open(try Configuration.load())
+    clock.lap("connect", connection.identity.url)
     let writer = RecordWriter()
     writer.write(HeaderRecord(tool: "cairn-tag", server: connection.identity, dryRun: dryRun))
     if dryRun {
@@ -93,6 +102,7 @@ struct ServerHistory {
         throw asCairnError(error, .serverFailure)
       }
     }
+    clock.lap(dryRun ? "plan" : "tag", "\(ids.count) assets")
     writer.write(
       EndRecord(
         tool: "cairn-tag", complete: true, counts: [dryRun ? "wouldTag" : "tagged": ids.count]))

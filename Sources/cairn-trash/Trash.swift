@@ -10,6 +10,7 @@ struct Trash {
   var batchSize: Int
 
   func run() async throws(CairnError) -> ExitStatus {
+    var clock = PhaseClock()
     // The plan, checked before anything talks to the server.
     let stream = try RecordStream(reader: RecordReader())
     var candidates: [CandidateRecord] = []
@@ -33,6 +34,7 @@ struct Trash {
         .malformedInput, "the plan names no Immich server (feed cairn-trash cairn-gate's output)",
         at: "<stdin>")
     }
+    clock.lap("read plan", "\(candidates.count) candidates, digest checked")
 
     let configuration = try Configuration.load()
     let connection = try await ServerConnection.open(configuration)
@@ -53,6 +55,9 @@ struct Trash {
     if let refusal = SafetyRails.trash(enabled: trashSettings.enabled, days: trashSettings.days) {
       throw refusal.error
     }
+    clock.lap(
+      "server checks",
+      "trash on, kept \(trashSettings.days.map { "\($0) days" } ?? "as configured")")
 
     let journal = Journal(path: Journal.path(configuration.paths, connection.partition))
     var history = try journal.read().runs
@@ -98,6 +103,7 @@ struct Trash {
     for (candidate, reason) in plan.skipped {
       Diagnostics.warning("\(candidate.originalFileName ?? candidate.assetId): skipped: \(reason)")
     }
+    clock.lap("plan", "\(plan.units.count) to trash, \(plan.skipped.count) skipped")
 
     let runID = RunID.next(after: history.compactMap { RunID($0.runID) })
     let writer = RecordWriter()
@@ -166,6 +172,7 @@ struct Trash {
         if result.action == "failed" { failures += 1 }
         writer.write(result)
       }, shouldStop: { interruption.isRaised })
+    clock.lap("trash", "\(outcome.counts["trashed"] ?? 0) trashed")
     var counts = outcome.counts
     counts["skipped"] = plan.skipped.count
     counts["failed"] = failures
