@@ -16,6 +16,17 @@ func openStore(_ options: PartitionOptions, _ common: CommonOptions) throws(Cair
 
 /// A checksum given as base64, hex, or the path of a file (its remembered checksums, or its
 /// bytes when the store never saw it there).
+/// Every checksum the arguments name, in order (see the single-argument form).
+func resolveChecksums(_ arguments: [String], store: PartitionStore, configuration: Configuration)
+  throws(CairnError) -> [String]
+{
+  var checksums: [String] = []
+  for argument in arguments {
+    checksums += try resolveChecksums(argument, store: store, configuration: configuration)
+  }
+  return checksums
+}
+
 func resolveChecksums(_ argument: String, store: PartitionStore, configuration: Configuration)
   throws(CairnError) -> [String]
 {
@@ -50,10 +61,7 @@ struct Exclude: AsyncParsableCommand {
     try await Tool.run("cairn-observe", common) {
       let (store, configuration) = try openStore(partition, common)
       defer { store.close() }
-      var checksums: [String] = []
-      for item in items {
-        checksums += try resolveChecksums(item, store: store, configuration: configuration)
-      }
+      let checksums = try resolveChecksums(items, store: store, configuration: configuration)
       let added = try store.exclusions.add(checksums, reason: reason, at: Date())
       Diagnostics.info("excluded \(added) new checksum(s) (\(checksums.count) given)")
       return .success
@@ -75,10 +83,7 @@ struct Include: AsyncParsableCommand {
     try await Tool.run("cairn-observe", common) {
       let (store, configuration) = try openStore(partition, common)
       defer { store.close() }
-      var checksums: [String] = []
-      for item in items {
-        checksums += try resolveChecksums(item, store: store, configuration: configuration)
-      }
+      let checksums = try resolveChecksums(items, store: store, configuration: configuration)
       let removed = try store.exclusions.remove(checksums)
       Diagnostics.info("lifted \(removed) exclusion(s)")
       return .success

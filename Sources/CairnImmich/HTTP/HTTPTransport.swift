@@ -78,50 +78,47 @@ final class HTTPTransport: Sendable {
 
   /// Sends `call` and collects the whole answer, retrying what `call.retry` allows.
   func send(_ call: HTTPCall) async throws(ImmichError) -> HTTPAnswer {
-    let attempts = call.retry == .safe ? options.maxAttempts : 1
-    var attempt = 1
-    while true {
-      do throws(Failure) {
-        var answer = try await sendOnce(call)
-        answer.attempts = attempt
-        if answer.status >= 500, attempt < attempts, answer.status != 501 {
-          attempt += 1
-          try? await Task.sleep(for: options.backoff(after: attempt - 1))
-          continue
-        }
-        return answer
-      } catch {
-        if error.retryable, attempt < attempts {
-          attempt += 1
-          try? await Task.sleep(for: options.backoff(after: attempt - 1))
-          continue
-        }
-        throw error.immichError(call.label, attempts: attempt)
-      }
+    var (answer, attempts) = try await withRetries(call, status: { $0.status }) {
+      () async throws(Failure) in try await sendOnce(call)
     }
+    answer.attempts = attempts
+    return answer
   }
 
   /// Opens a streamed answer (the sync stream). Retries only until the head has arrived: once
   /// lines flow, a failure is the caller's to handle.
   func open(_ call: HTTPCall) async throws(ImmichError) -> HTTPClientResponse {
+    try await withRetries(call, status: { Int($0.status.code) }) {
+      () async throws(Failure) in try await execute(call, timeout: options.streamTimeout)
+    }.0
+  }
+
+  /// Runs `attempt` up to the call's number of tries, backing off between them, while the
+  /// server answers 5xx (not 501: "not implemented" won't change) or the failure is one worth
+  /// another try. Returns the last answer and how many tries it took.
+  private func withRetries<Answer>(
+    _ call: HTTPCall, status: (Answer) -> Int,
+    _ attempt: () async throws(Failure) -> Answer
+  ) async throws(ImmichError) -> (Answer, Int) {
     let attempts = call.retry == .safe ? options.maxAttempts : 1
-    var attempt = 1
+    var tries = 1
     while true {
       do throws(Failure) {
-        let response = try await execute(call, timeout: options.streamTimeout)
-        if response.status.code >= 500, attempt < attempts {
-          attempt += 1
-          try? await Task.sleep(for: options.backoff(after: attempt - 1))
+        let answer = try await attempt()
+        let code = status(answer)
+        if code >= 500, code != 501, tries < attempts {
+          tries += 1
+          try? await Task.sleep(for: options.backoff(after: tries - 1))
           continue
         }
-        return response
+        return (answer, tries)
       } catch {
-        if error.retryable, attempt < attempts {
-          attempt += 1
-          try? await Task.sleep(for: options.backoff(after: attempt - 1))
+        if error.retryable, tries < attempts {
+          tries += 1
+          try? await Task.sleep(for: options.backoff(after: tries - 1))
           continue
         }
-        throw error.immichError(call.label, attempts: attempt)
+        throw error.immichError(call.label, attempts: tries)
       }
     }
   }
