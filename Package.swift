@@ -41,7 +41,9 @@ let package = Package(
     // Records, the NDJSON codec, exit codes, diagnostics, paths, configuration, the pure engine.
     .target(name: "CairnCore", dependencies: [argumentParser, logging, crypto]),
     // Walking a library, SHA-1 of files, and the global hash cache.
-    .target(name: "CairnHashing", dependencies: ["CairnCore", crypto, grdb]),
+    .target(name: "CairnHashing", dependencies: ["CairnCore", "CairnSQLite", crypto, grdb]),
+    // SQLite calls Swift can't make (variadic C functions); the library is GRDB's.
+    .target(name: "CairnSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
     // Per-partition state: observed store, signals, anchors, exclusions, settings.
     .target(name: "CairnState", dependencies: ["CairnCore", "CairnHashing", grdb]),
     // The Immich HTTP client, server listing, sync stream and server-asset cache.

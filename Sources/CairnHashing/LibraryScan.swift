@@ -76,7 +76,8 @@ public final class LibraryScan {
     var rootErrors = Array(repeating: 0, count: roots.count)
     let progress = ScanProgress(enabled: options.showProgress)
     let pipeline = OrderedHashPipeline(
-      workers: max(1, options.workers), window: max(16, options.window))
+      workers: max(1, options.workers), window: max(16, options.window),
+      countsBytes: options.showProgress)
 
     let emit: (ScanItem) -> Void = { item in
       switch item.outcome {

@@ -45,11 +45,17 @@ final class OrderedHashPipeline: @unchecked Sendable {
   private var workAvailable = pthread_cond_t()
   private var slotDone = pthread_cond_t()
   private var threads: [Thread] = []
+  private let workerCount: Int
   private var running = 0
   /// Bytes read by the workers so far, including files not finished yet (for progress).
   private var bytesRead: Int64 = 0
 
-  init(workers: Int, window: Int) {
+  /// Whether `bytesReadSoFar` is wanted (a progress line): counting costs a lock per read.
+  private let countsBytes: Bool
+
+  init(workers: Int, window: Int, countsBytes: Bool = true) {
+    self.countsBytes = countsBytes
+    workerCount = workers
     slots = Array(repeating: nil, count: window)
     done = Array(repeating: false, count: window)
     pthread_mutex_init(&mutex, nil)
@@ -174,28 +180,47 @@ final class OrderedHashPipeline: @unchecked Sendable {
     pthread_cond_timedwait(&slotDone, &mutex, &deadline)
   }
 
+  /// How much one worker takes at once: whole runs of small files, so a 4 KiB file doesn't
+  /// cost two lock round trips and a wake-up, but never more than its share of what is queued
+  /// (or one big file), so the workers stay balanced to the end.
+  static let batchBytes: Int64 = 1 << 20
+  static let batchItems = 64
+
   private func work() {
     let hasher = ContentHasher()
+    var batch: [(sequence: Int, item: ScanItem)] = []
+    batch.reserveCapacity(Self.batchItems)
     pthread_mutex_lock(&mutex)
     while true {
       while jobsHead == jobs.count && !finishing {
         pthread_cond_wait(&workAvailable, &mutex)
       }
       if jobsHead == jobs.count { break }
-      let sequence = jobs[jobsHead]
-      jobsHead += 1
+      let share = max(1, min(Self.batchItems, (jobs.count - jobsHead) / (2 * workerCount)))
+      var bytes: Int64 = 0
+      while batch.count < share && jobsHead < jobs.count && bytes < Self.batchBytes {
+        let sequence = jobs[jobsHead]
+        jobsHead += 1
+        guard let item = slots[sequence % slots.count] else { continue }
+        bytes += item.status?.size ?? 0
+        batch.append((sequence, item))
+      }
       if jobsHead == jobs.count {
         jobs.removeAll(keepingCapacity: true)
         jobsHead = 0
       }
-      let index = sequence % slots.count
-      guard var item = slots[index] else { continue }
       pthread_mutex_unlock(&mutex)
-      item.outcome = hash(item, with: hasher)
+      for index in batch.indices {
+        batch[index].item.outcome = hash(batch[index].item, with: hasher)
+      }
       pthread_mutex_lock(&mutex)
-      slots[index] = item
-      done[index] = true
-      if sequence == wakeAt { pthread_cond_signal(&slotDone) }
+      for (sequence, item) in batch {
+        let index = sequence % slots.count
+        slots[index] = item
+        done[index] = true
+        if sequence == wakeAt { pthread_cond_signal(&slotDone) }
+      }
+      batch.removeAll(keepingCapacity: true)
     }
     running -= 1
     pthread_cond_broadcast(&slotDone)
@@ -208,6 +233,7 @@ final class OrderedHashPipeline: @unchecked Sendable {
     let result = withNulTerminated(item.path) { path in
       hasher.hash(path: path, followSymlinks: item.explicit, expected: item.status) {
         [self] count in
+        guard countsBytes else { return }
         pthread_mutex_lock(&mutex)
         bytesRead += Int64(count)
         pthread_mutex_unlock(&mutex)

@@ -33,52 +33,54 @@ struct Lister {
       return .success
     }
 
-    let listing: ServerListing
+    let listing: FetchedListing
     do {
       listing = try await fetch(connection)
     } catch {
       fail(header, error, requests: connection.client.requestsSent)
       throw error
     }
-    clock.lap("list", "\(listing.assets.count) assets")
+    let summary = listing.summary
+    clock.lap("list", "\(summary.assets) assets")
 
     var counts: [String: Int] = [
-      "assets": listing.assets.count, "trashed": listing.trashed,
-      "partnerSkipped": listing.partnerSkipped, "lockedSkipped": listing.lockedSkipped,
+      "assets": summary.assets, "trashed": summary.trashed,
+      "partnerSkipped": summary.partnerSkipped, "lockedSkipped": summary.lockedSkipped,
       "requests": connection.client.requestsSent,
     ]
     writer.write(header)
     if mode == .diagnose {
-      let report = LivePhotoReport(listing.assets)
-      for (visibility, count) in listing.perVisibility { counts[visibility] = count }
+      let records = try listing.records()
+      let report = LivePhotoReport(records.assets)
+      for (visibility, count) in summary.perVisibility { counts[visibility] = count }
       counts["danglingLivePhoto"] = report.dangling.count
       counts["orphanedHiddenVideos"] = report.orphans.count
-      Diagnose.print(listing, report)
+      Diagnose.print(records, report)
     } else {
-      for asset in listing.assets { writer.write(asset) }
+      try listing.emit(to: writer)
     }
     writer.write(EndRecord(tool: Self.tool, complete: true, counts: counts))
     writer.flush()
     clock.lap("emit")
     if Diagnostics.stderrIsTerminal && mode == .list {
       Diagnostics.info(
-        "\(listing.assets.count) assets (\(listing.trashed) in the trash), "
-          + "\(listing.partnerSkipped) partner assets skipped, "
+        "\(summary.assets) assets (\(summary.trashed) in the trash), "
+          + "\(summary.partnerSkipped) partner assets skipped, "
           + "\(connection.client.requestsSent) requests")
     }
     return .success
   }
 
   /// The sync stream when a session allows it, else the paginated listing.
-  func fetch(_ connection: ServerConnection) async throws -> ServerListing {
+  func fetch(_ connection: ServerConnection) async throws -> FetchedListing {
     let paths = configuration.paths
     let search = SearchLister(client: connection.client, ownerId: connection.identity.userId)
-    guard useSync else { return try await search.list() }
+    guard useSync else { return .records(try await search.list()) }
     guard let session = try SessionStore.load(paths, connection.partition) else {
       Diagnostics.info(
         "listing the server page by page; for fast incremental refreshes, run"
           + " 'cairn-fetch --login' once")
-      return try await search.list()
+      return .records(try await search.list())
     }
     let cache = try AssetCache.open(paths, connection.partition)
     let refresher = SyncRefresher(
@@ -87,7 +89,7 @@ struct Lister {
     do {
       let outcome = try await refresher.refresh()
       Diagnostics.verbose("sync stream: \(outcome.lines) lines\(outcome.wasReset ? ", reset" : "")")
-      return outcome.listing
+      return .cached(outcome.cached)
     } catch let error as ImmichError {
       switch error.kind {
       case .unauthorized, .forbidden:
@@ -97,7 +99,7 @@ struct Lister {
       default:
         Diagnostics.warning("sync stream failed (\(error.message)); listing page by page")
       }
-      return try await search.list()
+      return .records(try await search.list())
     }
   }
 

@@ -85,6 +85,32 @@ struct WalkTests {
     #expect(try Hash.checksums(result).keys.sorted() == [dir.path + "/lib/keep.jpg"])
   }
 
+  @Test(
+    "workers taking runs of small files give every file its own checksum",
+    arguments: ["1", "2", "5"])
+  func batchedWorkersKeepChecksumsWithTheirFiles(jobs: String) throws {
+    let dir = TemporaryDirectory()
+    // Runs of tiny files (taken many at a time) around files over the batch limit (taken
+    // alone), so a mix-up between a batch's slots would show as a checksum on the wrong path.
+    for i in 0..<160 {
+      let size = i % 40 == 39 ? (1 << 20) + 3 * i : 10 + i * 13
+      try dir.file("lib/d\(i % 4)/\(i).jpg", contents: Hash.pattern(size, seed: UInt8(i % 251)))
+    }
+    let result = try Hash.run(["--no-cache", "-j", jobs, dir.path + "/lib"], in: dir)
+    #expect(result.status == 0)
+    let sums = try Hash.checksums(result)
+    #expect(sums.count == 160)
+    let listing = try Hash.sh(
+      "cd '\(dir.path)/lib' && for f in d*/*.jpg; do printf '%s ' \"$f\";"
+        + " openssl dgst -sha1 -binary \"$f\" | base64; done", in: dir)
+    for line in listing.stdout.split(separator: "\n") {
+      let parts = line.split(separator: " ")
+      guard parts.count == 2 else { continue }
+      #expect(sums[dir.path + "/lib/" + parts[0]] == String(parts[1]), "\(parts[0])")
+    }
+    #expect(listing.stdout.split(separator: "\n").count == 160)
+  }
+
   @Test("the same library gives the same records in the same order")
   func deterministicOrder() throws {
     let dir = TemporaryDirectory()

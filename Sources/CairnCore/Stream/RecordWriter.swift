@@ -42,6 +42,11 @@ public final class RecordWriter: @unchecked Sendable {
 
   /// Passes a line on exactly as it was read.
   public func writeLine(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { writeLine($0) }
+  }
+
+  /// Writes a line (without its newline) that is already an encoded record.
+  public func writeLine(_ bytes: UnsafeRawBufferPointer) {
     lock.withLock { _ in
       buffer.append(contentsOf: bytes)
       buffer.append(0x0A)

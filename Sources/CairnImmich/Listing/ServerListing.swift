@@ -54,6 +54,34 @@ public struct ServerListing: Sendable, Equatable {
     for asset in assets { counts[asset.visibility, default: 0] += 1 }
     return counts
   }
+
+  public var summary: ListingSummary {
+    ListingSummary(
+      assets: assets.count, trashed: trashed, perVisibility: perVisibility,
+      partnerSkipped: partnerSkipped, lockedSkipped: lockedSkipped)
+  }
+}
+
+/// The counts of a listing, whichever way it was obtained.
+public struct ListingSummary: Sendable, Equatable {
+  /// Owned, non-locked assets listed (trashed ones included).
+  public var assets = 0
+  public var trashed = 0
+  /// Listed assets per visibility (`timeline`, `archive`, `hidden`).
+  public var perVisibility: [String: Int] = [:]
+  public var partnerSkipped = 0
+  public var lockedSkipped = 0
+
+  public init(
+    assets: Int = 0, trashed: Int = 0, perVisibility: [String: Int] = [:],
+    partnerSkipped: Int = 0, lockedSkipped: Int = 0
+  ) {
+    self.assets = assets
+    self.trashed = trashed
+    self.perVisibility = perVisibility
+    self.partnerSkipped = partnerSkipped
+    self.lockedSkipped = lockedSkipped
+  }
 }
 
 /// Lists the server page by page with `POST /api/search/metadata`.

@@ -2,12 +2,23 @@ import CairnCore
 import Foundation
 import GRDB
 
+#if canImport(GRDBSQLite)
+  import GRDBSQLite
+#else
+  import SQLite3
+#endif
+
 /// The server's assets as the sync stream last described them, per (server URL, user id),
 /// in SQLite under the partition's cache folder.
 ///
 /// It holds every owned asset the stream sends (locked ones too; listing filters them). Its
-/// `meta` table says which login's checkpoints it matches and which request type filled it:
-/// when either changes the cache is dropped and the stream restarts with `reset`.
+/// `meta` table says which login's checkpoints it matches, which request type filled it and
+/// which record schema its lines are in: when any changes the cache is dropped and the stream
+/// restarts with `reset`.
+///
+/// Each row keeps, beside its columns, the asset's `asset` record line exactly as cairn-fetch
+/// writes it, so a refresh emits the listing by copying bytes rather than decoding and
+/// encoding every asset again (the cost that dominated an incremental refresh).
 public final class AssetCache: Sendable {
   let queue: DatabaseQueue
   public let path: String
@@ -53,6 +64,16 @@ public final class AssetCache: Sendable {
           CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v2 record lines") { db in
+      // Rows from v1 have no line. Emptying the cache and its checkpoints makes the next
+      // refresh a reset, which refills every row with its line: it is only a cache.
+      try db.execute(
+        sql: """
+          DELETE FROM asset;
+          DELETE FROM meta;
+          ALTER TABLE asset ADD COLUMN line BLOB NOT NULL DEFAULT x'';
+          """)
+    }
     return migrator
   }
 
@@ -69,7 +90,11 @@ public final class AssetCache: Sendable {
     try write { db in
       try db.execute(sql: "DELETE FROM asset")
       try db.execute(sql: "DELETE FROM meta")
-      for (key, value) in [("loginId", loginId), ("syncType", syncType), ("ownerId", ownerId)] {
+      let entries = [
+        ("loginId", loginId), ("syncType", syncType), ("ownerId", ownerId),
+        ("recordSchema", Schema.current),
+      ]
+      for (key, value) in entries {
         try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
       }
     }
@@ -84,8 +109,8 @@ public final class AssetCache: Sendable {
         sql: """
           INSERT OR REPLACE INTO asset
             (id, ownerId, checksum, originalFileName, assetType, visibility, livePhotoVideoId,
-             isTrashed, fileCreatedAt)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+             isTrashed, fileCreatedAt, line)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """)
       for change in batch.changes {
         switch change {
@@ -94,7 +119,7 @@ public final class AssetCache: Sendable {
         case .upsert(let a):
           try upsert.execute(arguments: [
             a.id, a.ownerId, a.checksum, a.originalFileName, a.assetType, a.visibility,
-            a.livePhotoVideoId, a.isTrashed, a.fileCreatedAt?.iso8601,
+            a.livePhotoVideoId, a.isTrashed, a.fileCreatedAt?.iso8601, Data(a.jsonBytes()),
           ])
         }
       }
@@ -131,6 +156,67 @@ public final class AssetCache: Sendable {
             fileCreatedAt: created.flatMap { Date(iso8601: $0) }))
       }
       return records
+    }
+  }
+
+  /// What `ServerListing(filtering:ownerId:)` would count over `allAssets()`, counted in SQLite.
+  public func summary(ownerId: String) throws(CairnError) -> ListingSummary {
+    try read { db in
+      var summary = ListingSummary()
+      let rows = try Row.fetchCursor(
+        db,
+        sql: """
+          SELECT lower(ownerId) = ?, visibility, isTrashed, count(*)
+          FROM asset GROUP BY 1, 2, 3
+          """, arguments: [ownerId.lowercased()])
+      while let row = try rows.next() {
+        let owned: Bool = row[0]
+        let visibility: String = row[1]
+        let trashed: Bool = row[2]
+        let count: Int = row[3]
+        if !owned {
+          summary.partnerSkipped += count
+        } else if visibility == AssetVisibility.locked.rawValue {
+          summary.lockedSkipped += count
+        } else {
+          summary.assets += count
+          summary.perVisibility[visibility, default: 0] += count
+          if trashed { summary.trashed += count }
+        }
+      }
+      return summary
+    }
+  }
+
+  /// Passes the stored record line of every asset `ownerId` owns and that is not locked,
+  /// sorted by id — the assets and order of `ServerListing(filtering:ownerId:)`.
+  public func forEachListedLine(
+    ownerId: String, _ body: (UnsafeRawBufferPointer) -> Void
+  ) throws(CairnError) {
+    try read { db in
+      let statement = try db.makeStatement(
+        sql: """
+          SELECT line FROM asset WHERE lower(ownerId) = ? AND visibility != ? ORDER BY id
+          """)
+      try statement.setArguments([ownerId.lowercased(), AssetVisibility.locked.rawValue])
+      // Raw SQLite access: the line is handed over as the bytes SQLite holds, with no copy
+      // into a Data or an array per row.
+      let handle = statement.sqliteStatement
+      defer { sqlite3_reset(handle) }
+      while true {
+        let step = sqlite3_step(handle)
+        if step == SQLITE_DONE { break }
+        guard step == SQLITE_ROW else {
+          throw DatabaseError(
+            resultCode: ResultCode(rawValue: step),
+            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        let count = Int(sqlite3_column_bytes(handle, 0))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, 0) else {
+          throw DatabaseError(message: "an asset row without its record line")
+        }
+        body(UnsafeRawBufferPointer(start: bytes, count: count))
+      }
     }
   }
 

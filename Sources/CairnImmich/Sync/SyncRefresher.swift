@@ -1,7 +1,7 @@
 import CairnCore
 
-/// Brings the server-asset cache up to date with `POST /api/sync/stream`, then reads the
-/// listing from it.
+/// Brings the server-asset cache up to date with `POST /api/sync/stream`, then hands over the
+/// listing the cache now holds.
 ///
 /// The order of things is what keeps cache and server checkpoints consistent whatever
 /// happens: lines are applied in transactions of at most `batchSize`, and a batch's acks are
@@ -30,11 +30,14 @@ public struct SyncRefresher: Sendable {
 
   /// What one refresh did.
   public struct Outcome: Sendable {
-    public var listing: ServerListing
+    public var cached: CachedListing
     /// Lines received (all rounds).
     public var lines: Int
     /// True when the stream (or the cache's login/type change) made it start from scratch.
     public var wasReset: Bool
+
+    /// The listing decoded into records (for callers that look at each asset).
+    public func listing() throws(CairnError) -> ServerListing { try cached.materialize() }
   }
 
   /// Streams changes into the cache and returns the complete listing. Throws `ImmichError`
@@ -43,9 +46,10 @@ public struct SyncRefresher: Sendable {
     let syncType = version.assetSyncRequestType
     var reset = false
     if try cache.meta("loginId") != session.loginId || cache.meta("syncType") != syncType
-      || cache.meta("ownerId") != ownerId
+      || cache.meta("ownerId") != ownerId || cache.meta("recordSchema") != Schema.current
     {
-      // Checkpoints on the server belong to another login (or none): start over.
+      // Checkpoints on the server belong to another login (or none), or the stored lines are
+      // in another schema: start over.
       try cache.reset(loginId: session.loginId, syncType: syncType, ownerId: ownerId)
       reset = true
     }
@@ -96,8 +100,9 @@ public struct SyncRefresher: Sendable {
           .transport, "POST /api/sync/stream: the stream ended without SyncCompleteV1",
           request: "POST /api/sync/stream")
       }
-      let listing = ServerListing(filtering: try cache.allAssets(), ownerId: ownerId)
-      return Outcome(listing: listing, lines: lines, wasReset: wasReset)
+      let cached = CachedListing(
+        cache: cache, ownerId: ownerId, summary: try cache.summary(ownerId: ownerId))
+      return Outcome(cached: cached, lines: lines, wasReset: wasReset)
     }
     throw ImmichError(.server, "POST /api/sync/stream: the server keeps asking for a reset")
   }
