@@ -7,14 +7,16 @@ extension PartitionStore {
   /// the scan and the server listing. Call after the scan has been recorded.
   ///
   /// The store's memory is loaded only as far as the engine reads it, which gives the same
-  /// output as loading all of it (a million files would otherwise cost a million path strings,
-  /// root sets and anchors the engine never looks at):
-  /// - `observed` has every checksum (the engine counts them and matches assets against them),
-  ///   but roots and paths only for checksums absent from this scan: the engine reads roots
-  ///   only to decide whether an absent checksum is gone, and paths only for gone candidates.
-  /// - `anchors` has only the anchors of files in this scan whose original is absent from it:
-  ///   the engine uses an anchor only when its file exists, to keep its original from being
-  ///   gone, and an original present in the scan is never gone anyway.
+  /// output as loading all of it (a million files would otherwise cost a million entries,
+  /// path strings, root sets and anchors the engine never looks at):
+  /// - `observed` has only the checksums absent from this scan, with `observedCount` the
+  ///   store's total: recording the scan made every scanned checksum observed, so the engine
+  ///   counts those as observed without an entry (verified here; if it ever fails, every
+  ///   entry is loaded). Its entries have roots and paths: the engine reads roots only to
+  ///   decide whether an absent checksum is gone, and paths only for gone candidates.
+  /// - `anchors` has only the anchors of files in this scan whose original is observed and
+  ///   absent from it: the engine uses an anchor only when its file exists, to keep its
+  ///   original from being gone, and only an observed checksum absent from the scan can be.
   /// SQLite compares bytes where Swift sets compare canonically equivalent strings as equal, so
   /// "present" here implies present for the engine; the converse gap only loads more.
   public func reconciliationInput(
@@ -22,10 +24,11 @@ extension PartitionStore {
     settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationInput {
     let (observed, anchors) = try database.write(scan: files) { db in
-      (try Self.observedForEngine(db), try Self.anchorsForEngine(db))
+      try Self.collectAbsent(db)
+      return (try Self.observedForEngine(db), try Self.anchorsForEngine(db))
     }
     return ReconciliationInput(
-      files: files, roots: roots, observed: observed,
+      files: files, roots: roots, observed: observed.entries, observedCount: observed.count,
       missingSince: try signals.missing(), confirmations: try signals.confirmations(),
       anchors: anchors, exclusions: try exclusions.checksums(), assets: assets,
       settings: settings, now: now)
@@ -44,10 +47,42 @@ extension PartitionStore {
     return output
   }
 
-  private static func observedForEngine(_ db: Database) throws -> [String: ObservedEntry] {
+  /// `temp.absentChecksum`: the observed checksums absent from the scan, the only ones that
+  /// can be gone. Everything else the engine needs is looked up from this small table (one
+  /// pass over the observed store, in the scan index's order) rather than by a probe into the
+  /// scan for each of a million paths or anchors.
+  private static func collectAbsent(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TEMP TABLE IF NOT EXISTS absentChecksum (checksum TEXT PRIMARY KEY NOT NULL)
+          WITHOUT ROWID;
+        DELETE FROM temp.absentChecksum;
+        INSERT INTO temp.absentChecksum SELECT checksum FROM observed
+        WHERE checksum NOT IN (SELECT checksum FROM temp.scanFile);
+        """)
+  }
+
+  /// Entries for the checksums absent from the scan, and the store's total; every entry (and
+  /// nil) should a scanned checksum not be in the store, which recording the scan rules out.
+  private static func observedForEngine(_ db: Database) throws -> (
+    entries: [String: ObservedEntry], count: Int?
+  ) {
+    let unrecorded =
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT count(*) FROM temp.scanFile
+          WHERE checksum NOT IN (SELECT checksum FROM observed)
+          """) ?? 0
+    let compact = unrecorded == 0
     var entries: [String: ObservedEntry] = [:]
-    entries.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM observed") ?? 0)
-    let rows = try Row.fetchCursor(db, sql: "SELECT checksum, firstSeen, lastSeen FROM observed")
+    let rows = try Row.fetchCursor(
+      db,
+      sql: compact
+        ? """
+        SELECT checksum, firstSeen, lastSeen FROM observed
+        WHERE checksum IN (SELECT checksum FROM temp.absentChecksum)
+        """ : "SELECT checksum, firstSeen, lastSeen FROM observed")
     while let row = try rows.next() {
       let checksum: String = row[0]
       entries[checksum] = ObservedEntry(
@@ -59,7 +94,7 @@ extension PartitionStore {
       db,
       sql: """
         SELECT checksum, root, path FROM observedPath
-        WHERE checksum NOT IN (SELECT checksum FROM temp.scanFile)
+        WHERE checksum IN (SELECT checksum FROM temp.absentChecksum)
         ORDER BY checksum, root, path
         """)
     while let row = try paths.next() {
@@ -67,17 +102,22 @@ extension PartitionStore {
       entries[checksum]?.roots.insert(row[1])
       entries[checksum]?.paths.append(row[2])
     }
-    return entries
+    let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM observed") ?? 0
+    return (entries, compact ? count : nil)
   }
 
+  /// The anchors the engine needs (see `reconciliationInput`), in one pass over the anchors:
+  /// the original is looked up in the small absent table first, which rules out nearly every
+  /// anchor, so the identity is looked up in the scan only for the few left. (`+identity`
+  /// keeps SQLite from driving the query from the scan's million identities instead.)
   private static func anchorsForEngine(_ db: Database) throws -> [EditAnchor] {
     var anchors: [EditAnchor] = []
     let rows = try Row.fetchCursor(
       db,
       sql: """
         SELECT identity, firstChecksum, currentChecksum, root, path FROM anchor
-        WHERE identity IN (SELECT identity FROM temp.scanFile)
-          AND firstChecksum NOT IN (SELECT checksum FROM temp.scanFile)
+        WHERE firstChecksum IN (SELECT checksum FROM temp.absentChecksum)
+          AND +identity IN (SELECT identity FROM temp.scanFile)
         """)
     while let row = try rows.next() {
       anchors.append(

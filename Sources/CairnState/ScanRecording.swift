@@ -88,18 +88,20 @@ extension PartitionStore {
       summary.retiredEdits = try updateAnchors(
         db, files: files, completeRoots: completeRoots, time: time)
 
-      // Back in the library: no longer missing, and an old signal must not fire later.
+      // Back in the library: no longer missing, and an old signal must not fire later. (The
+      // `+` makes SQLite walk these small tables and look each checksum up in the scan, not
+      // the other way round: a probe per scanned file.)
       summary.reappeared =
         try Int.fetchOne(
           db,
           sql: """
             SELECT count(*) FROM (SELECT checksum FROM missing UNION SELECT checksum FROM
-            confirmation) WHERE checksum IN (SELECT checksum FROM temp.scanFile)
+            confirmation) WHERE +checksum IN (SELECT checksum FROM temp.scanFile)
             """) ?? 0
       try db.execute(
         sql: """
-          DELETE FROM missing WHERE checksum IN (SELECT checksum FROM temp.scanFile);
-          DELETE FROM confirmation WHERE checksum IN (SELECT checksum FROM temp.scanFile);
+          DELETE FROM missing WHERE +checksum IN (SELECT checksum FROM temp.scanFile);
+          DELETE FROM confirmation WHERE +checksum IN (SELECT checksum FROM temp.scanFile);
           """)
       return summary
     }

@@ -12,6 +12,17 @@ struct Reconcile {
     let settings = try options.settings.resolve(configuration)
     let now = Date()
 
+    // The listing is read while the scan is: neither depends on the other.
+    let serverFile = options.serverFile
+    var fetchArguments: [String] = []
+    if options.common.quiet { fetchArguments.append("--quiet") }
+    if options.common.verbose { fetchArguments.append("--verbose") }
+    let server = BackgroundWork("cairn-reconcile-listing") {
+      [fetchArguments] () throws(CairnError) in
+      if let serverFile { return try ServerListing.read(path: serverFile) }
+      return try ServerListing.fetch(fetchArguments)
+    }
+
     let reader = RecordReader()
     let stream = try RecordStream(reader: reader)
     let scan = try ScanInput.read(stream)
@@ -24,15 +35,7 @@ struct Reconcile {
     try checkScope(scan)
     clock.lap("read scan", "\(scan.files.count) files")
 
-    var listing: ServerListing
-    if let serverFile = options.serverFile {
-      listing = try ServerListing.read(path: serverFile)
-    } else {
-      var arguments: [String] = []
-      if options.common.quiet { arguments.append("--quiet") }
-      if options.common.verbose { arguments.append("--verbose") }
-      listing = try ServerListing.fetch(arguments)
-    }
+    var listing = try server.value()
     if let scanned = scan.header.server, scanned.partition != listing.identity.partition {
       throw CairnError(
         .configuration,
@@ -49,7 +52,10 @@ struct Reconcile {
       clock.lap("record scan")
     }
     // In place: a second array of a million assets would cost a few hundred megabytes.
-    listing.assets.removeAll { $0.ownerId.lowercased() != partition.userId }
+    // (Equal as they are in the common case, so a million owner ids aren't lower-cased.)
+    listing.assets.removeAll {
+      $0.ownerId != partition.userId && $0.ownerId.lowercased() != partition.userId
+    }
     let output = try store.reconcile(
       files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now)
     clock.lap("reconcile", "\(output.candidates.count) candidates")

@@ -52,6 +52,36 @@ import Testing
     #expect(candidate?.eligibleAt == confirmedAt.addingTimeInterval(Double(days) * 86_400))
   }
 
+  /// The store passes only the checksums absent from the scan, with the total: the engine
+  /// must decide and count exactly as with every entry.
+  @Test func onlyAbsentEntriesWithACountDecideAsTheWholeStore() {
+    let files = ["P", "Q"].map { checksum in
+      ScannedFile(
+        root: "/lib", path: "/lib/\(checksum).jpg", checksum: checksum,
+        identity: FileIdentity(key: "1:\(checksum)"))
+    }
+    let whole = ["A": observed("A"), "B": observed("B"), "P": observed("P"), "Q": observed("Q")]
+    func run(_ observed: [String: ObservedEntry], count: Int?) -> ReconciliationOutput {
+      ReconciliationEngine.reconcile(
+        ReconciliationInput(
+          files: files, roots: [RootStatus(path: "/lib", complete: true, files: 2)],
+          observed: observed, observedCount: count,
+          confirmations: [
+            "B": DeletionConfirmation(checksum: "B", confirmedAt: now, source: "freedesktop")
+          ],
+          assets: [asset("a", "A"), asset("b", "B"), asset("p", "P"), asset("w", "W")],
+          now: now))
+    }
+    let full = run(whole, count: nil)
+    let compact = run(whole.filter { $0.key == "A" || $0.key == "B" }, count: 4)
+    #expect(compact.candidates == full.candidates)
+    #expect(compact.gone == full.gone)
+    #expect(compact.summary == full.summary)
+    #expect(full.summary.matched == 3)
+    #expect(full.summary.observed == 4)
+    #expect(full.candidates.map(\.assetId) == ["a", "b"])
+  }
+
   @Test func aRootWithAProblemMakesNothingGone() {
     let input = ReconciliationInput(
       files: [], roots: [RootStatus(path: "/lib", complete: true, files: 0, problem: "missing")],

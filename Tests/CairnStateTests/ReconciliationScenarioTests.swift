@@ -256,12 +256,50 @@ let scenarios: [Scenario] = [
         now: now)
     }
     let result = try #require(output)
+    try expectLeanInputDecidesAsTheWholeStore(store, scenario)
     let buckets = Dictionary(
       uniqueKeysWithValues: result.candidates.map { ($0.assetId, $0.bucket) })
     #expect(buckets == scenario.expected)
     #expect(
       result.summary.delete + result.summary.pending + result.summary.held
         == scenario.expected.count)
+  }
+
+  /// The store loads only what the engine reads (absent checksums with a count, a few
+  /// anchors); the engine must decide exactly as it would on the whole store.
+  func expectLeanInputDecidesAsTheWholeStore(_ store: PartitionStore, _ scenario: Scenario)
+    throws
+  {
+    let run = try #require(scenario.runs.last)
+    let now = t0 + run.day * day + 1
+    let lean = try store.reconciliationInput(
+      files: run.files, roots: run.roots, assets: scenario.assets, settings: scenario.settings,
+      now: now)
+    #expect(lean.observedCount == (try store.observed.count()))
+    var whole = lean
+    whole.observed = try store.observed.snapshot()
+    whole.observedCount = nil
+    whole.anchors = try store.anchors.all()
+    let a = ReconciliationEngine.reconcile(lean)
+    let b = ReconciliationEngine.reconcile(whole)
+    #expect(a.candidates == b.candidates)
+    #expect(a.gone == b.gone)
+    #expect(a.summary == b.summary)
+  }
+
+  @Test func aScanThatWasNeverRecordedLoadsTheWholeStore() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan([file("/lib/a.jpg", "A", inode: 1)], completeRoots: ["/lib"], at: t0)
+    // B was never recorded: the engine can't count scanned checksums as observed.
+    let input = try store.reconciliationInput(
+      files: [file("/lib/b.jpg", "B", inode: 2)],
+      roots: [RootStatus(path: "/lib", complete: true, files: 1)],
+      assets: [asset("b", "B")], settings: .defaults, now: t0 + day)
+    #expect(input.observedCount == nil)
+    #expect(Set(input.observed.keys) == ["A"])
+    let output = ReconciliationEngine.reconcile(input)
+    #expect(output.summary.matched == 0)
+    #expect(output.gone == ["A"])
   }
 
   @Test func candidatesCarryPathsDatesAndTheLiveVideo() throws {

@@ -56,15 +56,20 @@ public enum ReconciliationEngine {
 
     var summary = ReconciliationSummary()
     summary.localFiles = input.files.count
-    summary.observed = input.observed.count
+    summary.observed = input.observedCount ?? input.observed.count
     summary.serverAssets = input.assets.count
+    // With `observedCount`, a scanned checksum is observed without an entry of its own.
+    let presentIsObserved = input.observedCount != nil
     var candidates: [CandidateRecord] = []
     var excludedChecksums = Set<String>()
     let quarantine = TimeInterval(input.settings.quarantineDays) * 86_400
     for asset in input.assets where !asset.isTrashed {
-      guard let entry = input.observed[asset.checksum] else { continue }
+      let observed = input.observed[asset.checksum]
+      guard observed != nil || (presentIsObserved && present.contains(asset.checksum)) else {
+        continue
+      }
       summary.matched += 1
-      guard goneSet.contains(asset.checksum) else { continue }
+      guard let entry = observed, goneSet.contains(asset.checksum) else { continue }
       if input.exclusions.contains(asset.checksum) {
         excludedChecksums.insert(asset.checksum)
         continue

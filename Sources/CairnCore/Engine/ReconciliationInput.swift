@@ -7,8 +7,14 @@ public struct ReconciliationInput: Sendable {
   /// How the scan of each root went; only complete roots without a problem can make
   /// anything gone.
   public var roots: [RootStatus]
-  /// The observed store, after this scan was recorded.
+  /// The observed store, after this scan was recorded: every checksum, or, when
+  /// `observedCount` is set, only the checksums absent from this scan (a caller that recorded
+  /// the scan knows every scanned checksum is observed, and a million entries the engine would
+  /// only count cost seconds to load).
   public var observed: [String: ObservedEntry]
+  /// The number of checksums in the observed store when `observed` holds only those absent
+  /// from the scan; nil when it holds them all.
+  public var observedCount: Int?
   /// First-missing times by checksum (first write wins).
   public var missingSince: [String: Date]
   /// Positive deletion signals by checksum.
@@ -23,13 +29,15 @@ public struct ReconciliationInput: Sendable {
 
   public init(
     files: [ScannedFile], roots: [RootStatus], observed: [String: ObservedEntry],
-    missingSince: [String: Date] = [:], confirmations: [String: DeletionConfirmation] = [:],
+    observedCount: Int? = nil, missingSince: [String: Date] = [:],
+    confirmations: [String: DeletionConfirmation] = [:],
     anchors: [EditAnchor] = [], exclusions: Set<String> = [], assets: [AssetRecord],
     settings: ReconciliationSettings = .defaults, now: Date
   ) {
     self.files = files
     self.roots = roots
     self.observed = observed
+    self.observedCount = observedCount
     self.missingSince = missingSince
     self.confirmations = confirmations
     self.anchors = anchors

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Work started on a thread of its own and collected later, for two independent inputs that
+/// each take seconds to read (a scan on stdin and a server listing): read together, the
+/// slower one sets the time rather than their sum.
+public final class BackgroundWork<Value: Sendable>: Sendable {
+  private let result = Locked<Result<Value, CairnError>?>(nil)
+  private let finished = DispatchSemaphore(value: 0)
+
+  public init(_ name: String, _ body: @escaping @Sendable () throws(CairnError) -> Value) {
+    let result = result
+    let finished = finished
+    let thread = Thread {
+      let outcome: Result<Value, CairnError>
+      do throws(CairnError) {
+        outcome = .success(try body())
+      } catch {
+        outcome = .failure(error)
+      }
+      result.withLock { $0 = outcome }
+      finished.signal()
+    }
+    thread.name = name
+    // Deep enough for the record decoders; the default for secondary threads is 512 KiB.
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+
+  /// Waits for the work and returns its value or throws its error.
+  public func value() throws(CairnError) -> Value {
+    while true {
+      if let outcome = result.current { return try outcome.get() }
+      finished.wait()
+      finished.signal()  // a later call returns at once
+    }
+  }
+}
