@@ -24,7 +24,7 @@ extension PartitionStore {
     settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationInput {
     let (observed, anchors) = try database.write(scan: files) { db in
-      try Self.collectAbsent(db)
+      try ScanTable.collectAbsent(db)
       return (try Self.observedForEngine(db), try Self.anchorsForEngine(db))
     }
     return ReconciliationInput(
@@ -45,21 +45,6 @@ extension PartitionStore {
     try signals.recordMissing(output.gone, at: now)
     try meta.set(.lastReconcileAt, now)
     return output
-  }
-
-  /// `temp.absentChecksum`: the observed checksums absent from the scan, the only ones that
-  /// can be gone. Everything else the engine needs is looked up from this small table (one
-  /// pass over the observed store, in the scan index's order) rather than by a probe into the
-  /// scan for each of a million paths or anchors.
-  private static func collectAbsent(_ db: Database) throws {
-    try db.execute(
-      sql: """
-        CREATE TEMP TABLE IF NOT EXISTS absentChecksum (checksum TEXT PRIMARY KEY NOT NULL)
-          WITHOUT ROWID;
-        DELETE FROM temp.absentChecksum;
-        INSERT INTO temp.absentChecksum SELECT checksum FROM observed
-        WHERE checksum NOT IN (SELECT checksum FROM temp.scanFile);
-        """)
   }
 
   /// Entries for the checksums absent from the scan, and the store's total; every entry (and

@@ -60,9 +60,12 @@ extension PartitionStore {
       // known paths under that root that this scan did not list are stale. (Paths inserted
       // just above are all listed, so testing the table after the insert deletes exactly what
       // was known before and not seen now, as a comparison with the pre-scan paths would.)
+      if !completeRoots.isEmpty { try ScanTable.collectAbsent(db) }
       for root in completeRoots.sorted() {
-        // Nothing is stale when the root holds no more paths than the scan listed there: all
-        // the listed ones are in it now. The common case, and two counts are cheap.
+        // The root's stored paths are those of checksums in the scan, which include every
+        // path listed there (inserted above), and those of checksums absent from it, which are
+        // kept. When the counts add up, the first kind holds only listed paths: nothing is
+        // stale. The common case, and three counts cost less than the comparison below.
         let stored =
           try Int.fetchOne(
             db, sql: "SELECT count(*) FROM observedPath WHERE root = ?", arguments: [root]) ?? 0
@@ -73,7 +76,14 @@ extension PartitionStore {
               SELECT count(*) FROM (SELECT DISTINCT checksum, path FROM temp.scanFile
               WHERE root = ?)
               """, arguments: [root]) ?? 0
-        if stored == listed { continue }
+        let keptAbsent =
+          try Int.fetchOne(
+            db,
+            sql: """
+              SELECT count(*) FROM observedPath WHERE root = ?
+              AND checksum IN (SELECT checksum FROM temp.absentChecksum)
+              """, arguments: [root]) ?? 0
+        if stored == listed + keptAbsent { continue }
         try db.execute(
           sql: """
             DELETE FROM observedPath WHERE root = ?1

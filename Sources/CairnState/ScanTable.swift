@@ -51,6 +51,21 @@ enum ScanTable {
         CREATE INDEX temp.scanFileByIdentity ON scanFile(identity);
         """)
   }
+
+  /// `temp.absentChecksum`: the observed checksums absent from the scan, the only ones that
+  /// can be gone. Comparisons that concern only those look them up in this small table (one
+  /// pass over the observed store in the scan's key order to fill it) rather than probing the
+  /// scan for each of a million stored paths or anchors.
+  static func collectAbsent(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TEMP TABLE IF NOT EXISTS absentChecksum (checksum TEXT PRIMARY KEY NOT NULL)
+          WITHOUT ROWID;
+        DELETE FROM temp.absentChecksum;
+        INSERT INTO temp.absentChecksum SELECT checksum FROM observed
+        WHERE checksum NOT IN (SELECT checksum FROM temp.scanFile);
+        """)
+  }
 }
 
 /// A JSON array of arrays of strings, escaping what JSON requires (checksums are base64 and

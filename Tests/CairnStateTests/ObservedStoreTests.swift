@@ -30,6 +30,32 @@ import Testing
     #expect(try store.observed.entry("AAA")?.paths == ["/lib/y/a.jpg"])
   }
 
+  /// Recording counts a root's paths to skip the stale-path pass when nothing moved; the
+  /// paths kept for gone checksums must not hide a move, nor a move across roots be undone.
+  @Test func aMoveIsRecordedBesideGoneChecksumsAndAcrossRoots() throws {
+    let store = try StoreFixture().open()
+    try store.recordScan(
+      [
+        file("/lib/a.jpg", "AAA"), file("/lib/b.jpg", "BBB"), file("/lib/c.jpg", "CCC"),
+        file("/other/d.jpg", "DDD", root: "/other"),
+      ], completeRoots: ["/lib", "/other"], at: t0)
+    // A moves within /lib, B is deleted, C stays, D moves to /lib.
+    try store.recordScan(
+      [file("/lib/a2.jpg", "AAA"), file("/lib/c.jpg", "CCC"), file("/lib/d.jpg", "DDD")],
+      completeRoots: ["/lib", "/other"], at: t0 + day)
+    #expect(try store.observed.entry("AAA")?.paths == ["/lib/a2.jpg"])
+    #expect(try store.observed.entry("BBB")?.paths == ["/lib/b.jpg"])
+    #expect(try store.observed.entry("CCC")?.paths == ["/lib/c.jpg"])
+    // Its old path under /other stays a last known place: this scan listed D only in /lib.
+    #expect(try store.observed.entry("DDD")?.paths == ["/lib/d.jpg", "/other/d.jpg"])
+    // Nothing moved: the counts add up and the paths stay as they are.
+    try store.recordScan(
+      [file("/lib/a2.jpg", "AAA"), file("/lib/c.jpg", "CCC"), file("/lib/d.jpg", "DDD")],
+      completeRoots: ["/lib"], at: t0 + 2 * day)
+    #expect(try store.observed.entry("AAA")?.paths == ["/lib/a2.jpg"])
+    #expect(try store.observed.entry("BBB")?.paths == ["/lib/b.jpg"])
+  }
+
   @Test func aChecksumGoneKeepsItsLastKnownPath() throws {
     let store = try StoreFixture().open()
     try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0)
