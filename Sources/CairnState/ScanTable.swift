@@ -1,6 +1,12 @@
 import CairnCore
 import GRDB
 
+#if canImport(GRDBSQLite)
+  import GRDBSQLite
+#else
+  import SQLite3
+#endif
+
 /// The current scan as a temporary table on the writing connection, so that comparing it with
 /// a million remembered rows happens inside SQLite (b-tree walks in C) instead of in Swift sets
 /// of strings (an allocation and a hash of every string on both sides).
@@ -8,9 +14,6 @@ import GRDB
 /// `temp.scanFile(seq, checksum, root, path, identity)`: `seq` is the file's index in the scan,
 /// so rows can be read back in scan order and mapped to `files[seq]`.
 enum ScanTable {
-  /// Files per JSON batch: bounds the text built in Swift and SQLite's parse of it.
-  static let batchSize = 20_000
-
   /// Replaces the table's contents with `files` and indexes it.
   static func fill(_ db: Database, with files: [ScannedFile]) throws {
     try db.execute(
@@ -22,27 +25,25 @@ enum ScanTable {
         DROP INDEX IF EXISTS temp.scanFileByIdentity;
         DELETE FROM temp.scanFile;
         """)
-    // One statement per batch: a million executions from Swift would cost seconds; json_each
-    // walks the array inside SQLite.
-    let insert = try db.cachedStatement(
-      sql: """
-        INSERT INTO temp.scanFile
-        SELECT ?2 + key, json_extract(value, '$[0]'), json_extract(value, '$[1]'),
-          json_extract(value, '$[2]'), json_extract(value, '$[3]')
-        FROM json_each(?1)
-        """)
-    var start = 0
-    while start < files.count {
-      let end = min(start + batchSize, files.count)
-      var json = JSONText()
-      json.open()
-      for index in start..<end {
-        let file = files[index]
-        json.row(file.checksum, file.root, file.path, file.identity.key)
+    // Bound and stepped through the SQLite API, the strings' bytes passed as they are: no
+    // text to build and parse again, and no argument arrays per row.
+    let insert = try db.makeStatement(
+      sql: "INSERT INTO temp.scanFile VALUES (?, ?, ?, ?, ?)")
+    let handle = insert.sqliteStatement
+    defer { sqlite3_reset(handle) }
+    for (seq, file) in files.enumerated() {
+      sqlite3_bind_int64(handle, 1, Int64(seq))
+      try bindText(handle, 2, file.checksum)
+      try bindText(handle, 3, file.root)
+      try bindText(handle, 4, file.path)
+      try bindText(handle, 5, file.identity.key)
+      let code = sqlite3_step(handle)
+      sqlite3_reset(handle)
+      guard code == SQLITE_DONE else {
+        throw DatabaseError(
+          resultCode: ResultCode(rawValue: code),
+          message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
       }
-      json.close()
-      try insert.execute(arguments: [json.string, start])
-      start = end
     }
     // Built after the rows (a sort), not maintained row by row.
     try db.execute(
@@ -50,6 +51,24 @@ enum ScanTable {
         CREATE INDEX temp.scanFileByKey ON scanFile(checksum, root, path);
         CREATE INDEX temp.scanFileByIdentity ON scanFile(identity);
         """)
+  }
+
+  /// Binds `text` as UTF-8, copied by SQLite (the Swift string's storage may not outlive
+  /// the call). An empty string is bound as empty text, not as the NULL a nil pointer means.
+  private static func bindText(_ handle: OpaquePointer?, _ index: Int32, _ text: String) throws {
+    var text = text
+    let code = text.withUTF8 { bytes in
+      guard let base = bytes.baseAddress, !bytes.isEmpty else {
+        return sqlite3_bind_text(handle, index, "", 0, transientDestructor)
+      }
+      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), transientDestructor)
+      }
+    }
+    guard code == SQLITE_OK else {
+      throw DatabaseError(
+        resultCode: ResultCode(rawValue: code), message: "cannot bind a scan field")
+    }
   }
 
   /// `temp.absentChecksum`: the observed checksums absent from the scan, the only ones that
@@ -72,21 +91,9 @@ enum ScanTable {
 /// paths are whatever the file system holds, but input is input).
 struct JSONText {
   private var bytes: [UInt8] = []
-  private var rows = 0
 
   mutating func open() { bytes.append(UInt8(ascii: "[")) }
   mutating func close() { bytes.append(UInt8(ascii: "]")) }
-
-  mutating func row(_ fields: String...) {
-    if rows > 0 { bytes.append(UInt8(ascii: ",")) }
-    rows += 1
-    bytes.append(UInt8(ascii: "["))
-    for (index, field) in fields.enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      append(field)
-    }
-    bytes.append(UInt8(ascii: "]"))
-  }
 
   mutating func append(_ string: String) {
     bytes.append(UInt8(ascii: "\""))
@@ -119,3 +126,7 @@ struct JSONText {
     return text.string
   }
 }
+
+/// SQLITE_TRANSIENT: SQLite copies the bound bytes.
+private let transientDestructor = unsafeBitCast(
+  OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)

@@ -56,6 +56,21 @@ import Testing
     #expect(try store.observed.entry("BBB")?.paths == ["/lib/b.jpg"])
   }
 
+  @Test func pathsAreRecordedByteForByte() throws {
+    let store = try StoreFixture().open()
+    let odd = [
+      "/lib/quote \"q\".jpg", "/lib/back\\slash.jpg", "/lib/new\nline.jpg",
+      "/lib/tab\t.jpg", "/lib/été 🌄.jpg", "/lib/e\u{301}te\u{301}.jpg",
+    ]
+    try store.recordScan(
+      odd.enumerated().map { file($1, "C\($0)", inode: UInt64($0 + 1)) }, completeRoots: ["/lib"],
+      at: t0)
+    for (index, path) in odd.enumerated() {
+      let paths = try #require(try store.observed.entry("C\(index)")).paths
+      #expect(paths.map { Array($0.utf8) } == [Array(path.utf8)])
+    }
+  }
+
   @Test func aChecksumGoneKeepsItsLastKnownPath() throws {
     let store = try StoreFixture().open()
     try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0)
