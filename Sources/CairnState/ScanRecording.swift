@@ -128,13 +128,20 @@ extension PartitionStore {
   ) throws -> Int {
     // Anchors whose file was not seen in this scan, by current bytes: a moved file's new
     // identity inherits the original it had.
+    // Kept in a temporary table for the deletion at the end, which then looks up these few
+    // instead of probing the scan for every anchor again.
+    try db.execute(
+      sql: """
+        CREATE TEMP TABLE IF NOT EXISTS absentAnchor (
+          identity TEXT PRIMARY KEY NOT NULL, currentChecksum TEXT NOT NULL,
+          firstChecksum TEXT NOT NULL) WITHOUT ROWID;
+        DELETE FROM temp.absentAnchor;
+        INSERT INTO temp.absentAnchor SELECT identity, currentChecksum, firstChecksum FROM anchor
+        WHERE identity NOT IN (SELECT identity FROM temp.scanFile);
+        """)
     var absentByCurrent: [String: String] = [:]
     let absent = try Row.fetchCursor(
-      db,
-      sql: """
-        SELECT currentChecksum, firstChecksum FROM anchor
-        WHERE identity NOT IN (SELECT identity FROM temp.scanFile)
-        """)
+      db, sql: "SELECT currentChecksum, firstChecksum FROM temp.absentAnchor")
     while let row = try absent.next() { absentByCurrent[row[0]] = row[1] }
 
     var anchors: [String: StoredAnchor] = [:]
@@ -196,10 +203,10 @@ extension PartitionStore {
       }
     }
     // Anchors of files absent from a complete root: the file was deleted. (Anchors written
-    // above belong to files of this scan, so this deletes only anchors that were stored.)
+    // above belong to files of this scan, so the absent ones are as they were collected.)
     try db.execute(
       sql: """
-        DELETE FROM anchor WHERE identity NOT IN (SELECT identity FROM temp.scanFile)
+        DELETE FROM anchor WHERE identity IN (SELECT identity FROM temp.absentAnchor)
         AND root IN (SELECT value FROM json_each(?))
         """, arguments: [JSONText.array(completeRoots.sorted())])
     return retired

@@ -64,12 +64,14 @@ public enum ReconciliationEngine {
     var excludedChecksums = Set<String>()
     let quarantine = TimeInterval(input.settings.quarantineDays) * 86_400
     for asset in input.assets where !asset.isTrashed {
-      let observed = input.observed[asset.checksum]
-      guard observed != nil || (presentIsObserved && present.contains(asset.checksum)) else {
+      if presentIsObserved && present.contains(asset.checksum) {
+        // Observed (this scan was recorded) and present, so never gone.
+        summary.matched += 1
         continue
       }
+      guard let entry = input.observed[asset.checksum] else { continue }
       summary.matched += 1
-      guard let entry = observed, goneSet.contains(asset.checksum) else { continue }
+      guard goneSet.contains(asset.checksum) else { continue }
       if input.exclusions.contains(asset.checksum) {
         excludedChecksums.insert(asset.checksum)
         continue
