@@ -72,7 +72,7 @@ public final class PartitionStore: Sendable {
 final class StateDatabase: Sendable {
   let pool: DatabasePool
   let path: String
-  /// The scan `temp.scanFile` holds on the writing connection, once a write committed it.
+  /// The scan the `ScanTable` tables hold on the writing connection, once a write committed it.
   let scanTable = Locked<[ScannedFile]?>(nil)
 
   init(path: String) throws(CairnError) {
@@ -128,7 +128,7 @@ final class StateDatabase: Sendable {
     }
   }
 
-  /// Runs `body` in a write transaction with `files` in `temp.scanFile` (see `ScanTable`). A
+  /// Runs `body` in a write transaction with `files` in the scan tables (see `ScanTable`). A
   /// scan already loaded by an earlier committed write of this process is not loaded again.
   func write<T>(scan files: [ScannedFile], _ body: (Database) throws -> T) throws(CairnError)
     -> T

@@ -56,7 +56,7 @@ extension PartitionStore {
       try Int.fetchOne(
         db,
         sql: """
-          SELECT count(*) FROM temp.scanFile
+          SELECT count(*) FROM temp.scanKey
           WHERE checksum NOT IN (SELECT checksum FROM observed)
           """) ?? 0
     let compact = unrecorded == 0

@@ -41,7 +41,7 @@ extension PartitionStore {
       // index's), so the observed b-tree is visited in order.
       try db.execute(
         sql: """
-          INSERT INTO observed SELECT DISTINCT checksum, ?1, ?1 FROM temp.scanFile WHERE true
+          INSERT INTO observed SELECT DISTINCT checksum, ?1, ?1 FROM temp.scanKey WHERE true
           ORDER BY checksum
           ON CONFLICT(checksum) DO UPDATE SET lastSeen = ?1
           """, arguments: [time])
@@ -49,7 +49,7 @@ extension PartitionStore {
       try db.execute(
         sql: """
           INSERT OR IGNORE INTO observedPath SELECT DISTINCT checksum, root, path
-          FROM temp.scanFile ORDER BY checksum, root, path
+          FROM temp.scanKey ORDER BY checksum, root, path
           """)
       summary.newChecksums =
         try Int.fetchOne(
@@ -73,7 +73,7 @@ extension PartitionStore {
           try Int.fetchOne(
             db,
             sql: """
-              SELECT count(*) FROM (SELECT DISTINCT checksum, path FROM temp.scanFile
+              SELECT count(*) FROM (SELECT DISTINCT checksum, path FROM temp.scanKey
               WHERE root = ?)
               """, arguments: [root]) ?? 0
         let keptAbsent =
@@ -87,9 +87,9 @@ extension PartitionStore {
         try db.execute(
           sql: """
             DELETE FROM observedPath WHERE root = ?1
-            AND checksum IN (SELECT checksum FROM temp.scanFile WHERE root = ?1)
+            AND checksum IN (SELECT checksum FROM temp.scanKey WHERE root = ?1)
             AND NOT EXISTS (
-              SELECT 1 FROM temp.scanFile AS s
+              SELECT 1 FROM temp.scanKey AS s
               WHERE s.checksum = observedPath.checksum AND s.root = ?1
                 AND s.path = observedPath.path)
             """, arguments: [root])
@@ -106,12 +106,12 @@ extension PartitionStore {
           db,
           sql: """
             SELECT count(*) FROM (SELECT checksum FROM missing UNION SELECT checksum FROM
-            confirmation) WHERE +checksum IN (SELECT checksum FROM temp.scanFile)
+            confirmation) WHERE +checksum IN (SELECT checksum FROM temp.scanKey)
             """) ?? 0
       try db.execute(
         sql: """
-          DELETE FROM missing WHERE +checksum IN (SELECT checksum FROM temp.scanFile);
-          DELETE FROM confirmation WHERE +checksum IN (SELECT checksum FROM temp.scanFile);
+          DELETE FROM missing WHERE +checksum IN (SELECT checksum FROM temp.scanKey);
+          DELETE FROM confirmation WHERE +checksum IN (SELECT checksum FROM temp.scanKey);
           """)
       return summary
     }

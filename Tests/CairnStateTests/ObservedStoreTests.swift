@@ -71,6 +71,26 @@ import Testing
     }
   }
 
+  /// The scan's key table is filled in SQLite's BINARY order; ties keep scan order.
+  @Test func scanKeyOrderIsByteOrder() {
+    let files = [
+      file("/lib/b.jpg", "AAAAAAAAB"), file("/lib/a.jpg", "AAAAAAAAB"),
+      file("/lib/e\u{301}.jpg", "Z"), file("/lib/\u{e9}.jpg", "Z"), file("/lib/x.jpg", ""),
+      file("/lib/y.jpg", "AAAAAAAA"), file("/lib/a.jpg", "AAAAAAAAB"), file("/lib/z.jpg", "Ä"),
+    ]
+    let expected = files.indices.sorted { i, j in
+      let a = files[i]
+      let b = files[j]
+      for (p, q) in [(a.checksum, b.checksum), (a.root, b.root), (a.path, b.path)]
+      where Array(p.utf8) != Array(q.utf8) {
+        return p.utf8.lexicographicallyPrecedes(q.utf8)
+      }
+      return i < j
+    }
+    #expect(ScanTable.keyOrder(files) == expected)
+    #expect(expected.first == 4)  // the empty checksum
+  }
+
   @Test func aChecksumGoneKeepsItsLastKnownPath() throws {
     let store = try StoreFixture().open()
     try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0)
