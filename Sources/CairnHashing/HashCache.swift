@@ -66,7 +66,7 @@ public final class HashCache {
   public init(path: String) {
     self.path = path
     do {
-      try open(path)
+      try openWaitingForOtherRuns(path)
     } catch let error as DatabaseError
       where error.resultCode != .SQLITE_CORRUPT && error.resultCode != .SQLITE_NOTADB
     {
@@ -92,6 +92,25 @@ public final class HashCache {
       }
     }
     loadedCount = entries.count
+  }
+
+  /// Opens the cache, trying again for a while when another run holds it: SQLite's busy
+  /// timeout covers waiting for a lock, but not every moment of two runs creating, switching
+  /// to WAL or recovering the same file, where it answers "locked" at once.
+  private func openWaitingForOtherRuns(_ path: String) throws {
+    var attempt = 0
+    while true {
+      do {
+        return try open(path)
+      } catch let error as DatabaseError
+        where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED)
+        && attempt < 20
+      {
+        attempt += 1
+        database = nil
+        usleep(UInt32(10_000 * attempt))  // 2.1 s in all
+      }
+    }
   }
 
   private func open(_ path: String) throws {

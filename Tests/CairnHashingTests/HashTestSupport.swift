@@ -3,24 +3,29 @@ import Foundation
 
 /// Running cairn-hash and the reference tools the tests compare it with.
 enum Hash {
-  /// Runs the built `cairn-hash` with a private HOME and XDG folders.
+  /// Runs the built `cairn-hash` with a private HOME and XDG folders (off the cooperative
+  /// pool: see `offCooperativePool`).
   static func run(
     _ arguments: [String], in dir: TemporaryDirectory, stdin: String? = nil
-  ) throws -> ToolResult {
-    try ToolRunner.run(
-      "cairn-hash", arguments, stdin: stdin, environment: dir.isolatedEnvironment())
+  ) async throws -> ToolResult {
+    let environment = dir.isolatedEnvironment()
+    return try await offCooperativePool {
+      try ToolRunner.run("cairn-hash", arguments, stdin: stdin, environment: environment)
+    }
   }
 
   /// `openssl dgst -sha1 -binary FILE | base64`: the checksum Immich would store.
-  static func reference(_ path: String, in dir: TemporaryDirectory) throws -> String {
+  static func reference(_ path: String, in dir: TemporaryDirectory) async throws -> String {
     let quoted = "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    let result = try ToolRunner.shell(
-      "openssl dgst -sha1 -binary \(quoted) | base64", environment: dir.isolatedEnvironment())
+    let result = try await sh("openssl dgst -sha1 -binary \(quoted) | base64", in: dir)
     return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
-  static func sh(_ script: String, in dir: TemporaryDirectory) throws -> ToolResult {
-    try ToolRunner.shell(script, environment: dir.isolatedEnvironment())
+  static func sh(_ script: String, in dir: TemporaryDirectory) async throws -> ToolResult {
+    let environment = dir.isolatedEnvironment()
+    return try await offCooperativePool {
+      try ToolRunner.shell(script, environment: environment)
+    }
   }
 
   /// `path → checksum` of the file records.

@@ -6,11 +6,11 @@ import Testing
 @Suite("cairn-hash problems")
 struct ProblemTests {
   @Test("a missing path is an error record and a missing root; the rest is hashed")
-  func missingPath() throws {
+  func missingPath() async throws {
     let dir = TemporaryDirectory()
     try dir.file("lib/a.jpg", "a")
     let gone = dir.path + "/gone"
-    let result = try Hash.run([gone, dir.path + "/lib"], in: dir)
+    let result = try await Hash.run([gone, dir.path + "/lib"], in: dir)
     #expect(result.status == 1)
     #expect(result.stderr.contains("cairn-hash: \(gone): No such file or directory"))
     let errors = try result.records(ofType: "error")
@@ -28,10 +28,10 @@ struct ProblemTests {
   }
 
   @Test("an empty root is complete but flagged empty")
-  func emptyRoot() throws {
+  func emptyRoot() async throws {
     let dir = TemporaryDirectory()
     try dir.file("empty/notes.txt", "not media")
-    let result = try Hash.run([dir.path + "/empty"], in: dir)
+    let result = try await Hash.run([dir.path + "/empty"], in: dir)
     #expect(result.status == 0)
     let end = try Hash.end(result)
     #expect(end["complete"] as? Bool == true)
@@ -42,22 +42,22 @@ struct ProblemTests {
   }
 
   @Test("a dangling symlink named explicitly is ENOENT")
-  func danglingSymlink() throws {
+  func danglingSymlink() async throws {
     let dir = TemporaryDirectory()
     try FileManager.default.createSymbolicLink(
       atPath: dir.path + "/dangling.jpg", withDestinationPath: dir.path + "/nowhere.jpg")
-    let result = try Hash.run([dir.path + "/dangling.jpg"], in: dir)
+    let result = try await Hash.run([dir.path + "/dangling.jpg"], in: dir)
     #expect(result.status == 1)
     #expect(try result.records(ofType: "error").first?["code"] as? String == "ENOENT")
     #expect(try Hash.roots(result).first?["problem"] as? String == "missing")
   }
 
   @Test("a FIFO named explicitly is an error, and is never opened for reading (no hang)")
-  func fifo() throws {
+  func fifo() async throws {
     let dir = TemporaryDirectory()
     let path = dir.path + "/pipe.jpg"
     try #require(mkfifo(path, 0o644) == 0)
-    let result = try Hash.run([path], in: dir)
+    let result = try await Hash.run([path], in: dir)
     #expect(result.status == 1)
     #expect(try result.records(ofType: "error").first?["code"] as? String == "EINVAL")
     #expect(try Hash.roots(result).first?["complete"] as? Bool == false)
@@ -79,7 +79,7 @@ struct ProblemTests {
   @Test(
     "an unreadable file is EACCES; its folder's other files are still hashed",
     .enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
-  func unreadableFile() throws {
+  func unreadableFile() async throws {
     let dir = TemporaryDirectory()
     try dir.file("lib/a.jpg", "a")
     let secret = try dir.file("lib/b.jpg", "b")
@@ -105,10 +105,10 @@ struct ProblemTests {
   }
 
   @Test("a closed downstream pipe ends the run quietly")
-  func closedPipe() throws {
+  func closedPipe() async throws {
     let dir = TemporaryDirectory()
     for i in 0..<3000 { try dir.file("lib/\(i).jpg", "\(i)") }
-    let result = try Hash.sh(
+    let result = try await Hash.sh(
       "(cairn-hash --no-cache '\(dir.path)/lib'; echo $? > '\(dir.path)/status') | head -n 1",
       in: dir)
     #expect(result.stderr.isEmpty, "\(result.stderr)")
@@ -118,9 +118,9 @@ struct ProblemTests {
   }
 
   @Test("a bad option exits 64 with nothing on stdout")
-  func usage() throws {
+  func usage() async throws {
     let dir = TemporaryDirectory()
-    let result = try Hash.run(["--jobs", "0", dir.path], in: dir)
+    let result = try await Hash.run(["--jobs", "0", dir.path], in: dir)
     #expect(result.status == 64)
     #expect(result.stdout.isEmpty)
   }

@@ -6,11 +6,11 @@ import Testing
 @Suite("cairn-hash walk")
 struct WalkTests {
   @Test("header and end records frame the stream and describe the scan")
-  func headerAndEnd() throws {
+  func headerAndEnd() async throws {
     let dir = TemporaryDirectory()
     try dir.file("lib/a.jpg", "a")
     try dir.file("lib/sub/b.mov", "bb")
-    let result = try Hash.run([dir.path + "/lib/"], in: dir)
+    let result = try await Hash.run([dir.path + "/lib/"], in: dir)
     #expect(result.status == 0)
     let records = try result.records()
     try #require(records.count == 4)
@@ -42,7 +42,7 @@ struct WalkTests {
   }
 
   @Test("relative roots are written as absolute paths")
-  func relativeRoot() throws {
+  func relativeRoot() async throws {
     let dir = TemporaryDirectory()
     try dir.file("lib/a.jpg", "a")
     let result = try ToolRunner.run(
@@ -54,24 +54,24 @@ struct WalkTests {
   }
 
   @Test("only media files, case-insensitively; --all takes every file")
-  func mediaFilter() throws {
+  func mediaFilter() async throws {
     let dir = TemporaryDirectory()
     for name in [
       "a.JPG", "b.heic", "c.Mov", "d.CR3", "e.dng", "f.txt", "g.xmp", "noext", "h.jpg.bak",
     ] {
       try dir.file("lib/" + name, name)
     }
-    let media = try Hash.checksums(try Hash.run([dir.path + "/lib"], in: dir))
+    let media = try Hash.checksums(try await Hash.run([dir.path + "/lib"], in: dir))
     #expect(
       media.keys.map { ($0 as NSString).lastPathComponent }.sorted() == [
         "a.JPG", "b.heic", "c.Mov", "d.CR3", "e.dng",
       ])
-    let all = try Hash.checksums(try Hash.run(["--all", dir.path + "/lib"], in: dir))
+    let all = try Hash.checksums(try await Hash.run(["--all", dir.path + "/lib"], in: dir))
     #expect(all.count == 9)
   }
 
   @Test("trash folders and junk are not part of the library")
-  func trashAndJunk() throws {
+  func trashAndJunk() async throws {
     let dir = TemporaryDirectory()
     try dir.file("lib/keep.jpg", "keep")
     for path in [
@@ -81,14 +81,14 @@ struct WalkTests {
     ] {
       try dir.file("lib/" + path, path)
     }
-    let result = try Hash.run(["--all", dir.path + "/lib"], in: dir)
+    let result = try await Hash.run(["--all", dir.path + "/lib"], in: dir)
     #expect(try Hash.checksums(result).keys.sorted() == [dir.path + "/lib/keep.jpg"])
   }
 
   @Test(
     "workers taking runs of small files give every file its own checksum",
     arguments: ["1", "2", "5"])
-  func batchedWorkersKeepChecksumsWithTheirFiles(jobs: String) throws {
+  func batchedWorkersKeepChecksumsWithTheirFiles(jobs: String) async throws {
     let dir = TemporaryDirectory()
     // Runs of tiny files (taken many at a time) around files over the batch limit (taken
     // alone), so a mix-up between a batch's slots would show as a checksum on the wrong path.
@@ -96,11 +96,11 @@ struct WalkTests {
       let size = i % 40 == 39 ? (1 << 20) + 3 * i : 10 + i * 13
       try dir.file("lib/d\(i % 4)/\(i).jpg", contents: Hash.pattern(size, seed: UInt8(i % 251)))
     }
-    let result = try Hash.run(["--no-cache", "-j", jobs, dir.path + "/lib"], in: dir)
+    let result = try await Hash.run(["--no-cache", "-j", jobs, dir.path + "/lib"], in: dir)
     #expect(result.status == 0)
     let sums = try Hash.checksums(result)
     #expect(sums.count == 160)
-    let listing = try Hash.sh(
+    let listing = try await Hash.sh(
       "cd '\(dir.path)/lib' && for f in d*/*.jpg; do printf '%s ' \"$f\";"
         + " openssl dgst -sha1 -binary \"$f\" | base64; done", in: dir)
     for line in listing.stdout.split(separator: "\n") {
@@ -112,26 +112,26 @@ struct WalkTests {
   }
 
   @Test("the same library gives the same records in the same order")
-  func deterministicOrder() throws {
+  func deterministicOrder() async throws {
     let dir = TemporaryDirectory()
     for i in 0..<300 {
       try dir.file(
         "lib/d\(i % 7)/sub\(i % 3)/IMG_\(300 - i).jpg",
         contents: Hash.pattern(i * 97 % 5000, seed: UInt8(i % 251)))
     }
-    func fileLines(_ args: [String]) throws -> [String] {
-      let result = try Hash.run(args, in: dir)
+    func fileLines(_ args: [String]) async throws -> [String] {
+      let result = try await Hash.run(args, in: dir)
       #expect(result.status == 0)
       return result.lines.filter { $0.hasPrefix("{\"type\":\"file\"") }
     }
-    let first = try fileLines(["--no-cache", "-j", "4", dir.path + "/lib"])
-    let second = try fileLines(["--no-cache", "-j", "1", dir.path + "/lib"])
-    let third = try fileLines(["-j", "3", dir.path + "/lib"])
+    let first = try await fileLines(["--no-cache", "-j", "4", dir.path + "/lib"])
+    let second = try await fileLines(["--no-cache", "-j", "1", dir.path + "/lib"])
+    let third = try await fileLines(["-j", "3", dir.path + "/lib"])
     #expect(first.count == 300)
     #expect(first == second)
     #expect(first == third)
     // Walk order: each folder's entries sorted by name bytes, depth first.
-    let paths = try Hash.checksums(try Hash.run([dir.path + "/lib"], in: dir)).keys
+    let paths = try Hash.checksums(try await Hash.run([dir.path + "/lib"], in: dir)).keys
     #expect(paths.count == 300)
     let order = first.map { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"]
@@ -141,7 +141,7 @@ struct WalkTests {
   }
 
   @Test("symlinked folders are not followed and loops never hang")
-  func symlinkedFolders() throws {
+  func symlinkedFolders() async throws {
     let dir = TemporaryDirectory()
     try dir.file("lib/a.jpg", "a")
     try dir.file("outside/b.jpg", "b")
@@ -154,21 +154,21 @@ struct WalkTests {
     try fm.createSymbolicLink(atPath: dir.path + "/lib/link.jpg", withDestinationPath: "a.jpg")
     try fm.createSymbolicLink(atPath: dir.path + "/lib/x.jpg", withDestinationPath: "y.jpg")
     try fm.createSymbolicLink(atPath: dir.path + "/lib/y.jpg", withDestinationPath: "x.jpg")
-    let result = try Hash.run([dir.path + "/lib"], in: dir)
+    let result = try await Hash.run([dir.path + "/lib"], in: dir)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try Hash.checksums(result).keys.sorted() == [dir.path + "/lib/a.jpg"])
     #expect(try Hash.counts(result)["skippedLinks"] == 6)
   }
 
   @Test("a symlinked file or folder named explicitly is followed")
-  func explicitSymlinks() throws {
+  func explicitSymlinks() async throws {
     let dir = TemporaryDirectory()
     let target = try dir.file("real/a.jpg", "a")
     let fm = FileManager.default
     try fm.createSymbolicLink(atPath: dir.path + "/link.jpg", withDestinationPath: target)
     try fm.createSymbolicLink(
       atPath: dir.path + "/linkdir", withDestinationPath: dir.path + "/real")
-    let result = try Hash.run([dir.path + "/link.jpg", dir.path + "/linkdir"], in: dir)
+    let result = try await Hash.run([dir.path + "/link.jpg", dir.path + "/linkdir"], in: dir)
     #expect(result.status == 0, "\(result.stderr)")
     let sums = try Hash.checksums(result)
     #expect(sums[dir.path + "/link.jpg"] == "hvfkN/qlp/zhXR3cuerq6jd2Z7g=")
@@ -176,24 +176,25 @@ struct WalkTests {
   }
 
   @Test("an explicit symlink loop is an error record, not a hang")
-  func explicitLoop() throws {
+  func explicitLoop() async throws {
     let dir = TemporaryDirectory()
     let fm = FileManager.default
     try fm.createSymbolicLink(atPath: dir.path + "/x.jpg", withDestinationPath: dir.path + "/y.jpg")
     try fm.createSymbolicLink(atPath: dir.path + "/y.jpg", withDestinationPath: dir.path + "/x.jpg")
-    let result = try Hash.run([dir.path + "/x.jpg"], in: dir)
+    let result = try await Hash.run([dir.path + "/x.jpg"], in: dir)
     #expect(result.status == 1)
     let errors = try result.records(ofType: "error")
     #expect(errors.first?["code"] as? String == "ELOOP")
   }
 
   @Test("a name that is not valid UTF-8 becomes an error record, not silence")
-  func invalidUTF8() throws {
+  func invalidUTF8() async throws {
     let dir = TemporaryDirectory()
     try dir.file("lib/ok.jpg", "ok")
-    let made = try Hash.sh("printf x > \"\(dir.path)/lib/$(printf 'bad\\377name.jpg')\"", in: dir)
+    let made = try await Hash.sh(
+      "printf x > \"\(dir.path)/lib/$(printf 'bad\\377name.jpg')\"", in: dir)
     try #require(made.status == 0)
-    let result = try Hash.run([dir.path + "/lib"], in: dir)
+    let result = try await Hash.run([dir.path + "/lib"], in: dir)
     #expect(result.status == 1)
     let errors = try result.records(ofType: "error")
     #expect(errors.count == 1)

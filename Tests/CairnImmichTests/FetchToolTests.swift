@@ -25,20 +25,12 @@ import Testing
     return result
   }
 
-  /// Runs the binary on a thread of its own: waiting for it on one of the few cooperative
-  /// threads would starve the in-process server the binary is talking to.
+  /// Runs the binary off the cooperative pool, which the in-process server it talks to needs.
   func runTool(_ arguments: [String], environment: [String: String], folder: String)
     async throws -> ToolResult
   {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread.detachNewThread {
-        continuation.resume(
-          with: Result {
-            try ToolRunner.run(
-              "cairn-fetch", arguments, environment: environment, workingDirectory: folder)
-          })
-      }
-    }
+    try await ToolRunner.runDetached(
+      "cairn-fetch", arguments, environment: environment, workingDirectory: folder)
   }
 
   func assetIds(_ result: ToolResult) throws -> [String] {

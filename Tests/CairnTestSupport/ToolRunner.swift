@@ -105,3 +105,43 @@ public enum ToolRunner {
     return ToolResult(status: process.terminationStatus, stdout: out, stderr: err)
   }
 }
+
+extension ToolRunner {
+  /// `run`, awaited off the cooperative pool (see `offCooperativePool`).
+  public static func runDetached(
+    _ tool: String, _ arguments: [String] = [], stdin: String? = nil,
+    environment: [String: String], workingDirectory: String? = nil
+  ) async throws -> ToolResult {
+    try await offCooperativePool {
+      try run(
+        tool, arguments, stdin: stdin, environment: environment,
+        workingDirectory: workingDirectory)
+    }
+  }
+
+  /// `shell`, awaited off the cooperative pool (see `offCooperativePool`).
+  public static func shellDetached(
+    _ script: String, stdin: String? = nil, environment: [String: String],
+    workingDirectory: String? = nil
+  ) async throws -> ToolResult {
+    try await offCooperativePool {
+      try shell(
+        script, stdin: stdin, environment: environment, workingDirectory: workingDirectory)
+    }
+  }
+}
+
+/// Runs blocking work (a tool and the wait for it) on a thread of its own and awaits it.
+///
+/// `swift test` runs every suite in one process, on a cooperative pool of one thread per core,
+/// and the in-process Immich test servers of other tests answer on that same pool: a test that
+/// blocked a pool thread for seconds while a tool ran would starve them into timeouts.
+public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
+  async throws -> T
+{
+  try await withCheckedThrowingContinuation { continuation in
+    DispatchQueue.global().async {
+      continuation.resume(with: Result { try body() })
+    }
+  }
+}

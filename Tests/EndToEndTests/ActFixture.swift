@@ -21,7 +21,7 @@ final class ActFixture: @unchecked Sendable {
   var environment: [String: String] {
     dir.isolatedEnvironment([
       "IMMICH_URL": apiBase, "IMMICH_API_KEY": Self.secret, "CAIRN_HTTP_ATTEMPTS": "1",
-      "CAIRN_HTTP_TIMEOUT": "10",
+      "CAIRN_HTTP_TIMEOUT": "60",
     ])
   }
 
@@ -110,11 +110,7 @@ final class ActFixture: @unchecked Sendable {
   }
 
   static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(with: Result { try body() })
-      }
-    }
+    try await offCooperativePool(body)
   }
 
   /// `cairn-gate | cairn-trash` on a reconcile stream.

@@ -68,7 +68,7 @@ final class AdversarialLibrary: @unchecked Sendable {
   var environment: [String: String] {
     dir.isolatedEnvironment([
       "IMMICH_URL": apiBase, "IMMICH_API_KEY": Self.secret, "CAIRN_HTTP_ATTEMPTS": "1",
-      "CAIRN_HTTP_TIMEOUT": "10",
+      "CAIRN_HTTP_TIMEOUT": "60",
     ])
   }
 

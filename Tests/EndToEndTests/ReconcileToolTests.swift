@@ -4,23 +4,23 @@ import Foundation
 import Testing
 
 @Suite struct ReconcileToolTests {
-  @Test func firstRunSeedsThenADeletionBecomesACandidate() throws {
+  @Test func firstRunSeedsThenADeletionBecomesACandidate() async throws {
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")
     try fixture.photo("2024/b.jpg", "beta")
-    let a = try fixture.checksum(of: "a.jpg")
-    let b = try fixture.checksum(of: "2024/b.jpg")
+    let a = try await fixture.checksum(of: "a.jpg")
+    let b = try await fixture.checksum(of: "2024/b.jpg")
     try fixture.writeServer([
       ("asset-a", a), ("asset-b", b), ("asset-z", "bm90LWxvY2FsLWF0LWFsbC0xMjM="),
     ])
 
-    let first = try fixture.pipeline("", observe: false)
+    let first = try await fixture.pipeline("", observe: false)
     #expect(first.status == 0, "\(first.stderr)")
     #expect(try first.buckets().isEmpty)
     #expect(try first.endCounts()["matched"] == 2)
 
     try FileManager.default.removeItem(atPath: fixture.library + "/a.jpg")
-    let second = try fixture.pipeline("", observe: false)
+    let second = try await fixture.pipeline("", observe: false)
     #expect(second.status == 0, "\(second.stderr)")
     #expect(try second.buckets() == ["asset-a": "delete"])
     let header = try #require(try second.records().first)
@@ -28,32 +28,32 @@ import Testing
     #expect(header["pipeline"] as? [String] == ["cairn-hash", "cairn-reconcile"])
     #expect(second.stderr.contains("1 to delete"))
 
-    let strict = try fixture.pipeline("--strictness strict -q", observe: false)
+    let strict = try await fixture.pipeline("--strictness strict -q", observe: false)
     #expect(try strict.buckets() == ["asset-a": "pending"])
     #expect(strict.stderr.isEmpty)
   }
 
-  @Test func throughCairnObserveTheSameDecisions() throws {
+  @Test func throughCairnObserveTheSameDecisions() async throws {
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")
     try fixture.photo("b.jpg", "beta")
-    let a = try fixture.checksum(of: "a.jpg")
+    let a = try await fixture.checksum(of: "a.jpg")
     try fixture.writeServer([("asset-a", a)])
-    #expect(try fixture.pipeline().status == 0)
+    #expect(try await fixture.pipeline().status == 0)
     try FileManager.default.removeItem(atPath: fixture.library + "/a.jpg")
-    let result = try fixture.pipeline()
+    let result = try await fixture.pipeline()
     #expect(try result.buckets() == ["asset-a": "delete"])
     let header = try #require(try result.records().first)
     #expect(header["pipeline"] as? [String] == ["cairn-hash", "cairn-observe", "cairn-reconcile"])
   }
 
-  @Test func aTrashedFileIsHeldUntilItsQuarantineEnds() throws {
+  @Test func aTrashedFileIsHeldUntilItsQuarantineEnds() async throws {
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")
     try fixture.photo("b.jpg", "beta")
-    let a = try fixture.checksum(of: "a.jpg")
+    let a = try await fixture.checksum(of: "a.jpg")
     try fixture.writeServer([("asset-a", a)])
-    #expect(try fixture.pipeline().status == 0)
+    #expect(try await fixture.pipeline().status == 0)
     // Move a.jpg to the desktop trash the freedesktop.org way, deleted two days ago.
     let trash = fixture.directory.path + "/data/Trash"
     try FileManager.default.createDirectory(
@@ -70,7 +70,7 @@ import Testing
       "data/Trash/info/a.jpg.trashinfo",
       "[Trash Info]\nPath=\(encodedPath)\nDeletionDate=\(formatter.string(from: deleted))\n")
 
-    let held = try fixture.pipeline()
+    let held = try await fixture.pipeline()
     #expect(held.status == 0, "\(held.stderr)")
     #expect(try held.buckets() == ["asset-a": "held"])
     let candidate = try #require(try held.records(ofType: "candidate").first)
@@ -78,18 +78,18 @@ import Testing
     let eligible = try #require(Date(iso8601: candidate["eligibleAt"] as? String ?? ""))
     #expect(abs(eligible.timeIntervalSince(deleted) - 14 * 86_400) < 2)
 
-    let afterQuarantine = try fixture.pipeline("--quarantine-days 1")
+    let afterQuarantine = try await fixture.pipeline("--quarantine-days 1")
     #expect(try afterQuarantine.buckets() == ["asset-a": "delete"])
   }
 
-  @Test func refusesATruncatedScanAndRecordsNothing() throws {
+  @Test func refusesATruncatedScanAndRecordsNothing() async throws {
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")
     try fixture.writeServer([])
-    let scan = try ToolRunner.run(
+    let scan = try await ToolRunner.runDetached(
       "cairn-hash", [fixture.library], environment: fixture.environment())
     let truncated = scan.lines.dropLast().joined(separator: "\n") + "\n"
-    let result = try ToolRunner.run(
+    let result = try await ToolRunner.runDetached(
       "cairn-reconcile", ["--server", fixture.serverFile], stdin: truncated,
       environment: fixture.environment())
     #expect(result.status == 65)
@@ -114,64 +114,65 @@ import Testing
       #"{"type":"end","tool":"cairn-hash","complete":false,"errors":0,"counts":{},"roots":[{"path":"ROOT","complete":false,"files":0,"problem":"No such file or directory"}]}"#
     ),
   ])
-  func refusesAnIncompleteScope(name: String, error: String, end: String) throws {
+  func refusesAnIncompleteScope(name: String, error: String, end: String) async throws {
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")
-    let a = try fixture.checksum(of: "a.jpg")
+    let a = try await fixture.checksum(of: "a.jpg")
     try fixture.writeServer([("asset-a", a)])
-    #expect(try fixture.pipeline().status == 0)
+    #expect(try await fixture.pipeline().status == 0)
     let root = fixture.library
     let header =
       #"{"type":"header","schema":"1.0","tool":"cairn-hash","version":"t","pipeline":["cairn-hash"],"roots":["ROOT"]}"#
     let stream =
       [header, error, end].filter { !$0.isEmpty }
       .map { $0.replacingOccurrences(of: "ROOT", with: root) }.joined(separator: "\n") + "\n"
-    let refused = try ToolRunner.run(
+    let refused = try await ToolRunner.runDetached(
       "cairn-reconcile", ["--server", fixture.serverFile], stdin: stream,
       environment: fixture.environment())
     #expect(refused.status == 25, "\(name): \(refused.stderr)")
     #expect(refused.stderr.contains("incomplete scan"))
     #expect(refused.stdout.isEmpty)
 
-    let skipping = try ToolRunner.run(
+    let skipping = try await ToolRunner.runDetached(
       "cairn-reconcile", ["--server", fixture.serverFile, "--skip-incomplete-roots"],
       stdin: stream, environment: fixture.environment())
     #expect(skipping.status == 0, "\(name): \(skipping.stderr)")
     #expect(try skipping.buckets().isEmpty)
     // Nothing was recorded as gone: the photo is still not missing.
-    let list = try ToolRunner.run(
+    let list = try await ToolRunner.runDetached(
       "cairn-observe", ["list", "--server", fixture.serverFile], environment: fixture.environment())
     let observed = try list.records(ofType: "observed")
     #expect(observed.count == 1)
     #expect(observed.first?["missingSince"] == nil || observed.first?["missingSince"] is NSNull)
   }
 
-  @Test func refusesANewerSchema() throws {
+  @Test func refusesANewerSchema() async throws {
     let fixture = StateToolFixture()
     try fixture.writeServer([])
     let stream =
       #"{"type":"header","schema":"2.0","tool":"cairn-hash","version":"t","pipeline":["cairn-hash"],"roots":[]}"#
       + "\n"
-    let result = try ToolRunner.run(
+    let result = try await ToolRunner.runDetached(
       "cairn-reconcile", ["--server", fixture.serverFile], stdin: stream,
       environment: fixture.environment())
     #expect(result.status == 65)
     #expect(result.stderr.contains("newer"))
   }
 
-  @Test func invalidSettingsAreConfigurationErrors() throws {
+  @Test func invalidSettingsAreConfigurationErrors() async throws {
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")
     try fixture.writeServer([])
-    let result = try fixture.pipeline("", observe: false, extra: ["CAIRN_QUARANTINE_DAYS": "120"])
+    let result = try await fixture.pipeline(
+      "", observe: false, extra: ["CAIRN_QUARANTINE_DAYS": "120"])
     #expect(result.status == 78)
     #expect(result.stderr.contains("CAIRN_QUARANTINE_DAYS=120"))
   }
 
-  @Test func runsTheSiblingCairnFetchAndPropagatesItsFailure() throws {
+  @Test func runsTheSiblingCairnFetchAndPropagatesItsFailure() async throws {
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")
-    let a = try fixture.checksum(of: "a.jpg")
+    let a = try await fixture.checksum(of: "a.jpg")
     try fixture.writeServer([("asset-a", a)])
     // A private folder with a copy of cairn-reconcile and a stub cairn-fetch beside it.
     let bin = fixture.directory.path + "/bin"
@@ -184,16 +185,16 @@ import Testing
       "#!/bin/sh\nif [ -n \"$STUB_FAIL\" ]; then echo 'cairn-fetch: server unreachable' >&2; exit 69; fi\n"
         + "cat '\(fixture.serverFile)'\n")
     chmod(stub, 0o755)
-    let scan = try ToolRunner.run(
+    let scan = try await ToolRunner.runDetached(
       "cairn-hash", [fixture.library], environment: fixture.environment())
 
-    let ok = try ToolRunner.run(
+    let ok = try await ToolRunner.runDetached(
       bin + "/cairn-reconcile", [], stdin: scan.stdout, environment: fixture.environment())
     #expect(ok.status == 0, "\(ok.stderr)")
     let server = try #require(try ok.records().first?["server"] as? [String: Any])
     #expect(server["userId"] as? String == fixture.userId)
 
-    let failing = try ToolRunner.run(
+    let failing = try await ToolRunner.runDetached(
       bin + "/cairn-reconcile", [], stdin: scan.stdout,
       environment: fixture.environment(["STUB_FAIL": "1"]))
     #expect(failing.status == 69)

@@ -41,8 +41,9 @@ struct StateToolFixture {
   }
 
   /// Base64 SHA-1 of `text`, through cairn-hash itself.
-  func checksum(of relative: String) throws -> String {
-    let result = try ToolRunner.run("cairn-hash", [library], environment: environment())
+  func checksum(of relative: String) async throws -> String {
+    let result = try await ToolRunner.runDetached(
+      "cairn-hash", [library], environment: environment())
     for record in try result.records(ofType: "file")
     where (record["path"] as? String) == library + "/" + relative {
       return record["checksum"] as? String ?? ""
@@ -54,10 +55,10 @@ struct StateToolFixture {
   func pipeline(
     _ reconcileArguments: String = "", observe: Bool = true, extra: [String: String] = [:]
   )
-    throws -> ToolResult
+    async throws -> ToolResult
   {
     let observeStage = observe ? " | cairn-observe --server '\(serverFile)'" : ""
-    return try ToolRunner.shell(
+    return try await ToolRunner.shellDetached(
       "cairn-hash '\(library)'\(observeStage) | cairn-reconcile --server '\(serverFile)' "
         + reconcileArguments, environment: environment(extra))
   }
