@@ -42,10 +42,10 @@ let package = Package(
     .target(name: "CairnCore", dependencies: [argumentParser, logging, crypto]),
     // Walking a library, SHA-1 of files, and the global hash cache.
     .target(name: "CairnHashing", dependencies: ["CairnCore", "CairnSQLite", crypto, grdb]),
-    // SQLite calls Swift can't make (variadic C functions); the library is GRDB's.
+    // SQLite calls Swift cannot make (variadic functions, the SQLITE_TRANSIENT macro).
     .target(name: "CairnSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
     // Per-partition state: observed store, signals, anchors, exclusions, settings.
-    .target(name: "CairnState", dependencies: ["CairnCore", "CairnHashing", grdb]),
+    .target(name: "CairnState", dependencies: ["CairnCore", "CairnHashing", "CairnSQLite", grdb]),
     // The Immich HTTP client, server listing, sync stream and server-asset cache.
     .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb, logging]),
     // A faithful test double of the Immich API (v2.7 and v3.1), for tests and the demo.

@@ -262,7 +262,7 @@ public final class HashCache {
         sqlite3_bind_int64(raw, 5, entry.ctimeNanoseconds)
         entry.digest.copyBytes(into: &blob)
         let code = blob.withUnsafeBytes { bytes in
-          sqlite3_bind_blob(raw, 6, bytes.baseAddress, 20, transient)
+          cairn_sqlite_bind_blob_copy(raw, 6, bytes.baseAddress, 20)
           return sqlite3_step(raw)
         }
         sqlite3_reset(raw)
@@ -275,10 +275,6 @@ public final class HashCache {
     }
   }
 
-  /// SQLITE_TRANSIENT: SQLite copies the bound bytes.
-  fileprivate static let transientMarker = unsafeBitCast(
-    OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-
   static func describe(_ error: Error) -> String {
     if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
     if let error = error as? CairnError { return error.message }
@@ -290,5 +286,3 @@ public final class HashCache {
 private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
   open(path, flags, mode)
 }
-
-private var transient: sqlite3_destructor_type { HashCache.transientMarker }

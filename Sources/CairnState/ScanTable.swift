@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSQLite
 import GRDB
 
 #if canImport(GRDBSQLite)
@@ -106,15 +107,12 @@ enum ScanTable {
   }
 
   /// Binds `text` as UTF-8, copied by SQLite (the Swift string's storage may not outlive
-  /// the call). An empty string is bound as empty text, not as the NULL a nil pointer means.
+  /// the call); an empty string as empty text, not NULL.
   private static func bindText(_ handle: OpaquePointer?, _ index: Int32, _ text: String) throws {
     var text = text
     let code = text.withUTF8 { bytes in
-      guard let base = bytes.baseAddress, !bytes.isEmpty else {
-        return sqlite3_bind_text(handle, index, "", 0, transientDestructor)
-      }
-      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), transientDestructor)
+      bytes.withMemoryRebound(to: CChar.self) {
+        cairn_sqlite_bind_text_copy(handle, index, $0.baseAddress, Int32($0.count))
       }
     }
     guard code == SQLITE_OK else {
@@ -178,7 +176,3 @@ struct JSONText {
     return text.string
   }
 }
-
-/// SQLITE_TRANSIENT: SQLite copies the bound bytes.
-private let transientDestructor = unsafeBitCast(
-  OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
