@@ -157,8 +157,9 @@ public final class HashCache {
       // Mapped rather than read page by page: a warm scan reads the whole table at once.
       try db.execute(sql: "PRAGMA mmap_size = 1073741824")
       // Straight through the SQLite API: GRDB's row decoding would cost more than the rest of
-      // a warm scan of a big library.
-      let statement = try db.makeStatement(
+      // a warm scan of a big library. (Cached, so the database keeps the statement alive for
+      // as long as its raw handle is used below.)
+      let statement = try db.cachedStatement(
         sql: "SELECT dev, ino, size, mtime_ns, ctime_ns, sha1 FROM hashes")
       let raw = statement.sqliteStatement
       defer { sqlite3_reset(raw) }

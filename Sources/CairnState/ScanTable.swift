@@ -35,8 +35,10 @@ enum ScanTable {
         DELETE FROM temp.scanKey;
         """)
     // Bound and stepped through the SQLite API, the strings' bytes passed as they are: no
-    // text to build and parse again, and no argument arrays per row.
-    let fileInsert = try db.makeStatement(sql: "INSERT INTO temp.scanFile VALUES (?, ?, ?, ?, ?)")
+    // text to build and parse again, and no argument arrays per row. (Cached statements: the
+    // database keeps them alive while their raw handles are used.)
+    let fileInsert = try db.cachedStatement(
+      sql: "INSERT INTO temp.scanFile VALUES (?, ?, ?, ?, ?)")
     let byFile = fileInsert.sqliteStatement
     for (seq, file) in files.enumerated() {
       sqlite3_bind_int64(byFile, 1, Int64(seq))
@@ -46,7 +48,7 @@ enum ScanTable {
       try bindText(byFile, 5, file.identity.key)
       try step(db, byFile)
     }
-    let keyInsert = try db.makeStatement(sql: "INSERT INTO temp.scanKey VALUES (?, ?, ?)")
+    let keyInsert = try db.cachedStatement(sql: "INSERT INTO temp.scanKey VALUES (?, ?, ?)")
     let byKey = keyInsert.sqliteStatement
     for seq in keyOrder(files) {
       let file = files[seq]

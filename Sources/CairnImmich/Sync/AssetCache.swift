@@ -196,7 +196,8 @@ public final class AssetCache: Sendable {
     ownerId: String, _ body: (UnsafeRawBufferPointer) -> Void
   ) throws(CairnError) {
     try read { db in
-      let statement = try db.makeStatement(
+      // Cached, so the database keeps the statement alive while its raw handle is used.
+      let statement = try db.cachedStatement(
         sql: """
           SELECT line FROM asset WHERE lower(ownerId) = ? AND visibility != ? ORDER BY id
           """)
