@@ -90,7 +90,7 @@ final class StateDatabase: Sendable {
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
       // A bigger page cache (64 MB) keeps a million-row upsert from spilling mid-transaction.
       try db.execute(sql: "PRAGMA cache_size = -65536")
-      // The scan's temporary table (see `ScanTable`) and the sorts over it stay in memory: in a
+      // The scan's temporary tables (see `ScanTable`) and the sorts over them stay in memory: in a
       // temporary file with the default 2 MB cache, a million-file scan spent seconds in
       // reads and writes of its own scratch space.
       try db.execute(sql: "PRAGMA temp_store = MEMORY")

@@ -31,7 +31,7 @@ extension PartitionStore {
   public func recordScan(_ files: [ScannedFile], completeRoots: Set<String>, at now: Date)
     throws(CairnError) -> ScanRecordingSummary
   {
-    // The scan as a temporary table: every comparison below is a join in SQLite.
+    // The scan as temporary tables (`ScanTable`): every comparison below is a join in SQLite.
     try database.write(scan: files) { db in
       var summary = ScanRecordingSummary()
       summary.files = files.count
