@@ -74,6 +74,10 @@ final class StateDatabase: Sendable {
   let path: String
   /// The scan the `ScanTable` tables hold on the writing connection, once a write committed it.
   let scanTable = Locked<[ScannedFile]?>(nil)
+  /// The scan whose recording was the last committed write, with `temp.absentChecksum` filled
+  /// for it: until another write, the store holds every scanned checksum and that table is
+  /// current. Any write clears it.
+  let recordedScan = Locked<[ScannedFile]?>(nil)
 
   init(path: String) throws(CairnError) {
     self.path = path
@@ -119,6 +123,7 @@ final class StateDatabase: Sendable {
 
   /// Runs `body` in a write transaction.
   func write<T>(_ body: (Database) throws -> T) throws(CairnError) -> T {
+    recordedScan.withLock { $0 = nil }
     do {
       return try pool.write(body)
     } catch let error as CairnError {

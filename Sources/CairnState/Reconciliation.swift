@@ -23,9 +23,15 @@ extension PartitionStore {
     files: [ScannedFile], roots: [RootStatus], assets: [AssetRecord],
     settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationInput {
+    // Right after this scan was recorded (nothing written since), its absent checksums are
+    // collected and every scanned checksum is known to be in the store.
+    let justRecorded = database.recordedScan.current == files
     let (observed, anchors) = try database.write(scan: files) { db in
-      try ScanTable.collectAbsent(db)
-      return (try Self.observedForEngine(db), try Self.anchorsForEngine(db))
+      if !justRecorded { try ScanTable.collectAbsent(db) }
+      return (
+        try Self.observedForEngine(db, scanIsRecorded: justRecorded),
+        try Self.anchorsForEngine(db)
+      )
     }
     return ReconciliationInput(
       files: files, roots: roots, observed: observed.entries, observedCount: observed.count,
@@ -48,12 +54,15 @@ extension PartitionStore {
   }
 
   /// Entries for the checksums absent from the scan, and the store's total; every entry (and
-  /// nil) should a scanned checksum not be in the store, which recording the scan rules out.
-  private static func observedForEngine(_ db: Database) throws -> (
+  /// nil) should a scanned checksum not be in the store, which recording the scan rules out
+  /// (checked unless `scanIsRecorded` says it was just recorded).
+  private static func observedForEngine(_ db: Database, scanIsRecorded: Bool) throws -> (
     entries: [String: ObservedEntry], count: Int?
   ) {
     let unrecorded =
-      try Int.fetchOne(
+      scanIsRecorded
+      ? 0
+      : try Int.fetchOne(
         db,
         sql: """
           SELECT count(*) FROM temp.scanKey

@@ -32,7 +32,7 @@ extension PartitionStore {
     throws(CairnError) -> ScanRecordingSummary
   {
     // The scan as temporary tables (`ScanTable`): every comparison below is a join in SQLite.
-    try database.write(scan: files) { db in
+    let summary = try database.write(scan: files) { db in
       var summary = ScanRecordingSummary()
       summary.files = files.count
       let time = now.stateValue
@@ -115,6 +115,9 @@ extension PartitionStore {
           """)
       return summary
     }
+    // The engine's input, if it is loaded next, need not look for the absent checksums again.
+    if !completeRoots.isEmpty { database.recordedScan.withLock { $0 = files } }
+    return summary
   }
 
   /// Maintains edit anchors (see `recordScan`). Only files whose anchor would change are

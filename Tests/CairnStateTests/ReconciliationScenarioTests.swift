@@ -272,19 +272,27 @@ let scenarios: [Scenario] = [
   {
     let run = try #require(scenario.runs.last)
     let now = t0 + run.day * day + 1
-    let lean = try store.reconciliationInput(
-      files: run.files, roots: run.roots, assets: scenario.assets, settings: scenario.settings,
-      now: now)
-    #expect(lean.observedCount == (try store.observed.count()))
-    var whole = lean
-    whole.observed = try store.observed.snapshot()
-    whole.observedCount = nil
-    whole.anchors = try store.anchors.all()
-    let a = ReconciliationEngine.reconcile(lean)
-    let b = ReconciliationEngine.reconcile(whole)
-    #expect(a.candidates == b.candidates)
-    #expect(a.gone == b.gone)
-    #expect(a.summary == b.summary)
+    // Loaded after other writes, then right after recording the scan again (when the store
+    // reuses what the recording found).
+    for justRecorded in [false, true] {
+      if justRecorded {
+        let complete = Set(run.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
+        try store.recordScan(run.files, completeRoots: complete, at: now)
+      }
+      let lean = try store.reconciliationInput(
+        files: run.files, roots: run.roots, assets: scenario.assets,
+        settings: scenario.settings, now: now)
+      #expect(lean.observedCount == (try store.observed.count()))
+      var whole = lean
+      whole.observed = try store.observed.snapshot()
+      whole.observedCount = nil
+      whole.anchors = try store.anchors.all()
+      let a = ReconciliationEngine.reconcile(lean)
+      let b = ReconciliationEngine.reconcile(whole)
+      #expect(a.candidates == b.candidates)
+      #expect(a.gone == b.gone)
+      #expect(a.summary == b.summary)
+    }
   }
 
   @Test func aScanThatWasNeverRecordedLoadsTheWholeStore() throws {
