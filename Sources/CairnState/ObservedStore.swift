@@ -90,5 +90,7 @@ public struct ObservedStore: Sendable {
           DELETE FROM confirmation; DELETE FROM anchor;
           """)
     }
+    // The last scan's paths go too (the database no longer matches them anyway).
+    unlink(database.scanSnapshotPath)
   }
 }

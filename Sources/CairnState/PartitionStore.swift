@@ -24,6 +24,11 @@ public final class PartitionStore: Sendable {
   public let path: String
   let database: StateDatabase
   private let lock: PartitionLock?
+  /// False makes `recordScan` compare every scan with the whole store (tests compare both ways).
+  let scanSnapshots = Locked(true)
+  var usesScanSnapshot: Bool { scanSnapshots.current }
+  /// How many scans this store recorded by their difference from the last (for tests).
+  let deltaRecordings = Locked(0)
 
   public let observed: ObservedStore
   public let signals: DeletionSignalStore
@@ -78,6 +83,11 @@ final class StateDatabase: Sendable {
   /// for it: until another write, the store holds every scanned checksum and that table is
   /// current. Any write clears it.
   let recordedScan = Locked<[ScannedFile]?>(nil)
+
+  /// The scan snapshot beside the database (see `ScanSnapshot`).
+  var scanSnapshotPath: String {
+    (path as NSString).deletingLastPathComponent + "/" + ScanSnapshot.fileName
+  }
 
   init(path: String) throws(CairnError) {
     self.path = path

@@ -26,13 +26,19 @@ extension PartitionStore {
     // Right after this scan was recorded (nothing written since), its absent checksums are
     // collected and every scanned checksum is known to be in the store.
     let justRecorded = database.recordedScan.current == files
-    let (observed, anchors) = try database.write(scan: files) { db in
-      if !justRecorded { try ScanTable.collectAbsent(db) }
-      return (
+    let load = { (db: Database) in
+      (
         try Self.observedForEngine(db, scanIsRecorded: justRecorded),
-        try Self.anchorsForEngine(db)
+        try Self.anchorsForEngine(db, files: files)
       )
     }
+    let (observed, anchors) =
+      justRecorded
+      ? try database.write(load)
+      : try database.write(scan: files) { db in
+        try ScanTable.collectAbsent(db)
+        return try load(db)
+      }
     return ReconciliationInput(
       files: files, roots: roots, observed: observed.entries, observedCount: observed.count,
       missingSince: try signals.missing(), confirmations: try signals.confirmations(),
@@ -100,25 +106,26 @@ extension PartitionStore {
     return (entries, compact ? count : nil)
   }
 
-  /// The anchors the engine needs (see `reconciliationInput`), in one pass over the anchors:
-  /// the original is looked up in the small absent table first, which rules out nearly every
-  /// anchor, so the identity is looked up in the scan only for the few left. (`+identity`
-  /// keeps SQLite from driving the query from the scan's million identities instead.)
-  private static func anchorsForEngine(_ db: Database) throws -> [EditAnchor] {
-    var anchors: [EditAnchor] = []
-    let rows = try Row.fetchCursor(
+  /// The anchors the engine needs (see `reconciliationInput`): one pass over the anchors
+  /// keeps those whose original is in the small absent table, which rules out nearly every
+  /// anchor; whether the few left have their file in the scan is one pass over the scan.
+  private static func anchorsForEngine(_ db: Database, files: [ScannedFile]) throws
+    -> [EditAnchor]
+  {
+    let candidates = try Row.fetchAll(
       db,
       sql: """
         SELECT identity, firstChecksum, currentChecksum, root, path FROM anchor
         WHERE firstChecksum IN (SELECT checksum FROM temp.absentChecksum)
-          AND +identity IN (SELECT identity FROM temp.scanFile)
         """)
-    while let row = try rows.next() {
-      anchors.append(
-        EditAnchor(
-          identity: FileIdentity(key: row[0]), firstChecksum: row[1], currentChecksum: row[2],
-          root: row[3], path: row[4]))
+    var scan = ScanQuery(files: files)
+    scan.find(checksums: [], identities: Set(candidates.map { ByteKey($0[0] as String) }))
+    return candidates.compactMap { row in
+      let identity: String = row[0]
+      guard scan.identityCount[ByteKey(identity)] != nil else { return nil }
+      return EditAnchor(
+        identity: FileIdentity(key: identity), firstChecksum: row[1], currentChecksum: row[2],
+        root: row[3], path: row[4])
     }
-    return anchors
   }
 }

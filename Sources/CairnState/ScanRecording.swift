@@ -27,96 +27,143 @@ extension PartitionStore {
   ///   identity whose bytes equal the current bytes of an identity absent from this scan
   ///   inherits that anchor (a move across file systems). Anchors of identities absent from a
   ///   complete root are dropped: the file was deleted, and its original is no longer protected.
+  ///
+  /// When the scan covers the same complete roots as the last one recorded and the store has
+  /// not changed since (`ScanSnapshot`), only the files that differ from that scan are
+  /// compared with the store (`recordDelta`), with the same result; otherwise the whole scan
+  /// is (`recordWhole`). Either way, a scan of complete roots only leaves a snapshot for the
+  /// next one.
   @discardableResult
   public func recordScan(_ files: [ScannedFile], completeRoots: Set<String>, at now: Date)
     throws(CairnError) -> ScanRecordingSummary
   {
-    // The scan as temporary tables (`ScanTable`): every comparison below is a join in SQLite.
-    let summary = try database.write(scan: files) { db in
-      var summary = ScanRecordingSummary()
-      summary.files = files.count
-      let time = now.stateValue
-
-      // Every checksum seen now: first seen is kept, last seen moves. In checksum order (the
-      // index's), so the observed b-tree is visited in order.
-      try db.execute(
-        sql: """
-          INSERT INTO observed SELECT DISTINCT checksum, ?1, ?1 FROM temp.scanKey WHERE true
-          ORDER BY checksum
-          ON CONFLICT(checksum) DO UPDATE SET lastSeen = ?1
-          """, arguments: [time])
-      // Every path seen now (a path already known is left as it is).
-      try db.execute(
-        sql: """
-          INSERT OR IGNORE INTO observedPath SELECT DISTINCT checksum, root, path
-          FROM temp.scanKey ORDER BY checksum, root, path
-          """)
-      summary.newChecksums =
-        try Int.fetchOne(
-          db, sql: "SELECT count(*) FROM observed WHERE firstSeen = ?", arguments: [time])
-        ?? 0
-
-      // Under a complete root, a checksum seen now is where it is now, not where it was: its
-      // known paths under that root that this scan did not list are stale. (Paths inserted
-      // just above are all listed, so testing the table after the insert deletes exactly what
-      // was known before and not seen now, as a comparison with the pre-scan paths would.)
-      if !completeRoots.isEmpty { try ScanTable.collectAbsent(db) }
-      for root in completeRoots.sorted() {
-        // The root's stored paths are those of checksums in the scan, which include every
-        // path listed there (inserted above), and those of checksums absent from it, which are
-        // kept. When the counts add up, the first kind holds only listed paths: nothing is
-        // stale. The common case, and three counts cost less than the comparison below.
-        let stored =
-          try Int.fetchOne(
-            db, sql: "SELECT count(*) FROM observedPath WHERE root = ?", arguments: [root]) ?? 0
-        let listed =
-          try Int.fetchOne(
-            db,
-            sql: """
-              SELECT count(*) FROM (SELECT DISTINCT checksum, path FROM temp.scanKey
-              WHERE root = ?)
-              """, arguments: [root]) ?? 0
-        let keptAbsent =
-          try Int.fetchOne(
-            db,
-            sql: """
-              SELECT count(*) FROM observedPath WHERE root = ?
-              AND checksum IN (SELECT checksum FROM temp.absentChecksum)
-              """, arguments: [root]) ?? 0
-        if stored == listed + keptAbsent { continue }
-        try db.execute(
-          sql: """
-            DELETE FROM observedPath WHERE root = ?1
-            AND checksum IN (SELECT checksum FROM temp.scanKey WHERE root = ?1)
-            AND NOT EXISTS (
-              SELECT 1 FROM temp.scanKey AS s
-              WHERE s.checksum = observedPath.checksum AND s.root = ?1
-                AND s.path = observedPath.path)
-            """, arguments: [root])
+    let time = now.stateValue
+    let roots = Set(completeRoots.map(ByteKey.init))
+    let snapshotted = !roots.isEmpty && files.allSatisfy { roots.contains(ByteKey($0.root)) }
+    let summary: ScanRecordingSummary
+    if snapshotted, usesScanSnapshot, let previous = try loadScanSnapshot(),
+      Set(previous.roots.map(ByteKey.init)) == roots,
+      let delta = ScanDelta(files: files, previous: previous)
+    {
+      summary = try database.write { db in
+        // The partition lock keeps other runs out; this guards against a bug, not a race.
+        guard
+          try Self.scanSnapshotRecord(db)
+            == ScanSnapshotRecord(length: previous.length, digest: previous.digest)
+        else {
+          throw CairnError(.busy, "the state changed during this run; try again")
+        }
+        let (summary, next) = try recordDelta(
+          db, files: files, previous: previous, delta: delta, completeRoots: roots,
+          time: time)
+        try saveScanSnapshot(db, next)
+        return summary
       }
-
-      summary.retiredEdits = try updateAnchors(
-        db, files: files, completeRoots: completeRoots, time: time)
-
-      // Back in the library: no longer missing, and an old signal must not fire later. (The
-      // `+` makes SQLite walk these small tables and look each checksum up in the scan, not
-      // the other way round: a probe per scanned file.)
-      summary.reappeared =
-        try Int.fetchOne(
-          db,
-          sql: """
-            SELECT count(*) FROM (SELECT checksum FROM missing UNION SELECT checksum FROM
-            confirmation) WHERE +checksum IN (SELECT checksum FROM temp.scanKey)
-            """) ?? 0
-      try db.execute(
-        sql: """
-          DELETE FROM missing WHERE +checksum IN (SELECT checksum FROM temp.scanKey);
-          DELETE FROM confirmation WHERE +checksum IN (SELECT checksum FROM temp.scanKey);
-          """)
-      return summary
+      deltaRecordings.withLock { $0 += 1 }
+    } else {
+      summary = try database.write(scan: files) { db in
+        let summary = try recordWhole(db, files: files, completeRoots: completeRoots, time: time)
+        if snapshotted {
+          let absent = try String.fetchAll(db, sql: "SELECT checksum FROM temp.absentChecksum")
+          let shared = try String.fetchAll(
+            db, sql: "SELECT identity FROM temp.scanFile GROUP BY identity HAVING count(*) > 1")
+          try saveScanSnapshot(
+            db,
+            ScanSnapshot(
+              roots: completeRoots.sorted(), files: files, absent: absent,
+              sharedIdentities: shared))
+        }
+        return summary
+      }
     }
     // The engine's input, if it is loaded next, need not look for the absent checksums again.
     if !completeRoots.isEmpty { database.recordedScan.withLock { $0 = files } }
+    return summary
+  }
+
+  /// Records the whole scan, every comparison with the store a join with the scan tables.
+  private func recordWhole(
+    _ db: Database, files: [ScannedFile], completeRoots: Set<String>, time: Double
+  ) throws -> ScanRecordingSummary {
+    var summary = ScanRecordingSummary()
+    summary.files = files.count
+
+    // Every checksum seen now: first seen is kept, last seen moves. In checksum order (the
+    // index's), so the observed b-tree is visited in order.
+    try db.execute(
+      sql: """
+        INSERT INTO observed SELECT DISTINCT checksum, ?1, ?1 FROM temp.scanKey WHERE true
+        ORDER BY checksum
+        ON CONFLICT(checksum) DO UPDATE SET lastSeen = ?1
+        """, arguments: [time])
+    // Every path seen now (a path already known is left as it is).
+    try db.execute(
+      sql: """
+        INSERT OR IGNORE INTO observedPath SELECT DISTINCT checksum, root, path
+        FROM temp.scanKey ORDER BY checksum, root, path
+        """)
+    summary.newChecksums =
+      try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM observed WHERE firstSeen = ?", arguments: [time])
+      ?? 0
+
+    // Under a complete root, a checksum seen now is where it is now, not where it was: its
+    // known paths under that root that this scan did not list are stale. (Paths inserted
+    // just above are all listed, so testing the table after the insert deletes exactly what
+    // was known before and not seen now, as a comparison with the pre-scan paths would.)
+    if !completeRoots.isEmpty { try ScanTable.collectAbsent(db) }
+    for root in completeRoots.sorted() {
+      // The root's stored paths are those of checksums in the scan, which include every
+      // path listed there (inserted above), and those of checksums absent from it, which are
+      // kept. When the counts add up, the first kind holds only listed paths: nothing is
+      // stale. The common case, and three counts cost less than the comparison below.
+      let stored =
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM observedPath WHERE root = ?", arguments: [root]) ?? 0
+      let listed =
+        try Int.fetchOne(
+          db,
+          sql: """
+            SELECT count(*) FROM (SELECT DISTINCT checksum, path FROM temp.scanKey
+            WHERE root = ?)
+            """, arguments: [root]) ?? 0
+      let keptAbsent =
+        try Int.fetchOne(
+          db,
+          sql: """
+            SELECT count(*) FROM observedPath WHERE root = ?
+            AND checksum IN (SELECT checksum FROM temp.absentChecksum)
+            """, arguments: [root]) ?? 0
+      if stored == listed + keptAbsent { continue }
+      try db.execute(
+        sql: """
+          DELETE FROM observedPath WHERE root = ?1
+          AND checksum IN (SELECT checksum FROM temp.scanKey WHERE root = ?1)
+          AND NOT EXISTS (
+            SELECT 1 FROM temp.scanKey AS s
+            WHERE s.checksum = observedPath.checksum AND s.root = ?1
+              AND s.path = observedPath.path)
+          """, arguments: [root])
+    }
+
+    summary.retiredEdits = try updateAnchors(
+      db, files: files, completeRoots: completeRoots, time: time)
+
+    // Back in the library: no longer missing, and an old signal must not fire later. (The
+    // `+` makes SQLite walk these small tables and look each checksum up in the scan, not
+    // the other way round: a probe per scanned file.)
+    summary.reappeared =
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT count(*) FROM (SELECT checksum FROM missing UNION SELECT checksum FROM
+          confirmation) WHERE +checksum IN (SELECT checksum FROM temp.scanKey)
+          """) ?? 0
+    try db.execute(
+      sql: """
+        DELETE FROM missing WHERE +checksum IN (SELECT checksum FROM temp.scanKey);
+        DELETE FROM confirmation WHERE +checksum IN (SELECT checksum FROM temp.scanKey);
+        """)
     return summary
   }
 
@@ -169,6 +216,28 @@ extension PartitionStore {
       }
     }
 
+    let retired = try applyAnchorRules(
+      db, files: files, changing: changing, stored: anchors, absentByCurrent: absentByCurrent,
+      time: time
+    ).count
+    // Anchors of files absent from a complete root: the file was deleted. (Anchors written
+    // above belong to files of this scan, so the absent ones are as they were collected.)
+    try db.execute(
+      sql: """
+        DELETE FROM anchor WHERE identity IN (SELECT identity FROM temp.absentAnchor)
+        AND root IN (SELECT value FROM json_each(?))
+        """, arguments: [JSONText.array(completeRoots.sorted())])
+    return retired
+  }
+
+  /// The anchor rules of `recordScan` for the files at `changing` (scan order), given the
+  /// stored anchors of their identities and the first checksums of anchors absent from the
+  /// scan by current checksum. Returns the checksums of the edit versions it retired.
+  func applyAnchorRules(
+    _ db: Database, files: [ScannedFile], changing: [Int], stored: [String: StoredAnchor],
+    absentByCurrent: [String: String], time: Double
+  ) throws -> [String] {
+    var anchors = stored
     let update = try db.cachedStatement(
       sql: """
         UPDATE anchor SET currentChecksum = ?, root = ?, path = ?, updatedAt = ?
@@ -180,7 +249,7 @@ extension PartitionStore {
       sql: """
         INSERT INTO confirmation VALUES (?, ?, 'edit', ?) ON CONFLICT(checksum) DO NOTHING
         """)
-    var retired = 0
+    var retired: [String] = []
     for seq in changing {
       let file = files[seq]
       let identity = file.identity.key
@@ -191,7 +260,7 @@ extension PartitionStore {
         if anchor.current != file.checksum && anchor.current != anchor.first {
           // An intermediate version was replaced: it retires through quarantine.
           try retire.execute(arguments: [anchor.current, time, anchor.path])
-          retired += 1
+          retired.append(anchor.current)
         }
         try update.execute(arguments: [file.checksum, file.root, file.path, time, identity])
         anchors[identity] = StoredAnchor(
@@ -205,18 +274,12 @@ extension PartitionStore {
           first: first, current: file.checksum, root: file.root, path: file.path)
       }
     }
-    // Anchors of files absent from a complete root: the file was deleted. (Anchors written
-    // above belong to files of this scan, so the absent ones are as they were collected.)
-    try db.execute(
-      sql: """
-        DELETE FROM anchor WHERE identity IN (SELECT identity FROM temp.absentAnchor)
-        AND root IN (SELECT value FROM json_each(?))
-        """, arguments: [JSONText.array(completeRoots.sorted())])
     return retired
   }
 }
 
-private struct StoredAnchor {
+/// An anchor as stored (see `recordScan`).
+struct StoredAnchor: Equatable {
   var first: String
   var current: String
   var root: String

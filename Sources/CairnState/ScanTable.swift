@@ -128,13 +128,27 @@ enum ScanTable {
   /// pass over the observed store in the scan's key order to fill it) rather than probing the
   /// scan for each of a million stored paths or anchors.
   static func collectAbsent(_ db: Database) throws {
+    try clearAbsent(db)
+    try db.execute(
+      sql: """
+        INSERT INTO temp.absentChecksum SELECT checksum FROM observed
+        WHERE checksum NOT IN (SELECT checksum FROM temp.scanKey);
+        """)
+  }
+
+  /// Fills `temp.absentChecksum` with checksums found absent otherwise (`recordDelta`).
+  static func replaceAbsent(_ db: Database, with checksums: [String]) throws {
+    try clearAbsent(db)
+    let insert = try db.cachedStatement(sql: "INSERT INTO temp.absentChecksum VALUES (?)")
+    for checksum in checksums { try insert.execute(arguments: [checksum]) }
+  }
+
+  private static func clearAbsent(_ db: Database) throws {
     try db.execute(
       sql: """
         CREATE TEMP TABLE IF NOT EXISTS absentChecksum (checksum TEXT PRIMARY KEY NOT NULL)
           WITHOUT ROWID;
         DELETE FROM temp.absentChecksum;
-        INSERT INTO temp.absentChecksum SELECT checksum FROM observed
-        WHERE checksum NOT IN (SELECT checksum FROM temp.scanKey);
         """)
   }
 }

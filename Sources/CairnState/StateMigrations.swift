@@ -80,6 +80,36 @@ enum StateMigrations {
       // Both were only ever read in full; at a million files they doubled the database.
       try db.execute(sql: "DROP INDEX observedPathByRoot; DROP INDEX anchorByCurrent")
     }
+    migrator.registerMigration("v3-scan-snapshot") { db in
+      // The length and digest of the scan snapshot file written with the last recorded scan
+      // (`ScanSnapshot`): at most one row, present only while the snapshot describes the
+      // store. Any change to the tables it describes deletes the row, whoever makes it;
+      // `recordScan` writes a new one after its own changes.
+      try db.execute(
+        sql: """
+          CREATE TABLE scanSnapshot (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            length INTEGER NOT NULL,
+            digest INTEGER NOT NULL
+          );
+          CREATE TRIGGER observedInsertEndsSnapshot AFTER INSERT ON observed
+            BEGIN DELETE FROM scanSnapshot; END;
+          CREATE TRIGGER observedDeleteEndsSnapshot AFTER DELETE ON observed
+            BEGIN DELETE FROM scanSnapshot; END;
+          CREATE TRIGGER pathInsertEndsSnapshot AFTER INSERT ON observedPath
+            BEGIN DELETE FROM scanSnapshot; END;
+          CREATE TRIGGER pathUpdateEndsSnapshot AFTER UPDATE ON observedPath
+            BEGIN DELETE FROM scanSnapshot; END;
+          CREATE TRIGGER pathDeleteEndsSnapshot AFTER DELETE ON observedPath
+            BEGIN DELETE FROM scanSnapshot; END;
+          CREATE TRIGGER anchorInsertEndsSnapshot AFTER INSERT ON anchor
+            BEGIN DELETE FROM scanSnapshot; END;
+          CREATE TRIGGER anchorUpdateEndsSnapshot AFTER UPDATE ON anchor
+            BEGIN DELETE FROM scanSnapshot; END;
+          CREATE TRIGGER anchorDeleteEndsSnapshot AFTER DELETE ON anchor
+            BEGIN DELETE FROM scanSnapshot; END;
+          """)
+    }
     return migrator
   }
 }

@@ -7,7 +7,8 @@ import Testing
 
 @Suite struct GateTablesTests {
   @Test func exclusionsKeepTheirFirstReason() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     #expect(try store.exclusions.add(["AAA", "BBB"], reason: "restored", at: t0) == 2)
     #expect(try store.exclusions.add(["AAA"], reason: "manual", at: t0 + day) == 0)
     #expect(try store.exclusions.all().map(\.reason) == ["restored", "restored"])
@@ -17,7 +18,8 @@ import Testing
   }
 
   @Test func approvalsBelongToOnePlan() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.approvals.add([
       Approval(assetId: "ABC-1", checksum: "AAA", plan: "plan-1", approvedAt: t0)
     ])
@@ -29,7 +31,8 @@ import Testing
   }
 
   @Test func runsRecordStartAndOutcome() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.runs.start(RunEntry(id: "r1", tool: "cairn-gate", startedAt: t0, dryRun: true))
     try store.runs.finish(
       "r1", status: .finished, counts: ["delete": 3], plan: "p1", at: t0 + 60)
@@ -48,7 +51,8 @@ import Testing
   }
 
   @Test func metaHoldsTypedValues() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.meta.set(.lastMatchedCount, 1234)
     try store.meta.set(.firstDryRunReviewedAt, t0)
     #expect(try store.meta.int(.lastMatchedCount) == 1234)

@@ -7,7 +7,8 @@ import Testing
 
 @Suite struct ObservedStoreTests {
   @Test func recordsChecksumsWithRootsPathsAndTimes() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     let summary = try store.recordScan(
       [file("/lib/a.jpg", "AAA"), file("/lib/b.jpg", "BBB"), file("/lib/copy/a.jpg", "AAA")],
       completeRoots: ["/lib"], at: t0)
@@ -22,7 +23,8 @@ import Testing
   }
 
   @Test func aCompleteScanMovesPathsAPartialScanOnlyAdds() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0)
     try store.recordScan([file("/lib/x/a.jpg", "AAA")], completeRoots: [], at: t0 + day)
     #expect(try store.observed.entry("AAA")?.paths == ["/lib/a.jpg", "/lib/x/a.jpg"])
@@ -33,7 +35,8 @@ import Testing
   /// Recording counts a root's paths to skip the stale-path pass when nothing moved; the
   /// paths kept for gone checksums must not hide a move, nor a move across roots be undone.
   @Test func aMoveIsRecordedBesideGoneChecksumsAndAcrossRoots() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan(
       [
         file("/lib/a.jpg", "AAA"), file("/lib/b.jpg", "BBB"), file("/lib/c.jpg", "CCC"),
@@ -57,7 +60,8 @@ import Testing
   }
 
   @Test func pathsAreRecordedByteForByte() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     let odd = [
       "/lib/quote \"q\".jpg", "/lib/back\\slash.jpg", "/lib/new\nline.jpg",
       "/lib/tab\t.jpg", "/lib/été 🌄.jpg", "/lib/e\u{301}te\u{301}.jpg",
@@ -92,7 +96,8 @@ import Testing
   }
 
   @Test func aChecksumGoneKeepsItsLastKnownPath() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0)
     try store.recordScan([], completeRoots: ["/lib"], at: t0 + day)
     let entry = try #require(try store.observed.entry("AAA"))
@@ -101,7 +106,8 @@ import Testing
   }
 
   @Test func resetForgetsObservationsButKeepsExclusions() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan([file("/lib/a.jpg", "AAA", inode: 1)], completeRoots: ["/lib"], at: t0)
     try store.exclusions.add(["ZZZ"], reason: "restored", at: t0)
     try store.signals.recordMissing(["AAA"], at: t0)
@@ -115,13 +121,15 @@ import Testing
   }
 
   @Test func importAddsChecksumsWithoutScope() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     #expect(try store.observed.importChecksums(["AAA", "BBB", "AAA"], at: t0) == 2)
     #expect(try store.observed.entry("AAA")?.roots.isEmpty == true)
   }
 
   @Test func aChecksumSeenAgainIsNoLongerMissingOrSignalled() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan([file("/lib/a.jpg", "AAA")], completeRoots: ["/lib"], at: t0)
     try store.signals.recordMissing(["AAA"], at: t0 + day)
     try store.signals.union([
@@ -135,7 +143,8 @@ import Testing
   }
 
   @Test func recordingAnUnchangedScanIsQuick() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     let files = (0..<20_000).map { file("/lib/\($0).jpg", "C\($0)", inode: UInt64($0)) }
     try store.recordScan(files, completeRoots: ["/lib"], at: t0)
     let start = Date()

@@ -242,7 +242,8 @@ let scenarios: [Scenario] = [
 @Suite struct ReconciliationScenarioTests {
   @Test(arguments: scenarios)
   func scenario(_ scenario: Scenario) throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.exclusions.add(scenario.exclusions, reason: "test", at: t0)
     var output: ReconciliationOutput?
     for run in scenario.runs {
@@ -296,7 +297,8 @@ let scenarios: [Scenario] = [
   }
 
   @Test func aScanThatWasNeverRecordedLoadsTheWholeStore() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan([file("/lib/a.jpg", "A", inode: 1)], completeRoots: ["/lib"], at: t0)
     // B was never recorded: the engine can't count scanned checksums as observed.
     let input = try store.reconciliationInput(
@@ -311,7 +313,8 @@ let scenarios: [Scenario] = [
   }
 
   @Test func candidatesCarryPathsDatesAndTheLiveVideo() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan([file("/lib/IMG_1.HEIC", "S", inode: 1)], completeRoots: ["/lib"], at: t0)
     try store.recordScan([], completeRoots: ["/lib"], at: t0 + day)
     try store.signals.union([

@@ -7,7 +7,8 @@ import Testing
 
 @Suite struct SignalAndAnchorTests {
   @Test func missingAndConfirmationsAreFirstWriteWins() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     #expect(try store.signals.recordMissing(["AAA"], at: t0) == 1)
     #expect(try store.signals.recordMissing(["AAA", "BBB"], at: t0 + day) == 1)
     #expect(try store.signals.missing() == ["AAA": t0, "BBB": t0 + day])
@@ -20,7 +21,8 @@ import Testing
   }
 
   @Test func editKeepsTheFirstChecksumAndRetiresIntermediates() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan([file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0)
     try store.recordScan(
       [file("/lib/a.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + day)
@@ -39,7 +41,8 @@ import Testing
   }
 
   @Test func aRenameKeepsTheAnchor() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan([file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0)
     try store.recordScan(
       [file("/lib/a.jpg", "E1", inode: 7)], completeRoots: ["/lib"], at: t0 + day)
@@ -51,7 +54,8 @@ import Testing
   }
 
   @Test func aMoveToANewInodeCarriesTheAnchorOver() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan(
       [file("/a/x.jpg", "O", root: "/a", inode: 7)], completeRoots: ["/a"], at: t0)
     try store.recordScan(
@@ -67,7 +71,8 @@ import Testing
   }
 
   @Test func deletingTheFileDropsItsAnchor() throws {
-    let store = try StoreFixture().open()
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
     try store.recordScan([file("/lib/a.jpg", "O", inode: 7)], completeRoots: ["/lib"], at: t0)
     try store.recordScan([], completeRoots: [], at: t0 + day)
     #expect(try store.anchors.all().count == 1)  // a partial scan proves nothing

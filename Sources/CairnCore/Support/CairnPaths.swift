@@ -63,8 +63,11 @@ public struct CairnPaths: Sendable {
     }
   }
 
-  /// Writes `bytes` to `path` atomically (temp file, fsync, rename) with mode 0600.
-  public static func writePrivateFile(_ path: String, _ bytes: [UInt8]) throws(CairnError) {
+  /// Writes `bytes` to `path` atomically (temp file, fsync, rename) with mode 0600. With
+  /// `durable` false there is no fsync: for a file whose reader verifies it and can do without.
+  public static func writePrivateFile(_ path: String, _ bytes: [UInt8], durable: Bool = true)
+    throws(CairnError)
+  {
     let temporary = path + ".tmp-\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
@@ -76,7 +79,7 @@ public struct CairnPaths: Sendable {
       unlink(temporary)
       throw CairnError(.stateFailure, String(cString: strerror(failure)), at: path)
     }
-    fsync(fd)
+    if durable { fsync(fd) }
     close(fd)
     guard rename(temporary, path) == 0 else {
       let message = String(cString: strerror(errno))

@@ -1,0 +1,201 @@
+import CairnCore
+import GRDB
+
+extension PartitionStore {
+  /// Records a scan by what differs from the previous scan of the same roots, which the store
+  /// matches (`ScanSnapshot`): the same changes as `recordWhole`, for a fraction of the work.
+  ///
+  /// An unchanged file — same path, root, checksum and identity as in the previous scan, with
+  /// an identity no change involves and that neither scan lists twice — needs nothing but its
+  /// checksum's last-seen time, because recording the previous scan left the store so:
+  /// - its checksum is observed and its path stored (removing either would have ended the
+  ///   snapshot's validity);
+  /// - under a complete root, a checksum listed in a scan keeps exactly the paths listed, so
+  ///   the stored paths of a checksum that only unchanged files carry are all listed again;
+  ///   a stale path is one a changed or replaced file had;
+  /// - its identity's anchor holds its checksum, root and path, which the anchor rules leave
+  ///   alone; anchors under the roots are exactly those of the previous scan's identities,
+  ///   so the ones to drop are identities of replaced files this scan does not list;
+  /// - the observed checksums are the previous scan's and its absent ones: those absent now
+  ///   are among the absent ones and the replaced files'.
+  /// Whatever else the whole comparison asks of the scan (is a checksum listed under a root,
+  /// is an identity listed and how often) is asked only for the checksums and identities
+  /// involved, in one pass over the scan.
+  func recordDelta(
+    _ db: Database, files: [ScannedFile], previous: StoredScan, delta: ScanDelta,
+    completeRoots: Set<ByteKey>, time: Double
+  ) throws -> (ScanRecordingSummary, ScanSnapshot) {
+    var summary = ScanRecordingSummary()
+    summary.files = files.count
+    let replaced = delta.replaced.map(previous.file)
+
+    // Checksums whose rows can change: of changed and replaced files, absent before (they may
+    // be back), signalled (a signal ends when its checksum is back).
+    let moved = Set(
+      delta.changed.map { ByteKey(files[$0].checksum) }
+        + replaced.map { ByteKey($0.checksum) })
+    let signalled = try String.fetchAll(
+      db, sql: "SELECT checksum FROM missing UNION SELECT checksum FROM confirmation")
+    var involved = moved
+    involved.formUnion(previous.absent.map(ByteKey.init))
+    involved.formUnion(signalled.map(ByteKey.init))
+    // Identities whose anchors can change.
+    var identities = Set(
+      delta.changed.map { ByteKey(files[$0].identity.key) }
+        + replaced.map { ByteKey($0.identity.key) })
+    identities.formUnion(previous.sharedIdentities.map(ByteKey.init))
+
+    var scan = ScanQuery(files: files)
+    scan.find(checksums: involved, identities: identities, collectingFiles: true)
+
+    // Observations and paths of the changed files.
+    let observe = try db.cachedStatement(
+      sql: "INSERT INTO observed VALUES (?, ?, ?) ON CONFLICT(checksum) DO NOTHING")
+    let place = try db.cachedStatement(sql: "INSERT OR IGNORE INTO observedPath VALUES (?, ?, ?)")
+    for index in delta.changed {
+      let file = files[index]
+      try observe.execute(arguments: [file.checksum, time, time])
+      summary.newChecksums += db.changesCount
+      try place.execute(arguments: [file.checksum, file.root, file.path])
+    }
+
+    // Stale paths (see above): stored under a complete root where the checksum is listed now,
+    // and not listed.
+    let placesOf = try db.cachedStatement(
+      sql: "SELECT root, path FROM observedPath WHERE checksum = ? ORDER BY root, path")
+    let unplace = try db.cachedStatement(
+      sql: "DELETE FROM observedPath WHERE checksum = ? AND root = ? AND path = ?")
+    for key in moved.sorted(by: { $0.string.utf8.lexicographicallyPrecedes($1.string.utf8) }) {
+      guard let listedRoots = scan.roots[key] else { continue }
+      let checksum = key.string
+      for row in try Row.fetchAll(placesOf, arguments: [checksum]) {
+        let root: String = row[0]
+        let path: String = row[1]
+        let rootKey = ByteKey(root)
+        guard completeRoots.contains(rootKey), listedRoots.contains(rootKey) else { continue }
+        if let index = delta.file(atPath: path), files[index].checksum.sameBytes(as: checksum),
+          files[index].root.sameBytes(as: root)
+        {
+          continue
+        }
+        try unplace.execute(arguments: [checksum, root, path])
+      }
+    }
+
+    // Anchors: the rules for every file carrying an involved identity, in scan order.
+    let anchorOf = try db.cachedStatement(
+      sql: "SELECT firstChecksum, currentChecksum, root, path FROM anchor WHERE identity = ?")
+    var stored: [String: StoredAnchor] = [:]
+    var unanchored: [Int] = []
+    for index in scan.carrying {
+      let identity = files[index].identity.key
+      guard stored[identity] == nil else { continue }
+      if let row = try Row.fetchOne(anchorOf, arguments: [identity]) {
+        stored[identity] = StoredAnchor(first: row[0], current: row[1], root: row[2], path: row[3])
+      } else {
+        unanchored.append(index)
+      }
+    }
+    let retired = try applyAnchorRules(
+      db, files: files, changing: scan.carrying, stored: stored,
+      absentByCurrent: try absentAnchors(db, for: unanchored, in: &scan), time: time)
+    summary.retiredEdits = retired.count
+    let unanchor = try db.cachedStatement(
+      sql: "DELETE FROM anchor WHERE identity = ? AND root IN (SELECT value FROM json_each(?))")
+    let rootList = JSONText.array(completeRoots.map(\.string).sorted())
+    for key in Set(replaced.map { ByteKey($0.identity.key) })
+    where scan.identityCount[key] == nil {
+      try unanchor.execute(arguments: [key.string, rootList])
+    }
+
+    // Back in the library: no longer missing or signalled.
+    var returning = Set(signalled.map(ByteKey.init))
+    returning.formUnion(retired.map(ByteKey.init))
+    scan.find(checksums: returning.subtracting(involved), identities: [])
+    let unmiss = try db.cachedStatement(sql: "DELETE FROM missing WHERE checksum = ?")
+    let unconfirm = try db.cachedStatement(sql: "DELETE FROM confirmation WHERE checksum = ?")
+    for key in returning where scan.roots[key] != nil {
+      summary.reappeared += 1
+      try unmiss.execute(arguments: [key.string])
+      try unconfirm.execute(arguments: [key.string])
+    }
+
+    // What is absent now, and last seen for everything else, which is what the scan lists.
+    var absent: [String] = []
+    var seen = Set<ByteKey>()
+    for key in replaced.map({ ByteKey($0.checksum) })
+      + previous.absent.map(ByteKey.init)
+    where scan.roots[key] == nil && seen.insert(key).inserted {
+      absent.append(key.string)
+    }
+    try ScanTable.replaceAbsent(db, with: absent)
+    try db.execute(
+      sql: """
+        UPDATE observed SET lastSeen = ?
+        WHERE checksum NOT IN (SELECT checksum FROM temp.absentChecksum)
+        """, arguments: [time])
+
+    let next = ScanSnapshot(
+      roots: completeRoots.map(\.string).sorted(), files: files, absent: absent,
+      sharedIdentities: scan.identityCount.filter { $0.value > 1 }.map(\.key.string).sorted())
+    return (summary, next)
+  }
+
+  /// The first checksum of each anchor absent from the scan, by current checksum, for the
+  /// files at `indexes` (whose identities have no anchor): as `updateAnchors` collects them,
+  /// the anchor with the greatest identity winning a tie.
+  private func absentAnchors(_ db: Database, for indexes: [Int], in scan: inout ScanQuery)
+    throws -> [String: String]
+  {
+    guard !indexes.isEmpty else { return [:] }
+    let rows = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT identity, currentChecksum, firstChecksum FROM anchor
+        WHERE currentChecksum IN (SELECT value FROM json_each(?)) ORDER BY identity
+        """, arguments: [JSONText.array(indexes.map { scan.files[$0].checksum })])
+    let unknown = Set(rows.map { ByteKey($0[0] as String) }).subtracting(scan.identitiesAsked)
+    scan.find(checksums: [], identities: unknown)
+    var absentByCurrent: [String: String] = [:]
+    for row in rows where scan.identityCount[ByteKey(row[0] as String)] == nil {
+      absentByCurrent[row[1]] = row[2]
+    }
+    return absentByCurrent
+  }
+}
+
+/// Questions about a scan, asked for a few checksums and identities at a time, each batch
+/// answered in one pass over its files.
+struct ScanQuery {
+  let files: [ScannedFile]
+  /// For each checksum asked about, the roots it is listed under (absent: not listed).
+  var roots: [ByteKey: Set<ByteKey>] = [:]
+  /// For each identity asked about, how many files carry it (absent: none).
+  var identityCount: [ByteKey: Int] = [:]
+  /// Indexes of the files carrying an identity asked about with `collectingFiles`, in scan
+  /// order.
+  var carrying: [Int] = []
+  private(set) var identitiesAsked = Set<ByteKey>()
+
+  init(files: [ScannedFile]) { self.files = files }
+
+  mutating func find(
+    checksums: Set<ByteKey>, identities: Set<ByteKey>, collectingFiles: Bool = false
+  ) {
+    guard !checksums.isEmpty || !identities.isEmpty else { return }
+    identitiesAsked.formUnion(identities)
+    for (index, file) in files.enumerated() {
+      if !checksums.isEmpty {
+        let key = ByteKey(file.checksum)
+        if checksums.contains(key) { roots[key, default: []].insert(ByteKey(file.root)) }
+      }
+      if !identities.isEmpty {
+        let key = ByteKey(file.identity.key)
+        if identities.contains(key) {
+          identityCount[key, default: 0] += 1
+          if collectingFiles { carrying.append(index) }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import CairnCore
+import Foundation
+
+/// How a scan differs from the previous scan of the same roots (`StoredScan`), by path: the
+/// files recording must look at. A file at the same path with the same root, checksum and
+/// identity as before is unchanged, and recording it again changes nothing in the store but
+/// its checksum's last-seen time (see `PartitionStore.recordDelta` for why).
+///
+/// `cairn-hash` lists each root depth-first with every folder's entries in name-byte order,
+/// so two scans of a root are two sorted lists and are compared in one merge. Input in any
+/// other order (another producer, several roots) is compared through a dictionary of paths.
+struct ScanDelta {
+  /// Indexes in the scan of files whose path is new, or whose root, checksum or identity
+  /// changed, in scan order.
+  private(set) var changed: [Int] = []
+  /// Indexes in the previous scan of files whose path is gone, or whose root, checksum or
+  /// identity changed: the rows they left may be stale.
+  private(set) var replaced: [Int] = []
+  /// For each file of the previous scan, the index of the scan's file at its path, or -1.
+  private var successor: [Int]
+  private let previous: StoredScan
+  /// The previous scan's paths, when it is not in walk order.
+  private var previousIndex: [ByteKey: Int]?
+  private var newPaths: [ByteKey: Int] = [:]
+
+  /// Compares `files` with `previous`; nil when a path is listed twice in either (roots that
+  /// overlap), which a comparison by path cannot describe.
+  init?(files: [ScannedFile], previous: StoredScan) {
+    self.previous = previous
+    successor = [Int](repeating: -1, count: previous.count)
+    if !merge(files) {
+      changed = []
+      replaced = []
+      newPaths = [:]
+      successor = [Int](repeating: -1, count: previous.count)
+      guard match(files) else { return nil }
+    }
+  }
+
+  /// The index of the scan's file at `path`, if the scan lists it.
+  func file(atPath path: String) -> Int? {
+    if let before = previousFile(atPath: path) {
+      let next = successor[before]
+      return next < 0 ? nil : next
+    }
+    return newPaths[ByteKey(path)]
+  }
+
+  private func previousFile(atPath path: String) -> Int? {
+    if let previousIndex { return previousIndex[ByteKey(path)] }
+    // Sorted: a binary search.
+    return path.withBytes { key in
+      var low = 0
+      var high = previous.count
+      while low < high {
+        let middle = (low + high) / 2
+        let order = Self.walkOrder(previous.bytes(middle, 0), key)
+        if order == 0 { return middle }
+        if order < 0 { low = middle + 1 } else { high = middle }
+      }
+      return nil
+    }
+  }
+
+  /// Both lists in strictly increasing walk order: one merge. False (and a partial result the
+  /// caller discards) as soon as either is not.
+  private mutating func merge(_ files: [ScannedFile]) -> Bool {
+    var before = 0
+    for index in files.indices {
+      let file = files[index]
+      let ordered = file.path.withBytes { path -> Bool in
+        if index > 0 && files[index - 1].path.withBytes({ Self.walkOrder($0, path) }) >= 0 {
+          return false
+        }
+        while before < previous.count {
+          let old = previous.bytes(before, 0)
+          let order = Self.walkOrder(old, path)
+          if order > 0 { break }
+          if before > 0 && Self.walkOrder(previous.bytes(before - 1, 0), old) >= 0 {
+            return false
+          }
+          if order == 0 {
+            successor[before] = index
+            if !previous.hasSameContent(before, as: file) {
+              changed.append(index)
+              replaced.append(before)
+            }
+            before += 1
+            return true
+          }
+          replaced.append(before)  // gone
+          before += 1
+        }
+        changed.append(index)
+        newPaths[ByteKey(file.path)] = index
+        return true
+      }
+      guard ordered else { return false }
+    }
+    while before < previous.count {
+      if before > 0
+        && Self.walkOrder(previous.bytes(before - 1, 0), previous.bytes(before, 0)) >= 0
+      {
+        return false
+      }
+      replaced.append(before)
+      before += 1
+    }
+    return true
+  }
+
+  /// Any order: a dictionary of the previous scan's paths. False when a path repeats.
+  private mutating func match(_ files: [ScannedFile]) -> Bool {
+    var index: [ByteKey: Int] = [:]
+    index.reserveCapacity(previous.count)
+    for before in 0..<previous.count {
+      let path = String(decoding: previous.bytes(before, 0), as: UTF8.self)
+      guard index.updateValue(before, forKey: ByteKey(path)) == nil else { return false }
+    }
+    previousIndex = index
+    for (position, file) in files.enumerated() {
+      let key = ByteKey(file.path)
+      if let before = index[key] {
+        guard successor[before] < 0 else { return false }
+        successor[before] = position
+        if !previous.hasSameContent(before, as: file) {
+          changed.append(position)
+          replaced.append(before)
+        }
+      } else {
+        guard newPaths.updateValue(position, forKey: key) == nil else { return false }
+        changed.append(position)
+      }
+    }
+    for (before, next) in successor.enumerated() where next < 0 { replaced.append(before) }
+    return true
+  }
+
+  /// The walk's order of two paths: folder by folder, each name by its bytes, which is byte
+  /// order with "/" below every other byte. Negative, zero or positive.
+  static func walkOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+    -> Int
+  {
+    let common = Swift.min(a.count, b.count)
+    var at = 0
+    while at < common && a[at] == b[at] { at += 1 }
+    if at == common { return a.count - b.count }
+    let slash = UInt8(ascii: "/")
+    let x = a[at] == slash ? 0 : Int(a[at]) + 1
+    let y = b[at] == slash ? 0 : Int(b[at]) + 1
+    return x - y
+  }
+}

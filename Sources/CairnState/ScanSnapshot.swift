@@ -1,0 +1,324 @@
+import CairnCore
+import Foundation
+
+/// The last recorded scan, as a file beside the state database, so that the next scan of the
+/// same roots can be compared with it in memory and only what changed is written to SQLite
+/// (see `ScanDelta`). A million unchanged files then cost a pass over two lists, not a
+/// million rows through SQLite's b-trees.
+///
+/// It is trusted only while the database says so: the `scanSnapshot` row holds the length and
+/// digest of the file recorded with the scan, and triggers delete that row on any change to
+/// `observed`, `observedPath` or `anchor` made by anything else (an import, a reset, a partial
+/// scan that changed something, an older or newer code path). A file that is missing, damaged,
+/// of another version or not the one the row names is ignored, and the scan is recorded the
+/// whole way (`recordScan`'s full comparison), which writes a new one.
+///
+/// The file: a magic line and a version, then counted lists of length-prefixed UTF-8 strings
+/// (little-endian 32-bit numbers): the roots; the files (root index, path, checksum,
+/// identity) in scan order; the absent checksums; the identities listed more than once.
+struct ScanSnapshot {
+  /// The complete roots the scan covered; every file lies under one of them.
+  var roots: [String]
+  /// The scan's files, in scan order.
+  var files: [ScannedFile]
+  /// The observed checksums absent from the scan (`temp.absentChecksum` after recording it):
+  /// with the scan's own checksums, they are every observed checksum.
+  var absent: [String]
+  /// File identities listed more than once in the scan (hard links).
+  var sharedIdentities: [String]
+
+  static let fileName = "scan-snapshot"
+  static let magic = Array("cairn-scan-snapshot\n".utf8)
+  static let version: UInt32 = 1
+
+  /// The file's bytes, copied into a buffer of the exact size; nil past 4 GiB (offsets are
+  /// 32-bit: some 40 million files).
+  func encoded() -> [UInt8]? {
+    let rootIndex = Dictionary(
+      roots.enumerated().map { (ByteKey($0.element), UInt32($0.offset)) },
+      uniquingKeysWith: { first, _ in first })
+    var size = Self.magic.count + 4 * 5
+    for string in roots + absent + sharedIdentities { size += 4 + string.utf8.count }
+    for file in files {
+      size += 16 + file.path.utf8.count + file.checksum.utf8.count + file.identity.key.utf8.count
+    }
+    guard size <= Int(UInt32.max) else { return nil }
+    return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      var writer = Writer(buffer: UnsafeMutableRawBufferPointer(buffer))
+      writer.append(Self.magic)
+      writer.append(Self.version)
+      writer.append(roots)
+      writer.append(UInt32(files.count))
+      for file in files {
+        // Every file's root is one of `roots` (the caller checked).
+        writer.append(rootIndex[ByteKey(file.root)] ?? 0)
+        writer.append(file.path)
+        writer.append(file.checksum)
+        writer.append(file.identity.key)
+      }
+      writer.append(absent)
+      writer.append(sharedIdentities)
+      count = writer.offset
+    }
+  }
+
+  /// A 64-bit digest of `bytes`, to tell the file recorded with the scan from any other
+  /// (damaged, truncated, left by an interrupted run). Not cryptographic: nobody but cairn
+  /// writes the partition folder, and it is 0700.
+  static func digest(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+    var offset = 0
+    while offset + 8 <= raw.count {
+      hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    while offset < raw.count {
+      tail = tail << 8 | UInt64(raw[offset])
+      offset += 1
+    }
+    return mix(hash ^ tail)
+  }
+
+  static func digest(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { digest($0) } }
+
+  private static func mix(_ value: UInt64) -> UInt64 {
+    var x = value &* 0xBF58_476D_1CE4_E5B9
+    x ^= x >> 31
+    return x &* 0x94D0_49BB_1331_11EB
+  }
+}
+
+/// A snapshot read back: its bytes, and where each file's fields lie in them. Files are
+/// compared with the new scan byte for byte in place; a file becomes a `ScannedFile` only
+/// when recording needs one (a million strings would cost more than the comparison).
+final class StoredScan: @unchecked Sendable {
+  let roots: [String]
+  let absent: [String]
+  let sharedIdentities: [String]
+  let count: Int
+  let length: Int
+  let digest: UInt64
+  private let base: UnsafeMutableRawPointer
+  /// Per file: root index, then offset and length of path, checksum and identity.
+  private let fields: [UInt32]
+  private static let stride = 7
+
+  /// Reads and decodes the file at `path`; nil when it cannot be read or is not a snapshot
+  /// this version wrote.
+  static func load(_ path: String) -> StoredScan? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { return nil }
+    let size = Int(status.st_size)
+    let base = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 8)
+    var done = 0
+    while done < size {
+      let got = read(fd, base + done, size - done)
+      if got < 0 && errno == EINTR { continue }
+      guard got > 0 else { break }
+      done += got
+    }
+    guard done == size else {
+      base.deallocate()
+      return nil
+    }
+    return StoredScan(owning: base, length: size)
+  }
+
+  /// Decodes `bytes` (copied); nil when they are not a snapshot this version wrote.
+  static func decode(_ bytes: [UInt8]) -> StoredScan? {
+    let base = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+    bytes.withUnsafeBytes { raw in
+      UnsafeMutableRawBufferPointer(start: base, count: raw.count).copyMemory(from: raw)
+    }
+    return StoredScan(owning: base, length: bytes.count)
+  }
+
+  /// Takes ownership of the `length` bytes at `base` (freed with this object, or here when
+  /// they don't decode).
+  private init?(owning base: UnsafeMutableRawPointer, length: Int) {
+    let bytes = UnsafeRawBufferPointer(start: base, count: length)
+    var reader = Reader(bytes)
+    var fields: [UInt32] = []
+    func decode() -> (roots: [String], count: Int, absent: [String], shared: [String])? {
+      guard reader.bytes(ScanSnapshot.magic.count)?.elementsEqual(ScanSnapshot.magic) == true,
+        reader.integer() == ScanSnapshot.version, let roots = reader.strings(),
+        let count = reader.count()
+      else { return nil }
+      fields.reserveCapacity(count * Self.stride)
+      for _ in 0..<count {
+        guard let root = reader.integer(), Int(root) < roots.count else { return nil }
+        fields.append(root)
+        for _ in 0..<3 {
+          guard let (offset, length) = reader.field() else { return nil }
+          fields.append(offset)
+          fields.append(length)
+        }
+      }
+      guard let absent = reader.strings(), let shared = reader.strings(), reader.atEnd
+      else { return nil }
+      return (roots, count, absent, shared)
+    }
+    guard let decoded = decode() else {
+      base.deallocate()
+      return nil
+    }
+    self.base = base
+    self.fields = fields
+    roots = decoded.roots
+    count = decoded.count
+    absent = decoded.absent
+    sharedIdentities = decoded.shared
+    self.length = length
+    digest = ScanSnapshot.digest(bytes)
+  }
+
+  deinit { base.deallocate() }
+
+  /// The bytes of field `field` (0 path, 1 checksum, 2 identity) of file `index`.
+  @inline(__always)
+  func bytes(_ index: Int, _ field: Int) -> UnsafeBufferPointer<UInt8> {
+    let at = index * Self.stride + 1 + 2 * field
+    return UnsafeBufferPointer(
+      start: (base + Int(fields[at])).assumingMemoryBound(to: UInt8.self),
+      count: Int(fields[at + 1]))
+  }
+
+  func root(_ index: Int) -> String { roots[Int(fields[index * Self.stride])] }
+
+  /// File `index` as the scan listed it.
+  func file(_ index: Int) -> ScannedFile {
+    ScannedFile(
+      root: root(index), path: String(decoding: bytes(index, 0), as: UTF8.self),
+      checksum: String(decoding: bytes(index, 1), as: UTF8.self),
+      identity: FileIdentity(key: String(decoding: bytes(index, 2), as: UTF8.self)))
+  }
+
+  /// Whether `file` has file `index`'s root, checksum and identity, byte for byte.
+  func hasSameContent(_ index: Int, as file: ScannedFile) -> Bool {
+    root(index).sameBytes(as: file.root)
+      && file.checksum.withBytes { $0.sameBytes(as: bytes(index, 1)) }
+      && file.identity.key.withBytes { $0.sameBytes(as: bytes(index, 2)) }
+  }
+}
+
+/// A string compared and hashed by its UTF-8 bytes, as SQLite's BINARY collation compares
+/// text. (`String` equality holds for canonically equivalent spellings: two paths that differ
+/// only in Unicode normalisation are two files on Linux, and two rows in the store.)
+struct ByteKey: Hashable {
+  let string: String
+  init(_ string: String) { self.string = string }
+
+  static func == (a: ByteKey, b: ByteKey) -> Bool { a.string.sameBytes(as: b.string) }
+
+  func hash(into hasher: inout Hasher) {
+    string.withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+}
+
+extension String {
+  /// Byte equality (see `ByteKey`).
+  func sameBytes(as other: String) -> Bool {
+    withBytes { a in other.withBytes { b in a.sameBytes(as: b) } }
+  }
+
+  /// Calls `body` with the string's UTF-8 bytes, in place when they are stored contiguously
+  /// (native strings), copied otherwise.
+  func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = self
+    return copy.withUTF8(body)
+  }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+  func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard count == other.count else { return false }
+    guard let a = baseAddress, let b = other.baseAddress else { return true }  // both empty
+    return memcmp(a, b, count) == 0
+  }
+}
+
+private struct Writer {
+  let buffer: UnsafeMutableRawBufferPointer
+  var offset = 0
+
+  mutating func append(_ value: UInt32) {
+    buffer.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self)
+    offset += 4
+  }
+
+  mutating func append(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { raw in
+      UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + raw.count])
+        .copyMemory(from: raw)
+    }
+    offset += bytes.count
+  }
+
+  mutating func append(_ string: String) {
+    string.withBytes { utf8 in
+      append(UInt32(utf8.count))
+      UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + utf8.count])
+        .copyMemory(from: UnsafeRawBufferPointer(utf8))
+      offset += utf8.count
+    }
+  }
+
+  mutating func append(_ strings: [String]) {
+    append(UInt32(strings.count))
+    for string in strings { append(string) }
+  }
+}
+
+private struct Reader {
+  let raw: UnsafeRawBufferPointer
+  var offset = 0
+  init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
+
+  var atEnd: Bool { offset == raw.count }
+
+  mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
+    guard count >= 0, raw.count - offset >= count else { return nil }
+    defer { offset += count }
+    return UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
+  }
+
+  mutating func integer() -> UInt32? {
+    guard let bytes = bytes(4) else { return nil }
+    return UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))
+  }
+
+  /// A count of items that each take at least four bytes, so a damaged count cannot make
+  /// the caller reserve more than the file could hold.
+  mutating func count() -> Int? {
+    guard let value = integer(), Int(value) <= (raw.count - offset) / 4 else { return nil }
+    return Int(value)
+  }
+
+  /// Where a length-prefixed string lies, skipping it.
+  mutating func field() -> (offset: UInt32, length: UInt32)? {
+    guard let length = integer(), raw.count - offset >= Int(length) else { return nil }
+    defer { offset += Int(length) }
+    return (UInt32(offset), length)
+  }
+
+  mutating func string() -> String? {
+    guard let length = integer(), let bytes = bytes(Int(length)) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  mutating func strings() -> [String]? {
+    guard let count = count() else { return nil }
+    var strings: [String] = []
+    strings.reserveCapacity(count)
+    for _ in 0..<count {
+      guard let string = string() else { return nil }
+      strings.append(string)
+    }
+    return strings
+  }
+}

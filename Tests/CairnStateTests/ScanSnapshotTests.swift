@@ -1,0 +1,303 @@
+import CairnCore
+import CairnTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@testable import CairnState
+
+/// Recording a scan by its difference from the last one (`recordDelta`) must leave the store
+/// exactly as recording it whole does. Two stores live through the same random history of a
+/// library — adds, deletions, renames, moves across roots and inodes, edits and reverts, copies,
+/// hard links, paths in both Unicode normalisations, partial scans, imports, signals, resets —
+/// one with snapshots, one without; after every step their tables, recording summaries and
+/// engine decisions must be equal.
+@Suite struct ScanSnapshotTests {
+  @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+  func deltaRecordingEqualsWholeRecording(seed: UInt64) throws {
+    var random = SplitMix(seed: seed)
+    var library = RandomLibrary()
+    let fixtures = (StoreFixture(), StoreFixture())  // kept: their folders go when they do
+    let quick = try fixtures.0.open()
+    let whole = try fixtures.1.open()
+    whole.scanSnapshots.withLock { $0 = false }
+    let steps = 60
+    for step in 0..<steps {
+      let now = t0 + Double(step) * 3_600
+      library.change(&random)
+      var complete: Set<String> = ["/a", "/b"]
+      let roll = random.below(20)
+      if roll == 0 { complete.remove("/b") }  // a partial scan: recorded whole by both
+      if roll == 1 {
+        for store in [quick, whole] { try store.observed.importChecksums(["I\(step)"], at: now) }
+      }
+      if roll == 2 {
+        let signal = DeletionConfirmation(
+          checksum: library.someChecksum(&random), confirmedAt: now, source: "folder")
+        for store in [quick, whole] { try store.signals.union([signal]) }
+      }
+      if roll == 3 && step % 3 == 0 {
+        for store in [quick, whole] { try store.observed.reset() }
+      }
+      let files = library.scan(&random)
+      let a = try quick.recordScan(files, completeRoots: complete, at: now)
+      let b = try whole.recordScan(files, completeRoots: complete, at: now)
+      #expect(a == b, "step \(step): summaries")
+      try expectSameTables(quick, whole, "seed \(seed) step \(step)")
+      try expectSameDecisions(quick, whole, files: files, complete: complete, now: now)
+    }
+    // Most steps must have taken the shortcut, or this test proves nothing.
+    #expect(quick.deltaRecordings.current > steps / 2)
+    #expect(whole.deltaRecordings.current == 0)
+  }
+
+  @Test func aDamagedOrForeignSnapshotIsNotTrusted() throws {
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
+    let files = [file("/lib/a.jpg", "A", inode: 1), file("/lib/b.jpg", "B", inode: 2)]
+    try store.recordScan(files, completeRoots: ["/lib"], at: t0)
+    try store.recordScan(files, completeRoots: ["/lib"], at: t0 + day)
+    #expect(store.deltaRecordings.current == 1)
+
+    // One byte changed: recorded whole, and a new snapshot written.
+    var bytes = try #require(FileManager.default.contents(atPath: store.scanSnapshotPath)).map {
+      $0
+    }
+    bytes[bytes.count - 5] ^= 1
+    try CairnPaths.writePrivateFile(store.scanSnapshotPath, bytes)
+    try store.recordScan(files, completeRoots: ["/lib"], at: t0 + 2 * day)
+    #expect(store.deltaRecordings.current == 1)
+    try store.recordScan(files, completeRoots: ["/lib"], at: t0 + 3 * day)
+    #expect(store.deltaRecordings.current == 2)
+
+    // A change to the observed store made elsewhere ends the snapshot's validity.
+    try store.observed.importChecksums(["Z"], at: t0)
+    try store.recordScan(files, completeRoots: ["/lib"], at: t0 + 4 * day)
+    #expect(store.deltaRecordings.current == 2)
+
+    // Other roots, or a root scanned partly, are recorded whole.
+    try store.recordScan(files, completeRoots: ["/lib", "/other"], at: t0 + 5 * day)
+    try store.recordScan(files, completeRoots: [], at: t0 + 6 * day)
+    #expect(store.deltaRecordings.current == 2)
+    try store.recordScan(files, completeRoots: ["/lib", "/other"], at: t0 + 7 * day)
+    #expect(store.deltaRecordings.current == 3)
+
+    // Gone: recorded whole.
+    unlink(store.scanSnapshotPath)
+    try store.recordScan(files, completeRoots: ["/lib", "/other"], at: t0 + 8 * day)
+    #expect(store.deltaRecordings.current == 3)
+  }
+
+  @Test func theSnapshotReadsBackAndRefusesWhatItDidNotWrite() throws {
+    let snapshot = ScanSnapshot(
+      roots: ["/a", "/b"],
+      files: [
+        file("/a/caf\u{E9}.jpg", "C", root: "/a", inode: 1),
+        file("/b/cafe\u{301}.jpg", "D", root: "/b"),
+      ],
+      absent: ["X", "Y"], sharedIdentities: ["1:1"])
+    let bytes = try #require(snapshot.encoded())
+    let decoded = try #require(StoredScan.decode(bytes))
+    let files = (0..<decoded.count).map(decoded.file)
+    #expect(decoded.roots == snapshot.roots)
+    #expect(files == snapshot.files)
+    #expect(files.map { Array($0.path.utf8) } == snapshot.files.map { Array($0.path.utf8) })
+    #expect(decoded.absent == snapshot.absent)
+    #expect(decoded.sharedIdentities == snapshot.sharedIdentities)
+    #expect(decoded.digest == ScanSnapshot.digest(bytes) && decoded.length == bytes.count)
+    for length in [0, 8, bytes.count / 2, bytes.count - 1] {
+      #expect(StoredScan.decode(Array(bytes.prefix(length))) == nil)
+    }
+    #expect(StoredScan.decode(bytes + [0]) == nil)
+    #expect(ScanSnapshot.digest(bytes) != ScanSnapshot.digest(bytes.dropLast() + [1]))
+  }
+
+  @Test func theMergeAndTheDictionaryFindTheSameChanges() throws {
+    var random = SplitMix(seed: 42)
+    var library = RandomLibrary()
+    for _ in 0..<30 { library.change(&random) }
+    let before = library.scan(&random)
+    for _ in 0..<20 { library.change(&random) }
+    let after = library.scan(&random)
+    let snapshot = ScanSnapshot(
+      roots: ["/a", "/b"], files: before, absent: [], sharedIdentities: [])
+    let bytes = try #require(snapshot.encoded())
+    let stored = try #require(StoredScan.decode(bytes))
+    let merged = try #require(ScanDelta(files: after, previous: stored))
+    let shuffled = Array(after.reversed())
+    let matched = try #require(ScanDelta(files: shuffled, previous: stored))
+    #expect(!merged.changed.isEmpty && !merged.replaced.isEmpty)
+    #expect(
+      Set(merged.changed.map { after[$0].path }) == Set(matched.changed.map { shuffled[$0].path }))
+    #expect(Set(merged.replaced) == Set(matched.replaced))
+    for file in after {
+      #expect(merged.file(atPath: file.path).map { after[$0].path } == file.path)
+      #expect(matched.file(atPath: file.path).map { shuffled[$0].path } == file.path)
+    }
+    #expect(merged.file(atPath: "/a/none.jpg") == nil)
+    // A path listed twice cannot be compared by path.
+    #expect(ScanDelta(files: after + after.prefix(1), previous: stored) == nil)
+  }
+
+  @Test func walkOrderIsTheWalkersOrder() {
+    // Each folder's entries by name bytes: "0" and its files come before "0-1" ("-" sorts
+    // before "/" as a byte, after it as the end of a name).
+    let paths = ["/a/0/z.jpg", "/a/0-1/a.jpg", "/a/0.jpg", "/a/1/b.jpg", "/a/10.jpg"]
+    for (index, path) in paths.enumerated() {
+      for (other, next) in paths.enumerated() {
+        let order = path.withBytes { a in next.withBytes { b in ScanDelta.walkOrder(a, b) } }
+        #expect(order.signum() == (index - other).signum(), "\(path) vs \(next)")
+      }
+    }
+  }
+
+  private func expectSameTables(
+    _ a: PartitionStore, _ b: PartitionStore, _ context: String
+  ) throws {
+    let queries = [
+      "SELECT checksum, firstSeen, lastSeen FROM observed ORDER BY checksum",
+      "SELECT checksum, root, path FROM observedPath ORDER BY checksum, root, path",
+      "SELECT * FROM anchor ORDER BY identity",
+      "SELECT * FROM missing ORDER BY checksum",
+      "SELECT * FROM confirmation ORDER BY checksum",
+    ]
+    for sql in queries {
+      let left = try a.database.read { db in try Row.fetchAll(db, sql: sql) }
+      let right = try b.database.read { db in try Row.fetchAll(db, sql: sql) }
+      #expect(left == right, "\(context): \(sql)")
+    }
+  }
+
+  private func expectSameDecisions(
+    _ a: PartitionStore, _ b: PartitionStore, files: [ScannedFile], complete: Set<String>,
+    now: Date
+  ) throws {
+    let roots = ["/a", "/b"].map { root in
+      RootStatus(
+        path: root, complete: complete.contains(root),
+        files: files.filter { $0.root == root }.count)
+    }
+    let assets =
+      Set(files.map(\.checksum)).sorted().map { asset("s-" + $0, $0) }
+      + [asset("gone", "G0"), asset("never", "never-seen")]
+    let left = ReconciliationEngine.reconcile(
+      try a.reconciliationInput(
+        files: files, roots: roots, assets: assets, settings: .defaults, now: now))
+    let right = ReconciliationEngine.reconcile(
+      try b.reconciliationInput(
+        files: files, roots: roots, assets: assets, settings: .defaults, now: now))
+    #expect(left.candidates == right.candidates)
+    #expect(left.gone == right.gone)
+    #expect(left.summary == right.summary)
+  }
+}
+
+/// A library that changes at random: two roots, a few dozen files, checksums from a small
+/// alphabet so that the same bytes often sit at several paths.
+private struct RandomLibrary {
+  struct Entry {
+    var root: String
+    var checksum: String
+    var inode: UInt64?
+  }
+  var files: [ByteKey: Entry] = [:]
+  var nextInode: UInt64 = 1
+  var edits = 0
+
+  mutating func change(_ random: inout SplitMix) {
+    for _ in 0..<(1 + random.below(4)) {
+      let paths = files.keys.sorted { $0.string.utf8.lexicographicallyPrecedes($1.string.utf8) }
+      let choice = random.below(11)
+      guard choice < 8, !paths.isEmpty else {  // added
+        let root = random.below(2) == 0 ? "/a" : "/b"
+        files[newPath(&random, root: root)] = Entry(
+          root: root, checksum: checksum(&random), inode: random.below(8) == 0 ? nil : inode())
+        continue
+      }
+      let path = paths[random.below(paths.count)]
+      guard var entry = files[path] else { continue }
+      switch choice {
+      case 0:  // deleted
+        files[path] = nil
+      case 1:  // renamed in its folder: same inode
+        files[path] = nil
+        files[newPath(&random, root: entry.root)] = entry
+      case 2:  // moved to the other root: a new inode
+        files[path] = nil
+        entry.root = entry.root == "/a" ? "/b" : "/a"
+        entry.inode = inode()
+        files[newPath(&random, root: entry.root)] = entry
+      case 3:  // edited in place
+        edits += 1
+        entry.checksum = "E\(edits)"
+        files[path] = entry
+      case 4:  // reverted to an earlier version, or to a common one
+        entry.checksum =
+          random.below(2) == 0 && edits > 0 ? "E\(random.below(edits) + 1)" : checksum(&random)
+        files[path] = entry
+      case 5:  // copied
+        entry.inode = inode()
+        files[newPath(&random, root: entry.root)] = entry
+      case 6:  // hard-linked
+        files[newPath(&random, root: entry.root)] = entry
+      default:  // replaced: same path, new inode
+        entry.inode = inode()
+        entry.checksum = checksum(&random)
+        files[path] = entry
+      }
+    }
+  }
+
+  /// The files as a scan lists them: in walk order, sometimes shuffled a little.
+  func scan(_ random: inout SplitMix) -> [ScannedFile] {
+    var listed = files.sorted { a, b in
+      a.key.string.withBytes { x in b.key.string.withBytes { y in ScanDelta.walkOrder(x, y) < 0 } }
+    }
+    .map { path, entry in
+      ScannedFile(
+        root: entry.root, path: path.string, checksum: entry.checksum,
+        identity: FileIdentity(
+          device: entry.inode == nil ? nil : 7, inode: entry.inode, path: path.string))
+    }
+    if listed.count > 2 && random.below(4) == 0 { listed.swapAt(0, listed.count - 1) }
+    return listed
+  }
+
+  func someChecksum(_ random: inout SplitMix) -> String {
+    let checksums = files.values.map(\.checksum).sorted()
+    return checksums.isEmpty ? "G0" : checksums[random.below(checksums.count)]
+  }
+
+  private mutating func inode() -> UInt64 {
+    defer { nextInode += 1 }
+    return nextInode
+  }
+
+  private func checksum(_ random: inout SplitMix) -> String { "C\(random.below(12))" }
+
+  /// A path not in use; sometimes the same name in the other Unicode normalisation.
+  private func newPath(_ random: inout SplitMix, root: String) -> ByteKey {
+    while true {
+      let name = random.below(3) == 0 ? (random.below(2) == 0 ? "caf\u{E9}" : "cafe\u{301}") : "f"
+      let folder = ["0", "0-1", "1"][random.below(3)]
+      let path = ByteKey("\(root)/\(folder)/\(name)\(random.below(40)).jpg")
+      if files[path] == nil { return path }
+    }
+  }
+}
+
+/// A small seeded generator, so a failing history can be replayed.
+struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
