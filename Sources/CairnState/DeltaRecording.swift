@@ -6,8 +6,9 @@ extension PartitionStore {
   /// matches (`ScanSnapshot`): the same changes as `recordWhole`, for a fraction of the work.
   ///
   /// An unchanged file — same path, root, checksum and identity as in the previous scan, with
-  /// an identity no change involves and that neither scan lists twice — needs nothing but its
-  /// checksum's last-seen time, because recording the previous scan left the store so:
+  /// an identity no change involves and that neither scan lists twice — needs nothing at all
+  /// (the new snapshot dates its checksum), because recording the previous scan left the
+  /// store so:
   /// - its checksum is observed and its path stored (removing either would have ended the
   ///   snapshot's validity);
   /// - under a complete root, a checksum listed in a scan keeps exactly the paths listed, so
@@ -23,7 +24,7 @@ extension PartitionStore {
   /// involved, in one pass over the scan.
   func recordDelta(
     _ db: Database, files: [ScannedFile], previous: StoredScan, delta: ScanDelta,
-    completeRoots: Set<ByteKey>, time: Double
+    completeRoots: Set<ByteKey>, lastScan: Double, time: Double
   ) throws -> (ScanRecordingSummary, ScanSnapshot) {
     var summary = ScanRecordingSummary()
     summary.files = files.count
@@ -120,20 +121,22 @@ extension PartitionStore {
       try unconfirm.execute(arguments: [key.string])
     }
 
-    // What is absent now, and last seen for everything else, which is what the scan lists.
+    // What is absent now. The previous snapshot dated those it listed; those it listed and
+    // this scan does not get that date in their rows, as the new snapshot will not list them.
+    // (What this scan lists, the new snapshot dates.)
     var absent: [String] = []
     var seen = Set<ByteKey>()
-    for key in replaced.map({ ByteKey($0.checksum) })
-      + previous.absent.map(ByteKey.init)
+    for key in replaced.map({ ByteKey($0.checksum) }) + previous.absent.map(ByteKey.init)
     where scan.roots[key] == nil && seen.insert(key).inserted {
       absent.append(key.string)
     }
     try ScanTable.replaceAbsent(db, with: absent)
-    try db.execute(
-      sql: """
-        UPDATE observed SET lastSeen = ?
-        WHERE checksum NOT IN (SELECT checksum FROM temp.absentChecksum)
-        """, arguments: [time])
+    let date = try db.cachedStatement(
+      sql: "UPDATE observed SET lastSeen = max(lastSeen, ?) WHERE checksum = ?")
+    let wasAbsent = Set(previous.absent.map(ByteKey.init))
+    for checksum in absent where !wasAbsent.contains(ByteKey(checksum)) {
+      try date.execute(arguments: [lastScan, checksum])
+    }
 
     let next = ScanSnapshot(
       roots: completeRoots.map(\.string).sorted(), files: files, absent: absent,

@@ -3,12 +3,28 @@ import Foundation
 import GRDB
 
 /// Every checksum cairn has seen in the library, the roots it was seen under and where.
+///
+/// A checksum's last-seen time is the later of its row's and, when the last recorded scan's
+/// snapshot lists it, that scan's time: recording an unchanged library rewrites no rows
+/// (see `PartitionStore.recordScan`).
 public struct ObservedStore: Sendable {
   let database: StateDatabase
   init(_ database: StateDatabase) { self.database = database }
 
   /// Everything remembered, keyed by checksum: the engine's input.
   public func snapshot() throws(CairnError) -> [String: ObservedEntry] {
+    var entries = try rows()
+    if let last = try database.lastScan() {
+      for checksum in last.scan.checksums() {
+        if let seen = entries[checksum.string]?.lastSeen, seen < last.time {
+          entries[checksum.string]?.lastSeen = last.time
+        }
+      }
+    }
+    return entries
+  }
+
+  private func rows() throws(CairnError) -> [String: ObservedEntry] {
     try database.read { db in
       var entries: [String: ObservedEntry] = [:]
       let rows = try Row.fetchCursor(db, sql: "SELECT checksum, firstSeen, lastSeen FROM observed")
@@ -31,6 +47,16 @@ public struct ObservedStore: Sendable {
 
   /// One checksum's entry, or nil when it was never seen.
   public func entry(_ checksum: String) throws(CairnError) -> ObservedEntry? {
+    guard var entry = try row(checksum) else { return nil }
+    if let last = try database.lastScan(), entry.lastSeen < last.time,
+      last.scan.lists(checksum: checksum)
+    {
+      entry.lastSeen = last.time
+    }
+    return entry
+  }
+
+  private func row(_ checksum: String) throws(CairnError) -> ObservedEntry? {
     try database.read { db in
       guard
         let row = try Row.fetchOne(
@@ -87,7 +113,7 @@ public struct ObservedStore: Sendable {
       try db.execute(
         sql: """
           DELETE FROM observedPath; DELETE FROM observed; DELETE FROM missing;
-          DELETE FROM confirmation; DELETE FROM anchor;
+          DELETE FROM confirmation; DELETE FROM anchor; DELETE FROM scanSnapshot;
           """)
     }
     // The last scan's paths go too (the database no longer matches them anyway).

@@ -3,8 +3,8 @@ import Foundation
 
 /// How a scan differs from the previous scan of the same roots (`StoredScan`), by path: the
 /// files recording must look at. A file at the same path with the same root, checksum and
-/// identity as before is unchanged, and recording it again changes nothing in the store but
-/// its checksum's last-seen time (see `PartitionStore.recordDelta` for why).
+/// identity as before is unchanged, and recording it again changes nothing in the store (see
+/// `PartitionStore.recordDelta` for why).
 ///
 /// `cairn-hash` lists each root depth-first with every folder's entries in name-byte order,
 /// so two scans of a root are two sorted lists and are compared in one merge. Input in any

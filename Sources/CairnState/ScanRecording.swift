@@ -32,7 +32,9 @@ extension PartitionStore {
   /// not changed since (`ScanSnapshot`), only the files that differ from that scan are
   /// compared with the store (`recordDelta`), with the same result; otherwise the whole scan
   /// is (`recordWhole`). Either way, a scan of complete roots only leaves a snapshot for the
-  /// next one.
+  /// next one, and the snapshot dates what it lists: a checksum's last-seen time is the later
+  /// of `observed.lastSeen` and the snapshot's time when the snapshot lists it (see
+  /// `ObservedStore`), so an unchanged million files cost no million-row update.
   @discardableResult
   public func recordScan(_ files: [ScannedFile], completeRoots: Set<String>, at now: Date)
     throws(CairnError) -> ScanRecordingSummary
@@ -40,23 +42,29 @@ extension PartitionStore {
     let time = now.stateValue
     let roots = Set(completeRoots.map(ByteKey.init))
     let snapshotted = !roots.isEmpty && files.allSatisfy { roots.contains(ByteKey($0.root)) }
+    let record = snapshotted ? try database.scanSnapshotRecord() : nil
+    let previous = record.flatMap(database.storedScan)
     let summary: ScanRecordingSummary
-    if snapshotted, usesScanSnapshot, let previous = try loadScanSnapshot(),
+    if let record, record.current, let previous, usesScanSnapshot,
       Set(previous.roots.map(ByteKey.init)) == roots,
       let delta = ScanDelta(files: files, previous: previous)
     {
       summary = try database.write { db in
         // The partition lock keeps other runs out; this guards against a bug, not a race.
-        guard
-          try Self.scanSnapshotRecord(db)
-            == ScanSnapshotRecord(length: previous.length, digest: previous.digest)
-        else {
+        guard try StateDatabase.scanSnapshotRecord(db) == record else {
           throw CairnError(.busy, "the state changed during this run; try again")
         }
         let (summary, next) = try recordDelta(
           db, files: files, previous: previous, delta: delta, completeRoots: roots,
-          time: time)
-        try saveScanSnapshot(db, next)
+          lastScan: record.scannedAt, time: time)
+        if try !database.saveScanSnapshot(db, next, at: time) {
+          // No snapshot to date the unchanged files: date them here.
+          try db.execute(
+            sql: """
+              UPDATE observed SET lastSeen = ?
+              WHERE checksum NOT IN (SELECT checksum FROM temp.absentChecksum)
+              """, arguments: [time])
+        }
         return summary
       }
       deltaRecordings.withLock { $0 += 1 }
@@ -64,14 +72,21 @@ extension PartitionStore {
       summary = try database.write(scan: files) { db in
         let summary = try recordWhole(db, files: files, completeRoots: completeRoots, time: time)
         if snapshotted {
+          if let previous, let record {
+            try StateDatabase.retireLastSeen(
+              db, previous: previous, at: record.scannedAt,
+              except: Set(files.map { ByteKey($0.checksum) }))
+          }
           let absent = try String.fetchAll(db, sql: "SELECT checksum FROM temp.absentChecksum")
           let shared = try String.fetchAll(
             db, sql: "SELECT identity FROM temp.scanFile GROUP BY identity HAVING count(*) > 1")
-          try saveScanSnapshot(
+          // (The whole comparison dated every scanned checksum: a failure to write it
+          // loses nothing.)
+          _ = try database.saveScanSnapshot(
             db,
             ScanSnapshot(
               roots: completeRoots.sorted(), files: files, absent: absent,
-              sharedIdentities: shared))
+              sharedIdentities: shared), at: time)
         }
         return summary
       }

@@ -219,29 +219,6 @@ struct ByteKey: Hashable {
   }
 }
 
-extension String {
-  /// Byte equality (see `ByteKey`).
-  func sameBytes(as other: String) -> Bool {
-    withBytes { a in other.withBytes { b in a.sameBytes(as: b) } }
-  }
-
-  /// Calls `body` with the string's UTF-8 bytes, in place when they are stored contiguously
-  /// (native strings), copied otherwise.
-  func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
-    var copy = self
-    return copy.withUTF8(body)
-  }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-  func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard count == other.count else { return false }
-    guard let a = baseAddress, let b = other.baseAddress else { return true }  // both empty
-    return memcmp(a, b, count) == 0
-  }
-}
-
 private struct Writer {
   let buffer: UnsafeMutableRawBufferPointer
   var offset = 0

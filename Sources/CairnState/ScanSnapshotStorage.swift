@@ -2,48 +2,101 @@ import CairnCore
 import Foundation
 import GRDB
 
-/// Where the scan snapshot lives and how it is matched with the database (see `ScanSnapshot`).
-extension PartitionStore {
-  /// The `scanSnapshot` row: the length and digest of the snapshot the store matches.
-  struct ScanSnapshotRecord: Equatable {
-    var length: Int
-    var digest: UInt64
-  }
+/// The `scanSnapshot` row (see `StateMigrations` and `ScanSnapshot`).
+struct ScanSnapshotRecord: Equatable {
+  /// The file's length and digest.
+  var length: Int
+  var digest: UInt64
+  /// When the scan it holds was recorded: every checksum it lists was seen then.
+  var scannedAt: Double
+  /// Whether the store still matches it, so that the next scan can be compared with it.
+  var current: Bool
+}
 
-  var scanSnapshotPath: String { database.scanSnapshotPath }
-
+/// Where the scan snapshot lives and how it is matched with the database.
+extension StateDatabase {
   static func scanSnapshotRecord(_ db: Database) throws -> ScanSnapshotRecord? {
-    guard let row = try Row.fetchOne(db, sql: "SELECT length, digest FROM scanSnapshot") else {
-      return nil
-    }
+    guard
+      let row = try Row.fetchOne(
+        db, sql: "SELECT length, digest, scannedAt, current FROM scanSnapshot")
+    else { return nil }
     let digest: Int64 = row[1]
-    return ScanSnapshotRecord(length: row[0], digest: UInt64(bitPattern: digest))
+    return ScanSnapshotRecord(
+      length: row[0], digest: UInt64(bitPattern: digest), scannedAt: row[2], current: row[3])
   }
 
-  /// The snapshot the store matches, or nil when there is none that can be trusted.
-  func loadScanSnapshot() throws(CairnError) -> StoredScan? {
-    guard let record = try database.read({ db in try Self.scanSnapshotRecord(db) }),
-      let stored = StoredScan.load(scanSnapshotPath),
-      ScanSnapshotRecord(length: stored.length, digest: stored.digest) == record
+  /// The row, outside a transaction.
+  func scanSnapshotRecord() throws(CairnError) -> ScanSnapshotRecord? {
+    try read { db in try Self.scanSnapshotRecord(db) }
+  }
+
+  /// The snapshot file `record` describes, or nil when it is missing or not that file.
+  func storedScan(_ record: ScanSnapshotRecord) -> StoredScan? {
+    guard let stored = StoredScan.load(scanSnapshotPath), stored.length == record.length,
+      stored.digest == record.digest
     else { return nil }
     return stored
   }
 
-  /// Writes `snapshot` and records it as the one the store matches, in the transaction that
-  /// made the store match it. The file is written first and replaced whole (rename): should
-  /// the transaction not commit, the row still names the old file's digest, which the new
-  /// file does not have, and the next scan is recorded the whole way. No fsync either: a file
-  /// lost or torn by a power cut fails the same check. A file that cannot be written (a full
-  /// disk) costs the next run its shortcut, not this run its recording.
-  func saveScanSnapshot(_ db: Database, _ snapshot: ScanSnapshot) throws {
+  /// The last recorded scan and when it was recorded, when its file is intact: the last-seen
+  /// time of every checksum it lists (`observed.lastSeen` is not rewritten for those).
+  func lastScan() throws(CairnError) -> (time: Date, scan: StoredScan)? {
+    guard let record = try scanSnapshotRecord(), let scan = storedScan(record) else {
+      return nil
+    }
+    return (Date(stateValue: record.scannedAt), scan)
+  }
+
+  /// Writes `snapshot`, recorded at `time`, and records it as the one the store matches, in
+  /// the transaction that made the store match it. The file is written first and replaced
+  /// whole (rename): should the transaction not commit, the row still names the old file's
+  /// digest, which the new file does not have, and the next scan is recorded the whole way.
+  /// No fsync either: a file lost or torn by a power cut fails the same check.
+  ///
+  /// Returns false when the file cannot be written (a full disk): the row then still
+  /// describes the old file, no longer current, and the caller must write the last-seen
+  /// times the new one would have given.
+  func saveScanSnapshot(_ db: Database, _ snapshot: ScanSnapshot, at time: Double) throws
+    -> Bool
+  {
     do {
       guard let bytes = snapshot.encoded() else { throw CairnError(.stateFailure, "too big") }
       try CairnPaths.writePrivateFile(scanSnapshotPath, bytes, durable: false)
       try db.execute(
-        sql: "INSERT OR REPLACE INTO scanSnapshot VALUES (1, ?, ?)",
-        arguments: [bytes.count, Int64(bitPattern: ScanSnapshot.digest(bytes))])
+        sql: "INSERT OR REPLACE INTO scanSnapshot VALUES (1, ?, ?, ?, 1)",
+        arguments: [bytes.count, Int64(bitPattern: ScanSnapshot.digest(bytes)), time])
+      return true
     } catch is CairnError {
-      try db.execute(sql: "DELETE FROM scanSnapshot")
+      try db.execute(sql: "UPDATE scanSnapshot SET current = 0")
+      return false
     }
+  }
+
+  /// Dates the checksums of the last recorded scan (`previous`, recorded at `time`) that the
+  /// scan being recorded does not list, before a new snapshot replaces the file that dated
+  /// them. (Those it lists get the new scan's time.)
+  static func retireLastSeen(
+    _ db: Database, previous: StoredScan, at time: Double, except listed: Set<ByteKey>
+  ) throws {
+    let date = try db.cachedStatement(
+      sql: "UPDATE observed SET lastSeen = max(lastSeen, ?) WHERE checksum = ?")
+    var done = Set<ByteKey>()
+    for index in 0..<previous.count {
+      let checksum = ByteKey(String(decoding: previous.bytes(index, 1), as: UTF8.self))
+      guard !listed.contains(checksum), done.insert(checksum).inserted else { continue }
+      try date.execute(arguments: [time, checksum.string])
+    }
+  }
+}
+
+extension StoredScan {
+  /// Whether a file of the scan has `checksum`.
+  func lists(checksum: String) -> Bool {
+    checksum.withBytes { key in (0..<count).contains { bytes($0, 1).sameBytes(as: key) } }
+  }
+
+  /// The checksums of the scan's files.
+  func checksums() -> Set<ByteKey> {
+    Set((0..<count).map { ByteKey(String(decoding: bytes($0, 1), as: UTF8.self)) })
   }
 }

@@ -81,33 +81,36 @@ enum StateMigrations {
       try db.execute(sql: "DROP INDEX observedPathByRoot; DROP INDEX anchorByCurrent")
     }
     migrator.registerMigration("v3-scan-snapshot") { db in
-      // The length and digest of the scan snapshot file written with the last recorded scan
-      // (`ScanSnapshot`): at most one row, present only while the snapshot describes the
-      // store. Any change to the tables it describes deletes the row, whoever makes it;
-      // `recordScan` writes a new one after its own changes.
+      // The scan snapshot file written with the last recorded scan of complete roots
+      // (`ScanSnapshot`): its length and digest, the scan's time, and whether the store still
+      // matches it. At most one row. Any change to the tables it describes clears `current`,
+      // whoever makes it; `recordScan` writes a new row after its own changes. A row that is
+      // no longer current still dates the file's checksums: they were seen at `scannedAt`.
       try db.execute(
         sql: """
           CREATE TABLE scanSnapshot (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             length INTEGER NOT NULL,
-            digest INTEGER NOT NULL
+            digest INTEGER NOT NULL,
+            scannedAt REAL NOT NULL,
+            current INTEGER NOT NULL
           );
           CREATE TRIGGER observedInsertEndsSnapshot AFTER INSERT ON observed
-            BEGIN DELETE FROM scanSnapshot; END;
+            BEGIN UPDATE scanSnapshot SET current = 0; END;
           CREATE TRIGGER observedDeleteEndsSnapshot AFTER DELETE ON observed
-            BEGIN DELETE FROM scanSnapshot; END;
+            BEGIN UPDATE scanSnapshot SET current = 0; END;
           CREATE TRIGGER pathInsertEndsSnapshot AFTER INSERT ON observedPath
-            BEGIN DELETE FROM scanSnapshot; END;
+            BEGIN UPDATE scanSnapshot SET current = 0; END;
           CREATE TRIGGER pathUpdateEndsSnapshot AFTER UPDATE ON observedPath
-            BEGIN DELETE FROM scanSnapshot; END;
+            BEGIN UPDATE scanSnapshot SET current = 0; END;
           CREATE TRIGGER pathDeleteEndsSnapshot AFTER DELETE ON observedPath
-            BEGIN DELETE FROM scanSnapshot; END;
+            BEGIN UPDATE scanSnapshot SET current = 0; END;
           CREATE TRIGGER anchorInsertEndsSnapshot AFTER INSERT ON anchor
-            BEGIN DELETE FROM scanSnapshot; END;
+            BEGIN UPDATE scanSnapshot SET current = 0; END;
           CREATE TRIGGER anchorUpdateEndsSnapshot AFTER UPDATE ON anchor
-            BEGIN DELETE FROM scanSnapshot; END;
+            BEGIN UPDATE scanSnapshot SET current = 0; END;
           CREATE TRIGGER anchorDeleteEndsSnapshot AFTER DELETE ON anchor
-            BEGIN DELETE FROM scanSnapshot; END;
+            BEGIN UPDATE scanSnapshot SET current = 0; END;
           """)
     }
     return migrator

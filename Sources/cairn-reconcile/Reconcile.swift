@@ -12,15 +12,25 @@ struct Reconcile {
     let settings = try options.settings.resolve(configuration)
     let now = Date()
 
-    // The listing is read while the scan is: neither depends on the other.
+    // The listing is read while the scan is read and recorded: recording needs only the
+    // server's identity (the partition), which the listing's first line gives.
     let serverFile = options.serverFile
     var fetchArguments: [String] = []
     if options.common.quiet { fetchArguments.append("--quiet") }
     if options.common.verbose { fetchArguments.append("--verbose") }
+    let identity = Handoff<ServerIdentity>()
     let server = BackgroundWork("cairn-reconcile-listing") {
       [fetchArguments] () throws(CairnError) in
-      if let serverFile { return try ServerListing.read(path: serverFile) }
-      return try ServerListing.fetch(fetchArguments)
+      let identified = { (server: ServerIdentity) in identity.deliver(.success(server)) }
+      do throws(CairnError) {
+        if let serverFile {
+          return try ServerListing.read(path: serverFile, identified: identified)
+        }
+        return try ServerListing.fetch(fetchArguments, identified: identified)
+      } catch {
+        identity.deliver(.failure(error))
+        throw error
+      }
     }
 
     let reader = RecordReader()
@@ -35,22 +45,21 @@ struct Reconcile {
     try checkScope(scan)
     clock.lap("read scan", "\(scan.files.count) files")
 
-    var listing = try server.value()
-    if let scanned = scan.header.server, scanned.partition != listing.identity.partition {
+    let partition = try identity.value().partition
+    if let scanned = scan.header.server, scanned.partition != partition {
       throw CairnError(
         .configuration,
         "the scan was observed for \(scanned.partition) but the server listing is for "
-          + "\(listing.identity.partition)")
+          + "\(partition)")
     }
-    clock.lap("read server listing", "\(listing.assets.count) assets")
-
-    let partition = listing.identity.partition
     let store = try PartitionStore.open(partition, paths: configuration.paths)
     let roots = scan.roots
     if !scan.alreadyObserved {
       try store.recordScan(scan.files, completeRoots: scan.completeRoots, at: now)
       clock.lap("record scan")
     }
+    var listing = try server.value()
+    clock.lap("read server listing", "\(listing.assets.count) assets")
     // In place: a second array of a million assets would cost a few hundred megabytes.
     // (Equal as they are in the common case, so a million owner ids aren't lower-cased.)
     listing.assets.removeAll {

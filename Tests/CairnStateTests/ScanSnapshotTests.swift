@@ -60,11 +60,12 @@ import Testing
     #expect(store.deltaRecordings.current == 1)
 
     // One byte changed: recorded whole, and a new snapshot written.
-    var bytes = try #require(FileManager.default.contents(atPath: store.scanSnapshotPath)).map {
-      $0
-    }
+    var bytes = try #require(FileManager.default.contents(atPath: store.database.scanSnapshotPath))
+      .map {
+        $0
+      }
     bytes[bytes.count - 5] ^= 1
-    try CairnPaths.writePrivateFile(store.scanSnapshotPath, bytes)
+    try CairnPaths.writePrivateFile(store.database.scanSnapshotPath, bytes)
     try store.recordScan(files, completeRoots: ["/lib"], at: t0 + 2 * day)
     #expect(store.deltaRecordings.current == 1)
     try store.recordScan(files, completeRoots: ["/lib"], at: t0 + 3 * day)
@@ -83,9 +84,38 @@ import Testing
     #expect(store.deltaRecordings.current == 3)
 
     // Gone: recorded whole.
-    unlink(store.scanSnapshotPath)
+    unlink(store.database.scanSnapshotPath)
     try store.recordScan(files, completeRoots: ["/lib", "/other"], at: t0 + 8 * day)
     #expect(store.deltaRecordings.current == 3)
+  }
+
+  @Test func theLastScanDatesWhatItListsWithoutRewritingRows() throws {
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
+    let kept = file("/lib/a.jpg", "A", inode: 1)
+    let deleted = file("/lib/b.jpg", "B", inode: 2)
+    try store.recordScan([kept, deleted], completeRoots: ["/lib"], at: t0)
+    try store.recordScan([kept, deleted], completeRoots: ["/lib"], at: t0 + day)
+    try store.recordScan([kept], completeRoots: ["/lib"], at: t0 + 2 * day)
+    #expect(store.deltaRecordings.current == 2)
+    let rows = try store.database.read { db in
+      try Dictionary(
+        uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT checksum, lastSeen FROM observed")
+          .map { ($0[0] as String, $0[1] as Double) })
+    }
+    #expect(rows == ["A": t0.stateValue, "B": (t0 + day).stateValue])
+    #expect(try store.observed.entry("A")?.lastSeen == t0 + 2 * day)
+    #expect(try store.observed.entry("B")?.lastSeen == t0 + day)
+    #expect(
+      try store.observed.snapshot().mapValues(\.lastSeen) == ["A": t0 + 2 * day, "B": t0 + day])
+    // A partial scan leaves the snapshot as the record of what the last complete one saw.
+    try store.recordScan([file("/lib/c.jpg", "C", inode: 3)], completeRoots: [], at: t0 + 3 * day)
+    #expect(try store.observed.entry("A")?.lastSeen == t0 + 2 * day)
+    #expect(try store.observed.entry("C")?.lastSeen == t0 + 3 * day)
+    // A reset forgets it with everything else.
+    try store.observed.reset()
+    #expect(!FileManager.default.fileExists(atPath: store.database.scanSnapshotPath))
+    #expect(try store.database.scanSnapshotRecord() == nil)
   }
 
   @Test func theSnapshotReadsBackAndRefusesWhatItDidNotWrite() throws {
@@ -154,8 +184,15 @@ import Testing
   private func expectSameTables(
     _ a: PartitionStore, _ b: PartitionStore, _ context: String
   ) throws {
+    // Last seen: the row's time, or the last snapshot's when it lists the checksum.
+    let left = try a.observed.snapshot().mapValues(\.lastSeen)
+    let right = try b.observed.snapshot().mapValues(\.lastSeen)
+    #expect(left == right, "\(context): last seen")
+    for checksum in left.keys.sorted().prefix(3) {
+      #expect(try a.observed.entry(checksum)?.lastSeen == right[checksum], "\(context)")
+    }
     let queries = [
-      "SELECT checksum, firstSeen, lastSeen FROM observed ORDER BY checksum",
+      "SELECT checksum, firstSeen FROM observed ORDER BY checksum",
       "SELECT checksum, root, path FROM observedPath ORDER BY checksum, root, path",
       "SELECT * FROM anchor ORDER BY identity",
       "SELECT * FROM missing ORDER BY checksum",

@@ -19,8 +19,7 @@ public enum ReconciliationEngine {
     let completeRoots = Set(
       input.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
 
-    var present = Set<String>(minimumCapacity: input.files.count)
-    for file in input.files { present.insert(file.checksum) }
+    let present = ChecksumSet(input.files)
     // The original of every file that still exists stays on the server. (The scan's identities
     // that have an anchor, found by looking each file up among the anchors: the same set as
     // intersecting all the scan's identities with them, without hashing a million identities

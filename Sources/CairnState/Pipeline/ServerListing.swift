@@ -6,13 +6,17 @@ public struct ServerListing: Sendable {
   public var identity: ServerIdentity
   public var assets: [AssetRecord]
 
-  /// Reads a complete `cairn-fetch` stream.
-  public static func read(_ stream: RecordStream) throws(CairnError) -> ServerListing {
+  /// Reads a complete `cairn-fetch` stream; `identified` is told the server's identity as
+  /// soon as the header names it.
+  public static func read(
+    _ stream: RecordStream, identified: (ServerIdentity) -> Void = { _ in }
+  ) throws(CairnError) -> ServerListing {
     guard let identity = stream.header.server else {
       throw CairnError(
         .malformedInput, "the server listing's header names no server (is it cairn-fetch output?)",
         at: stream.reader.sourceName)
     }
+    identified(identity)
     var assets: [AssetRecord] = []
     while let line = try stream.next() {
       guard line.type == AssetRecord.recordType else { continue }
@@ -23,22 +27,27 @@ public struct ServerListing: Sendable {
   }
 
   /// Reads `path` (cairn-fetch output).
-  public static func read(path: String) throws(CairnError) -> ServerListing {
+  public static func read(
+    path: String, identified: (ServerIdentity) -> Void = { _ in }
+  ) throws(CairnError) -> ServerListing {
     let reader: RecordReader
     do {
       reader = try RecordReader(path: path)
     } catch {
       throw CairnError(.malformedInput, error.message, at: path)
     }
-    return try read(RecordStream(reader: reader))
+    return try read(RecordStream(reader: reader), identified: identified)
   }
 
   /// Runs the sibling `cairn-fetch` with `arguments` and reads its listing.
-  public static func fetch(_ arguments: [String]) throws(CairnError) -> ServerListing {
+  public static func fetch(
+    _ arguments: [String], identified: (ServerIdentity) -> Void = { _ in }
+  ) throws(CairnError) -> ServerListing {
     let tool = try SiblingTool("cairn-fetch", arguments)
     let listing: Result<ServerListing, CairnError>
     do {
-      listing = .success(try read(RecordStream(reader: tool.reader())))
+      listing = .success(
+        try read(RecordStream(reader: tool.reader()), identified: identified))
     } catch {
       listing = .failure(error)
     }

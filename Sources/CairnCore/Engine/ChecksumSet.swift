@@ -1,0 +1,75 @@
+/// The checksums of a scan, for the engine's million membership tests (one per server asset).
+///
+/// A `Set<String>` hashes every string with SipHash and compares canonically, reaching into
+/// each string's storage. Checksums are short ASCII (28 bytes of base64), so this table holds
+/// them inline, 32 bytes a slot: a lookup reads one slot, not a string elsewhere in memory.
+/// Only for ASCII up to 31 bytes: canonical equality is byte equality for ASCII, and a string
+/// that is not ASCII can still equal an ASCII one canonically (the Kelvin sign is "K"), so
+/// anything else is looked up in a `Set<String>`.
+final class ChecksumSet {
+  private let files: [ScannedFile]
+  /// Four words a slot (all zero: empty), or nil when some checksum does not fit.
+  private var table: [UInt64]?
+  private var mask = 0
+  /// Every checksum as a `String`, built only when needed.
+  private lazy var strings = Set(files.map(\.checksum))
+
+  init(_ files: [ScannedFile]) {
+    self.files = files
+    var capacity = 16
+    while capacity < files.count * 2 { capacity <<= 1 }
+    mask = capacity - 1
+    var table = [UInt64](repeating: 0, count: capacity * 4)
+    for file in files {
+      guard let key = Self.key(file.checksum) else { return }  // `table` stays nil
+      var slot = Self.hash(key) & mask
+      while true {
+        let at = slot * 4
+        if table[at] == 0 {
+          (table[at], table[at + 1], table[at + 2], table[at + 3]) = key
+          break
+        }
+        if (table[at], table[at + 1], table[at + 2], table[at + 3]) == key { break }
+        slot = (slot + 1) & mask
+      }
+    }
+    self.table = table
+  }
+
+  /// Whether a file of the scan has `checksum` (as `String` equality has it).
+  func contains(_ checksum: String) -> Bool {
+    // Not ASCII: canonically equal to an ASCII checksum only through a singleton
+    // decomposition, and rare enough to look up the slow way.
+    guard let table, let key = Self.key(checksum) else { return strings.contains(checksum) }
+    var slot = Self.hash(key) & mask
+    while true {
+      let at = slot * 4
+      if table[at] == 0 { return false }
+      if (table[at], table[at + 1], table[at + 2], table[at + 3]) == key { return true }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// The length plus one, then the bytes, zero-padded to 32; nil when not ASCII or too long.
+  private static func key(_ checksum: String) -> (UInt64, UInt64, UInt64, UInt64)? {
+    checksum.withBytes { bytes in
+      guard bytes.count < 32, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+      var words: (UInt64, UInt64, UInt64, UInt64) = (UInt64(bytes.count + 1), 0, 0, 0)
+      withUnsafeMutableBytes(of: &words) { raw in
+        UnsafeMutableRawBufferPointer(rebasing: raw[1..<1 + bytes.count])
+          .copyMemory(from: UnsafeRawBufferPointer(bytes))
+      }
+      return words
+    }
+  }
+
+  private static func hash(_ key: (UInt64, UInt64, UInt64, UInt64)) -> Int {
+    var value =
+      key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15) ^ (key.2 &* 0xC2B2_AE3D_27D4_EB4F)
+      ^ (key.3 &* 0x1656_67B1_9E37_79F9)
+    value ^= value >> 29
+    value &*= 0xBF58_476D_1CE4_E5B9
+    value ^= value >> 32
+    return Int(truncatingIfNeeded: value)
+  }
+}

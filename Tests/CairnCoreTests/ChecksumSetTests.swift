@@ -1,0 +1,35 @@
+import Testing
+
+@testable import CairnCore
+
+/// The engine's set of scanned checksums must answer exactly as `Set<String>` does.
+@Suite struct ChecksumSetTests {
+  @Test func answersAsASetOfStrings() {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+    var base64: [String] = []
+    for index in 0..<2_000 {
+      var characters: [Character] = []
+      for position in 0..<28 {
+        let pick: Int = (index * 31 + position * 17 + index / (position + 1)) % alphabet.count
+        characters.append(alphabet[pick])
+      }
+      base64.append(String(characters))
+    }
+    // ASCII only (the fast table), then with strings that are not (a `Set<String>`).
+    let short = ["", "K", "A", "AB", "AAAAAAAAA", "AAAAAAAAB"]
+    let odd = short + ["caf\u{E9}", "cafe\u{301}"]
+    for checksums in [base64, base64 + short, short, base64 + odd, odd, []] {
+      let files = (checksums + checksums.prefix(5)).enumerated().map { index, checksum in
+        ScannedFile(
+          root: "/r", path: "/r/\(index)", checksum: checksum,
+          identity: FileIdentity(key: "\(index)"))
+      }
+      let fast = ChecksumSet(files)
+      let reference = Set(files.map { (file: ScannedFile) in file.checksum })
+      let probes = checksums + odd + ["\u{212A}", "none", "Z" + (checksums.first ?? "")]
+      for probe in probes {
+        #expect(fast.contains(probe) == reference.contains(probe), "\(probe)")
+      }
+    }
+  }
+}
