@@ -53,6 +53,34 @@ import Testing
     #expect(throws: JSONSyntaxError.self) { try JSONObject(parsing: Array(text.utf8)) }
   }
 
+  /// The scanner skips plain ASCII eight bytes at a time: whatever needs a look (a quote, a
+  /// backslash, a control character, a multi-byte character) must be found at every offset
+  /// from the line's start and the string's.
+  @Test func everyByteThatMattersIsSeenAtEveryOffset() throws {
+    for lead in 0..<17 {
+      for offset in 0..<17 {
+        let head = #"{"type":"f","# + String(repeating: " ", count: lead) + #""p":""#
+        let before = String(repeating: "a", count: offset)
+        func parse(_ middle: [UInt8]) throws -> String? {
+          let line = Array((head + before).utf8) + middle + Array(#"bcdefghijk"}"#.utf8)
+          return try JSONObject(parsing: line)["p"]?.string
+        }
+        let context = "lead \(lead), offset \(offset)"
+        #expect(try parse(Array(#"\""#.utf8)) == before + "\"bcdefghijk", "\(context)")
+        #expect(try parse(Array(#"\\"#.utf8)) == before + "\\bcdefghijk", "\(context)")
+        #expect(try parse(Array("é".utf8)) == before + "ébcdefghijk", "\(context)")
+        #expect(throws: JSONSyntaxError.self, "\(context)") { try parse([0x01]) }
+        #expect(throws: JSONSyntaxError.self, "\(context)") { try parse([0x1F]) }
+        #expect(throws: JSONSyntaxError.self, "\(context)") { try parse([0xFF]) }
+        #expect(throws: JSONSyntaxError.self, "\(context)") {
+          try JSONObject(parsing: Array((head + before).utf8))
+        }
+        // A quote ends the string where it is: what follows is then not JSON.
+        #expect(throws: JSONSyntaxError.self, "\(context)") { try parse(Array("\"".utf8)) }
+      }
+    }
+  }
+
   @Test func invalidUTF8IsRejected() {
     let bytes: [UInt8] = Array(#"{"a":""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
     #expect(throws: JSONSyntaxError.self) { try JSONObject(parsing: bytes) }

@@ -53,7 +53,7 @@ public struct JSONObject: Sendable {
           }
           guard length == keyBytes.count else { continue }
           if UnsafeBufferPointer(rebasing: buffer[start..<(start + length)])
-            .elementsEqual(keyBytes)
+            .sameBytes(as: keyBytes)
           {
             return i
           }

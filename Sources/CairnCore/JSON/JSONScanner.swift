@@ -166,6 +166,8 @@ struct JSONScanner {
     var hasEscapes = false
     var hasNonASCII = false
     while position < bytes.count {
+      position = Self.plainASCII(in: bytes, from: position)
+      guard position < bytes.count else { break }
       let byte = bytes[position]
       if byte == UInt8(ascii: "\"") {
         let end = position
@@ -199,6 +201,39 @@ struct JSONScanner {
       position += 1
     }
     throw fail("unterminated string")
+  }
+
+  /// The offset of the first byte at or after `start` that is not plain ASCII string content
+  /// (a quote, a backslash, a control character or a byte of a multi-byte character), or the
+  /// end. Eight bytes at a time: paths and checksums are long runs of plain ASCII.
+  static func plainASCII(in bytes: [UInt8], from start: Int) -> Int {
+    bytes.withUnsafeBytes { raw in
+      var at = start
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      while at + 8 <= raw.count {
+        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        // A byte of zero in `x` shows as its high bit in `(x - ones) & ~x & highs`.
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let special =
+          ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+          | (word &- (ones &* 0x20))  // a byte below 0x20 borrows: its high bit shows
+          | word  // a byte at or above 0x80
+        if special & highs != 0 { break }
+        at += 8
+      }
+      while at < raw.count {
+        let byte = raw[at]
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
+          || byte >= 0x80
+        {
+          return at
+        }
+        at += 1
+      }
+      return at
+    }
   }
 
   static func hexValue(_ byte: UInt8) -> UInt32? {
