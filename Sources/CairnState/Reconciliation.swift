@@ -24,26 +24,51 @@ extension PartitionStore {
     settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationInput {
     // Right after this scan was recorded (nothing written since), its absent checksums are
-    // collected and every scanned checksum is known to be in the store.
+    // collected and every scanned checksum is known to be in the store. So they are when the
+    // store still matches the snapshot of this very scan, recorded by an earlier stage
+    // (`cairn-observe`): the snapshot lists the absent checksums.
     let justRecorded = database.recordedScan.current == files
+    let snapshot = justRecorded ? nil : try snapshotOfThisScan(files)
     let load = { (db: Database) in
       (
-        try Self.observedForEngine(db, scanIsRecorded: justRecorded),
+        try Self.observedForEngine(db, scanIsRecorded: justRecorded || snapshot != nil),
         try Self.anchorsForEngine(db, files: files)
       )
     }
     let (observed, anchors) =
-      justRecorded
-      ? try database.write(load)
-      : try database.write(scan: files) { db in
-        try ScanTable.collectAbsent(db)
-        return try load(db)
+      if justRecorded {
+        try database.write(load)
+      } else if let snapshot {
+        try database.write { db in
+          guard try StateDatabase.scanSnapshotRecord(db) == snapshot.record else {
+            throw CairnError(.busy, "the state changed during this run; try again")
+          }
+          try ScanTable.replaceAbsent(db, with: snapshot.absent)
+          return try load(db)
+        }
+      } else {
+        try database.write(scan: files) { db in
+          try ScanTable.collectAbsent(db)
+          return try load(db)
+        }
       }
     return ReconciliationInput(
       files: files, roots: roots, observed: observed.entries, observedCount: observed.count,
       missingSince: try signals.missing(), confirmations: try signals.confirmations(),
       anchors: anchors, exclusions: try exclusions.checksums(), assets: assets,
       settings: settings, now: now)
+  }
+
+  /// The absent checksums of the current snapshot, when it holds exactly `files`.
+  private func snapshotOfThisScan(_ files: [ScannedFile]) throws(CairnError) -> (
+    record: ScanSnapshotRecord, absent: [String]
+  )? {
+    guard let record = try database.scanSnapshotRecord(), record.current,
+      let previous = database.storedScan(record), previous.count == files.count,
+      let delta = ScanDelta(files: files, previous: previous),
+      delta.changed.isEmpty, delta.replaced.isEmpty
+    else { return nil }
+    return (record, previous.absent)
   }
 
   /// Runs the engine and records what it found gone (first-missing times) and when.

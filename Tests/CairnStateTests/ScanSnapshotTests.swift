@@ -217,15 +217,20 @@ import Testing
     let assets =
       Set(files.map(\.checksum)).sorted().map { asset("s-" + $0, $0) }
       + [asset("gone", "G0"), asset("never", "never-seen")]
-    let left = ReconciliationEngine.reconcile(
-      try a.reconciliationInput(
-        files: files, roots: roots, assets: assets, settings: .defaults, now: now))
     let right = ReconciliationEngine.reconcile(
       try b.reconciliationInput(
         files: files, roots: roots, assets: assets, settings: .defaults, now: now))
-    #expect(left.candidates == right.candidates)
-    #expect(left.gone == right.gone)
-    #expect(left.summary == right.summary)
+    // Loaded right after recording, then as a later stage would (from the snapshot, when it
+    // holds this scan).
+    for laterStage in [false, true] {
+      if laterStage { a.database.recordedScan.withLock { $0 = nil } }
+      let left = ReconciliationEngine.reconcile(
+        try a.reconciliationInput(
+          files: files, roots: roots, assets: assets, settings: .defaults, now: now))
+      #expect(left.candidates == right.candidates)
+      #expect(left.gone == right.gone)
+      #expect(left.summary == right.summary)
+    }
   }
 }
 
