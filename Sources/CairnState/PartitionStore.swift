@@ -83,6 +83,8 @@ final class StateDatabase: Sendable {
   /// for it: until another write, the store holds every scanned checksum and that table is
   /// current. Any write clears it.
   let recordedScan = Locked<[ScannedFile]?>(nil)
+  /// Makes writing the scan snapshot fail, as a full disk would (for tests).
+  let scanSnapshotWritesFail = Locked(false)
 
   /// The scan snapshot beside the database (see `ScanSnapshot`).
   var scanSnapshotPath: String {

@@ -60,7 +60,9 @@ extension StateDatabase {
     -> Bool
   {
     do {
-      guard let bytes = snapshot.encoded() else { throw CairnError(.stateFailure, "too big") }
+      guard let bytes = snapshot.encoded(), !scanSnapshotWritesFail.current else {
+        throw CairnError(.stateFailure, "cannot write the scan snapshot")
+      }
       try CairnPaths.writePrivateFile(scanSnapshotPath, bytes, durable: false)
       try db.execute(
         sql: "INSERT OR REPLACE INTO scanSnapshot VALUES (1, ?, ?, ?, 1)",

@@ -118,6 +118,30 @@ import Testing
     #expect(try store.database.scanSnapshotRecord() == nil)
   }
 
+  @Test func aSnapshotThatCannotBeWrittenCostsOnlyTheShortcut() throws {
+    let fixtures = (StoreFixture(), StoreFixture())  // kept: their folders go when they do
+    let quick = try fixtures.0.open()
+    let whole = try fixtures.1.open()
+    whole.scanSnapshots.withLock { $0 = false }
+    let a = file("/lib/a.jpg", "A", inode: 1)
+    let b = file("/lib/b.jpg", "B", inode: 2)
+    let c = file("/lib/c.jpg", "C", inode: 3)
+    let history: [(files: [ScannedFile], failing: Bool)] = [
+      ([a, b], false), ([a, b, c], true), ([a, c], false), ([a], false),
+    ]
+    for (step, run) in history.enumerated() {
+      quick.database.scanSnapshotWritesFail.withLock { $0 = run.failing }
+      let now = t0 + Double(step) * day
+      #expect(
+        try quick.recordScan(run.files, completeRoots: ["/lib"], at: now)
+          == whole.recordScan(run.files, completeRoots: ["/lib"], at: now))
+      try expectSameTables(quick, whole, "step \(step)")
+    }
+    // The failed write left the old snapshot, no longer current: the next scan was recorded
+    // whole, the one after by its difference again.
+    #expect(quick.deltaRecordings.current == 2)
+  }
+
   @Test func theSnapshotReadsBackAndRefusesWhatItDidNotWrite() throws {
     let snapshot = ScanSnapshot(
       roots: ["/a", "/b"],
