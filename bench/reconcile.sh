@@ -31,7 +31,10 @@ t1=$(now)
 baseline=$(seconds "$t0" "$t1")
 
 # Seed the observed store (the first run of a partition), then measure the second run.
+t0=$(now)
 "$bin/cairn-reconcile" -q --server "$out/server.ndjson" < "$out/scan-1.ndjson" > /dev/null
+t1=$(now)
+seed=$(seconds "$t0" "$t1")
 t0=$(now)
 /usr/bin/time -v "$bin/cairn-reconcile" -v --server "$out/server.ndjson" \
   < "$out/scan-2.ndjson" > "$out/candidates.ndjson" 2> "$out/reconcile.err"
@@ -41,6 +44,7 @@ candidates=$(grep -c '"type":"candidate"' "$out/candidates.ndjson" || true)
 
 echo "cairn-reconcile, $n local files against $n server assets ($deleted deleted):"
 echo "  sort+comm baseline:      $baseline s"
+echo "  first run (seeding):     $seed s"
 echo "  cairn-reconcile (whole): $whole s, peak memory $(peak "$out/reconcile.err"), $candidates candidates"
 echo "  phases (-v):"
 grep -E '^cairn-reconcile: [a-z ]+:' "$out/reconcile.err" | sed 's/^/    /'

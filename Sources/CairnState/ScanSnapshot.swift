@@ -6,12 +6,13 @@ import Foundation
 /// (see `ScanDelta`). A million unchanged files then cost a pass over two lists, not a
 /// million rows through SQLite's b-trees.
 ///
-/// It is trusted only while the database says so: the `scanSnapshot` row holds the length and
-/// digest of the file recorded with the scan, and triggers delete that row on any change to
-/// `observed`, `observedPath` or `anchor` made by anything else (an import, a reset, a partial
-/// scan that changed something, an older or newer code path). A file that is missing, damaged,
-/// of another version or not the one the row names is ignored, and the scan is recorded the
-/// whole way (`recordScan`'s full comparison), which writes a new one.
+/// It is trusted only while the database says so: the `scanSnapshot` row holds the length,
+/// digest and time of the file recorded with the scan, and triggers mark that row stale on any
+/// change to `observed`, `observedPath` or `anchor` made by anything else (an import, a reset,
+/// a partial scan that changed something, an older or newer code path). A file that is
+/// missing, damaged, of another version or not the one the row names is ignored, and the scan
+/// is recorded the whole way (`recordScan`'s full comparison), which writes a new one. A stale
+/// snapshot still says when the checksums it lists were last seen.
 ///
 /// The file: a magic line and a version, then counted lists of length-prefixed UTF-8 strings
 /// (little-endian 32-bit numbers): the roots; the files (root index, path, checksum,
@@ -31,56 +32,134 @@ struct ScanSnapshot {
   static let magic = Array("cairn-scan-snapshot\n".utf8)
   static let version: UInt32 = 1
 
-  /// The file's bytes, copied into a buffer of the exact size; nil past 4 GiB (offsets are
-  /// 32-bit: some 40 million files).
-  func encoded() -> [UInt8]? {
-    let rootIndex = Dictionary(
-      roots.enumerated().map { (ByteKey($0.element), UInt32($0.offset)) },
-      uniquingKeysWith: { first, _ in first })
+  /// Streams the file's bytes to `sink` in pieces of at most a megabyte, each but the last a
+  /// whole number of 8-byte words (the digest's unit): a million files never sit in memory
+  /// twice. Throws `tooBig` past 4 GiB (offsets are 32-bit: some 40 million files).
+  func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
     var size = Self.magic.count + 4 * 5
     for string in roots + absent + sharedIdentities { size += 4 + string.utf8.count }
     for file in files {
       size += 16 + file.path.utf8.count + file.checksum.utf8.count + file.identity.key.utf8.count
     }
-    guard size <= Int(UInt32.max) else { return nil }
-    return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-      var writer = Writer(buffer: UnsafeMutableRawBufferPointer(buffer))
-      writer.append(Self.magic)
-      writer.append(Self.version)
-      writer.append(roots)
-      writer.append(UInt32(files.count))
-      for file in files {
-        // Every file's root is one of `roots` (the caller checked).
-        writer.append(rootIndex[ByteKey(file.root)] ?? 0)
-        writer.append(file.path)
-        writer.append(file.checksum)
-        writer.append(file.identity.key)
-      }
-      writer.append(absent)
-      writer.append(sharedIdentities)
-      count = writer.offset
+    guard size <= Int(UInt32.max) else { throw TooBig() }
+    let rootIndex = Dictionary(
+      roots.enumerated().map { (ByteKey($0.element), UInt32($0.offset)) },
+      uniquingKeysWith: { first, _ in first })
+    try withoutActuallyEscaping(sink) { sink in
+      var writer = ChunkWriter(sink: sink)
+      defer { writer.release() }
+      try encode(files, rootIndex: rootIndex, into: &writer)
     }
   }
 
-  /// A 64-bit digest of `bytes`, to tell the file recorded with the scan from any other
-  /// (damaged, truncated, left by an interrupted run). Not cryptographic: nobody but cairn
-  /// writes the partition folder, and it is 0700.
+  private func encode(
+    _ files: [ScannedFile], rootIndex: [ByteKey: UInt32], into writer: inout ChunkWriter
+  ) throws {
+    try writer.append(Self.magic)
+    try writer.append(Self.version)
+    try writer.append(roots)
+    try writer.append(UInt32(files.count))
+    for file in files {
+      // Every file's root is one of `roots` (the caller checked).
+      try writer.append(rootIndex[ByteKey(file.root)] ?? 0)
+      try writer.append(file.path)
+      try writer.append(file.checksum)
+      try writer.append(file.identity.key)
+    }
+    try writer.append(absent)
+    try writer.append(sharedIdentities)
+    try writer.finish()
+  }
+
+  struct TooBig: Error {}
+
+  /// The whole file in memory (for tests).
+  func encoded() throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    try encode { bytes.append(contentsOf: $0) }
+    return bytes
+  }
+
+  /// Writes the file at `path` (0600, replaced whole: a temporary file renamed over it; no
+  /// fsync) and returns its length and digest.
+  func write(to path: String) throws -> (length: Int, digest: UInt64) {
+    let temporary = path + ".tmp-\(getpid())"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw CairnError(.stateFailure, String(cString: strerror(errno))) }
+    var digest = SnapshotDigest()
+    do {
+      try encode { chunk in
+        let failure = POSIXIO.writeAll(fd, chunk)
+        guard failure == 0 else {
+          throw CairnError(.stateFailure, String(cString: strerror(failure)))
+        }
+        digest.update(chunk)
+      }
+      guard close(fd) == 0 else {
+        throw CairnError(.stateFailure, String(cString: strerror(errno)))
+      }
+    } catch {
+      close(fd)
+      unlink(temporary)
+      throw error
+    }
+    guard rename(temporary, path) == 0 else {
+      let message = String(cString: strerror(errno))
+      unlink(temporary)
+      throw CairnError(.stateFailure, message)
+    }
+    return (digest.length, digest.finish())
+  }
+
+  /// The digest of `bytes` (see `SnapshotDigest`).
   static func digest(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
-    var offset = 0
-    while offset + 8 <= raw.count {
-      hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      offset += 8
-    }
-    var tail: UInt64 = 0
-    while offset < raw.count {
-      tail = tail << 8 | UInt64(raw[offset])
-      offset += 1
-    }
-    return mix(hash ^ tail)
+    var digest = SnapshotDigest()
+    digest.update(raw)
+    return digest.finish()
   }
 
   static func digest(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { digest($0) } }
+}
+
+/// A 64-bit digest of a snapshot's bytes, fed in pieces, to tell the file recorded with the
+/// scan from any other (damaged, truncated, left by an interrupted run). Not cryptographic:
+/// nobody but cairn writes the partition folder, and it is 0700.
+struct SnapshotDigest {
+  private var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
+  private var pending: UInt64 = 0
+  private var pendingCount = 0
+  private(set) var length = 0
+
+  mutating func update(_ raw: UnsafeRawBufferPointer) {
+    length += raw.count
+    var offset = 0
+    // Finish a word begun in the last piece.
+    while pendingCount > 0 && offset < raw.count {
+      take(raw[offset])
+      offset += 1
+    }
+    while offset + 8 <= raw.count {
+      hash = Self.mix(
+        hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+      offset += 8
+    }
+    while offset < raw.count {
+      take(raw[offset])
+      offset += 1
+    }
+  }
+
+  func finish() -> UInt64 { Self.mix(Self.mix(hash ^ pending) ^ UInt64(length)) }
+
+  private mutating func take(_ byte: UInt8) {
+    pending |= UInt64(byte) << (8 * pendingCount)
+    pendingCount += 1
+    if pendingCount == 8 {
+      hash = Self.mix(hash ^ pending)
+      pending = 0
+      pendingCount = 0
+    }
+  }
 
   private static func mix(_ value: UInt64) -> UInt64 {
     var x = value &* 0xBF58_476D_1CE4_E5B9
@@ -219,35 +298,57 @@ struct ByteKey: Hashable {
   }
 }
 
-private struct Writer {
-  let buffer: UnsafeMutableRawBufferPointer
-  var offset = 0
+/// Fills a megabyte buffer and hands it to a sink each time it is full, and what is left at
+/// `finish`.
+private struct ChunkWriter {
+  let sink: (UnsafeRawBufferPointer) throws -> Void
+  private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
+  private var used = 0
 
-  mutating func append(_ value: UInt32) {
-    buffer.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self)
-    offset += 4
+  init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) { self.sink = sink }
+
+  func release() { buffer.deallocate() }
+
+  mutating func append(_ value: UInt32) throws {
+    try withUnsafeBytes(of: value.littleEndian) { try append(bytes: $0) }
   }
 
-  mutating func append(_ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { raw in
-      UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + raw.count])
-        .copyMemory(from: raw)
+  mutating func append(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { try append(bytes: $0) }
+  }
+
+  mutating func append(_ string: String) throws {
+    try append(UInt32(string.utf8.count))
+    var string = string
+    try string.withUTF8 { try append(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  mutating func append(_ strings: [String]) throws {
+    try append(UInt32(strings.count))
+    for string in strings { try append(string) }
+  }
+
+  mutating func append(bytes: UnsafeRawBufferPointer) throws {
+    var offset = 0
+    while offset < bytes.count {
+      if used == buffer.count { try flush() }
+      let count = min(bytes.count - offset, buffer.count - used)
+      UnsafeMutableRawBufferPointer(rebasing: buffer[used..<used + count])
+        .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
+      used += count
+      offset += count
     }
-    offset += bytes.count
   }
 
-  mutating func append(_ string: String) {
-    string.withBytes { utf8 in
-      append(UInt32(utf8.count))
-      UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + utf8.count])
-        .copyMemory(from: UnsafeRawBufferPointer(utf8))
-      offset += utf8.count
-    }
+  /// Hands over the full buffer: a megabyte, a whole number of words.
+  private mutating func flush() throws {
+    try sink(UnsafeRawBufferPointer(buffer))
+    used = 0
   }
 
-  mutating func append(_ strings: [String]) {
-    append(UInt32(strings.count))
-    for string in strings { append(string) }
+  mutating func finish() throws {
+    if used > 0 { try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used])) }
+    used = 0
   }
 }
 

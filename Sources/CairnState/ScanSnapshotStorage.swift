@@ -60,15 +60,13 @@ extension StateDatabase {
     -> Bool
   {
     do {
-      guard let bytes = snapshot.encoded(), !scanSnapshotWritesFail.current else {
-        throw CairnError(.stateFailure, "cannot write the scan snapshot")
-      }
-      try CairnPaths.writePrivateFile(scanSnapshotPath, bytes, durable: false)
+      guard !scanSnapshotWritesFail.current else { throw ScanSnapshot.TooBig() }
+      let (length, digest) = try snapshot.write(to: scanSnapshotPath)
       try db.execute(
         sql: "INSERT OR REPLACE INTO scanSnapshot VALUES (1, ?, ?, ?, 1)",
-        arguments: [bytes.count, Int64(bitPattern: ScanSnapshot.digest(bytes)), time])
+        arguments: [length, Int64(bitPattern: digest), time])
       return true
-    } catch is CairnError {
+    } catch is CairnError, is ScanSnapshot.TooBig {
       try db.execute(sql: "UPDATE scanSnapshot SET current = 0")
       return false
     }

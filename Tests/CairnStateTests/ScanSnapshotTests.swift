@@ -150,7 +150,7 @@ import Testing
         file("/b/cafe\u{301}.jpg", "D", root: "/b"),
       ],
       absent: ["X", "Y"], sharedIdentities: ["1:1"])
-    let bytes = try #require(snapshot.encoded())
+    let bytes = try snapshot.encoded()
     let decoded = try #require(StoredScan.decode(bytes))
     let files = (0..<decoded.count).map(decoded.file)
     #expect(decoded.roots == snapshot.roots)
@@ -164,6 +164,37 @@ import Testing
     }
     #expect(StoredScan.decode(bytes + [0]) == nil)
     #expect(ScanSnapshot.digest(bytes) != ScanSnapshot.digest(bytes.dropLast() + [1]))
+    // Fed in pieces of any size, the digest is the same.
+    for piece in [1, 3, 8, 13, 64] {
+      var digest = SnapshotDigest()
+      for start in stride(from: 0, to: bytes.count, by: piece) {
+        bytes[start..<min(start + piece, bytes.count)].withUnsafeBytes { digest.update($0) }
+      }
+      #expect(digest.finish() == ScanSnapshot.digest(bytes) && digest.length == bytes.count)
+    }
+    // Written to a file: the same bytes.
+    let directory = TemporaryDirectory("cairn-snapshot")
+    let written = try snapshot.write(to: directory.path + "/snapshot")
+    #expect(written.length == bytes.count && written.digest == ScanSnapshot.digest(bytes))
+    #expect(FileManager.default.contents(atPath: directory.path + "/snapshot") == Data(bytes))
+  }
+
+  @Test func aSnapshotOfSeveralMegabytesIsWrittenInPiecesAndReadsBack() throws {
+    // Paths of odd lengths, so that pieces end inside strings and inside words.
+    let files = (0..<40_000).map { index in
+      file(
+        "/lib/" + String(repeating: "d", count: index % 13) + "/IMG_\(index).jpg",
+        "checksum-\(index)", inode: UInt64(index))
+    }
+    let snapshot = ScanSnapshot(
+      roots: ["/lib"], files: files, absent: ["X"], sharedIdentities: ["7:1"])
+    let directory = TemporaryDirectory("cairn-snapshot")
+    let written = try snapshot.write(to: directory.path + "/snapshot")
+    #expect(written.length > 2 << 20)
+    let stored = try #require(StoredScan.load(directory.path + "/snapshot"))
+    #expect(stored.length == written.length && stored.digest == written.digest)
+    #expect((0..<stored.count).map(stored.file) == files)
+    #expect(stored.absent == ["X"] && stored.sharedIdentities == ["7:1"])
   }
 
   @Test func theMergeAndTheDictionaryFindTheSameChanges() throws {
@@ -175,7 +206,7 @@ import Testing
     let after = library.scan(&random)
     let snapshot = ScanSnapshot(
       roots: ["/a", "/b"], files: before, absent: [], sharedIdentities: [])
-    let bytes = try #require(snapshot.encoded())
+    let bytes = try snapshot.encoded()
     let stored = try #require(StoredScan.decode(bytes))
     let merged = try #require(ScanDelta(files: after, previous: stored))
     let shuffled = Array(after.reversed())
