@@ -95,23 +95,20 @@ enum StateMigrations {
             scannedAt REAL NOT NULL,
             current INTEGER NOT NULL
           );
-          CREATE TRIGGER observedInsertEndsSnapshot AFTER INSERT ON observed
-            BEGIN UPDATE scanSnapshot SET current = 0; END;
-          CREATE TRIGGER observedDeleteEndsSnapshot AFTER DELETE ON observed
-            BEGIN UPDATE scanSnapshot SET current = 0; END;
-          CREATE TRIGGER pathInsertEndsSnapshot AFTER INSERT ON observedPath
-            BEGIN UPDATE scanSnapshot SET current = 0; END;
-          CREATE TRIGGER pathUpdateEndsSnapshot AFTER UPDATE ON observedPath
-            BEGIN UPDATE scanSnapshot SET current = 0; END;
-          CREATE TRIGGER pathDeleteEndsSnapshot AFTER DELETE ON observedPath
-            BEGIN UPDATE scanSnapshot SET current = 0; END;
-          CREATE TRIGGER anchorInsertEndsSnapshot AFTER INSERT ON anchor
-            BEGIN UPDATE scanSnapshot SET current = 0; END;
-          CREATE TRIGGER anchorUpdateEndsSnapshot AFTER UPDATE ON anchor
-            BEGIN UPDATE scanSnapshot SET current = 0; END;
-          CREATE TRIGGER anchorDeleteEndsSnapshot AFTER DELETE ON anchor
-            BEGIN UPDATE scanSnapshot SET current = 0; END;
           """)
+      // (Observed rows matter when added or removed; their times are not the snapshot's.)
+      let changes = [
+        ("observed", "INSERT"), ("observed", "DELETE"), ("observedPath", "INSERT"),
+        ("observedPath", "UPDATE"), ("observedPath", "DELETE"), ("anchor", "INSERT"),
+        ("anchor", "UPDATE"), ("anchor", "DELETE"),
+      ]
+      for (table, event) in changes {
+        try db.execute(
+          sql: """
+            CREATE TRIGGER \(table)\(event.capitalized)EndsSnapshot AFTER \(event) ON \(table)
+            BEGIN UPDATE scanSnapshot SET current = 0; END
+            """)
+      }
     }
     return migrator
   }
