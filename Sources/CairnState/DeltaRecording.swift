@@ -187,12 +187,16 @@ struct ScanQuery {
   ) {
     guard !checksums.isEmpty || !identities.isEmpty else { return }
     identitiesAsked.formUnion(identities)
+    // Hashing every file's strings for the sets costs more than the rest of the pass: a
+    // cheaper hash rules out nearly all of them first.
+    let checksumFilter = ByteHashFilter(checksums)
+    let identityFilter = ByteHashFilter(identities)
     for (index, file) in files.enumerated() {
-      if !checksums.isEmpty {
+      if !checksums.isEmpty && file.checksum.withBytes(checksumFilter.mayContain) {
         let key = ByteKey(file.checksum)
         if checksums.contains(key) { roots[key, default: []].insert(ByteKey(file.root)) }
       }
-      if !identities.isEmpty {
+      if !identities.isEmpty && file.identity.key.withBytes(identityFilter.mayContain) {
         let key = ByteKey(file.identity.key)
         if identities.contains(key) {
           identityCount[key, default: 0] += 1
@@ -200,5 +204,58 @@ struct ScanQuery {
         }
       }
     }
+  }
+}
+
+/// The 64-bit hashes of a few strings' bytes in an open-addressed table, to tell at the cost
+/// of a multiply per word that a string is not one of them (a false "maybe" costs only the
+/// exact lookup that follows).
+struct ByteHashFilter {
+  private let slots: [UInt64]
+  private let mask: Int
+
+  init(_ keys: Set<ByteKey>) {
+    var capacity = 16
+    while capacity < keys.count * 4 { capacity <<= 1 }
+    mask = capacity - 1
+    var slots = [UInt64](repeating: 0, count: capacity)
+    for key in keys {
+      let hash = key.string.withBytes(Self.hash)
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while slots[slot] != 0 && slots[slot] != hash { slot = (slot + 1) & mask }
+      slots[slot] = hash
+    }
+    self.slots = slots
+  }
+
+  func mayContain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let hash = Self.hash(bytes)
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let stored = slots[slot]
+      if stored == hash { return true }
+      if stored == 0 { return false }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// Never zero (an empty slot).
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let raw = UnsafeRawBufferPointer(bytes)
+    var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+    var offset = 0
+    while offset + 8 <= raw.count {
+      hash = SnapshotDigest.mix(
+        hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < raw.count {
+      tail |= UInt64(raw[offset]) << shift
+      shift += 8
+      offset += 1
+    }
+    return SnapshotDigest.mix(hash ^ tail) | 1
   }
 }

@@ -20,8 +20,8 @@ extension PartitionStore {
   /// SQLite compares bytes where Swift sets compare canonically equivalent strings as equal, so
   /// "present" here implies present for the engine; the converse gap only loads more.
   public func reconciliationInput(
-    files: [ScannedFile], roots: [RootStatus], assets: [AssetRecord],
-    settings: ReconciliationSettings, now: Date
+    files: [ScannedFile], roots: [RootStatus], assets: ServerAssets,
+    settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
   ) throws(CairnError) -> ReconciliationInput {
     // Right after this scan was recorded (nothing written since), its absent checksums are
     // collected and every scanned checksum is known to be in the store. So they are when the
@@ -56,7 +56,7 @@ extension PartitionStore {
       files: files, roots: roots, observed: observed.entries, observedCount: observed.count,
       missingSince: try signals.missing(), confirmations: try signals.confirmations(),
       anchors: anchors, exclusions: try exclusions.checksums(), assets: assets,
-      settings: settings, now: now)
+      settings: settings, now: now, lookup: lookup)
   }
 
   /// The absent checksums of the current snapshot, when it holds exactly `files`.
@@ -72,12 +72,13 @@ extension PartitionStore {
   }
 
   /// Runs the engine and records what it found gone (first-missing times) and when.
+  /// `lookup`: see `ReconciliationInput.lookup`.
   public func reconcile(
-    files: [ScannedFile], roots: [RootStatus], assets: [AssetRecord],
-    settings: ReconciliationSettings, now: Date
+    files: [ScannedFile], roots: [RootStatus], assets: ServerAssets,
+    settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
   ) throws(CairnError) -> ReconciliationOutput {
     let input = try reconciliationInput(
-      files: files, roots: roots, assets: assets, settings: settings, now: now)
+      files: files, roots: roots, assets: assets, settings: settings, now: now, lookup: lookup)
     let output = ReconciliationEngine.reconcile(input)
     try signals.recordMissing(output.gone, at: now)
     try meta.set(.lastReconcileAt, now)

@@ -35,15 +35,17 @@ extension PartitionStore {
   /// next one, and the snapshot dates what it lists: a checksum's last-seen time is the later
   /// of `observed.lastSeen` and the snapshot's time when the snapshot lists it (see
   /// `ObservedStore`), so an unchanged million files cost no million-row update.
+  /// `preloaded`: the snapshot read ahead, if the caller did.
   @discardableResult
-  public func recordScan(_ files: [ScannedFile], completeRoots: Set<String>, at now: Date)
-    throws(CairnError) -> ScanRecordingSummary
-  {
+  public func recordScan(
+    _ files: [ScannedFile], completeRoots: Set<String>, at now: Date,
+    preloaded: ScanSnapshotPreload? = nil
+  ) throws(CairnError) -> ScanRecordingSummary {
     let time = now.stateValue
     let roots = Set(completeRoots.map(ByteKey.init))
     let snapshotted = !roots.isEmpty && files.allSatisfy { roots.contains(ByteKey($0.root)) }
     let record = snapshotted ? try database.scanSnapshotRecord() : nil
-    let previous = record.flatMap(database.storedScan)
+    let previous = record.flatMap { preloaded?.scan(matching: $0) ?? database.storedScan($0) }
     let summary: ScanRecordingSummary
     if let record, record.current, let previous, usesScanSnapshot,
       Set(previous.roots.map(ByteKey.init)) == roots,

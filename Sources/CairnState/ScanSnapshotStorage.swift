@@ -13,6 +13,29 @@ struct ScanSnapshotRecord: Equatable {
   var current: Bool
 }
 
+/// The last scan's snapshot read ahead of recording (on another core, while the new scan is
+/// still being read): recording uses it when it is the very file the database names, and
+/// reads the file again otherwise (another run may have replaced it in between; it holds the
+/// partition's lock only once it opens the store).
+public struct ScanSnapshotPreload: Sendable {
+  let scan: StoredScan?
+
+  public static func read(_ partition: ServerPartition, paths: CairnPaths)
+    -> ScanSnapshotPreload
+  {
+    ScanSnapshotPreload(
+      scan: StoredScan.load(paths.partitionDirectory(partition) + "/" + ScanSnapshot.fileName))
+  }
+
+  /// The scan read ahead, when it is the file `record` describes.
+  func scan(matching record: ScanSnapshotRecord) -> StoredScan? {
+    guard let scan, scan.length == record.length, scan.digest == record.digest else {
+      return nil
+    }
+    return scan
+  }
+}
+
 /// Where the scan snapshot lives and how it is matched with the database.
 extension StateDatabase {
   static func scanSnapshotRecord(_ db: Database) throws -> ScanSnapshotRecord? {

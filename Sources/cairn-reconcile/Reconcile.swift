@@ -33,6 +33,12 @@ struct Reconcile {
       }
     }
 
+    // The last scan's snapshot is read on the listing's core while this one reads the scan.
+    let paths = configuration.paths
+    let preload = BackgroundWork("cairn-reconcile-snapshot") { () throws(CairnError) in
+      ScanSnapshotPreload.read(try identity.value().partition, paths: paths)
+    }
+
     let reader = RecordReader()
     let stream = try RecordStream(reader: reader)
     let scan = try ScanInput.read(stream)
@@ -44,6 +50,12 @@ struct Reconcile {
     }
     try checkScope(scan)
     clock.lap("read scan", "\(scan.files.count) files")
+    // The engine's million lookups of server checksums in the scan need neither the store nor
+    // the settings: they are made on the listing's core while this one records the scan.
+    let lookup = BackgroundWork("cairn-reconcile-lookup") {
+      [files = scan.files] () throws(CairnError) in
+      ScanLookup(files: files, assets: try server.value().assets)
+    }
 
     let partition = try identity.value().partition
     if let scanned = scan.header.server, scanned.partition != partition {
@@ -55,18 +67,15 @@ struct Reconcile {
     let store = try PartitionStore.open(partition, paths: configuration.paths)
     let roots = scan.roots
     if !scan.alreadyObserved {
-      try store.recordScan(scan.files, completeRoots: scan.completeRoots, at: now)
+      try store.recordScan(
+        scan.files, completeRoots: scan.completeRoots, at: now, preloaded: try? preload.value())
       clock.lap("record scan")
     }
-    var listing = try server.value()
+    let listing = try server.value()
     clock.lap("read server listing", "\(listing.assets.count) assets")
-    // In place: a second array of a million assets would cost a few hundred megabytes.
-    // (Equal as they are in the common case, so a million owner ids aren't lower-cased.)
-    listing.assets.removeAll {
-      $0.ownerId != partition.userId && $0.ownerId.lowercased() != partition.userId
-    }
     let output = try store.reconcile(
-      files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now)
+      files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now,
+      lookup: try lookup.value())
     clock.lap("reconcile", "\(output.candidates.count) candidates")
     // Free the partition before writing: the next stage may open it as soon as it reads.
     store.close()

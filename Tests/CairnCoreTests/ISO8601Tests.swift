@@ -32,3 +32,37 @@ import Testing
     }
   }
 }
+
+/// The parser's arithmetic against the C library's `timegm`, which it replaced.
+@Suite struct ISO8601ArithmeticTests {
+  @Test func agreesWithTimegmOnEveryDayAndOverflow() throws {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let year = Int.random(in: 0...9999, using: &generator)
+      let month = Int.random(in: 1...12, using: &generator)
+      let day = Int.random(in: 1...31, using: &generator)  // February 31 carries over
+      let hour = Int.random(in: 0...23, using: &generator)
+      let minute = Int.random(in: 0...59, using: &generator)
+      let second = Int.random(in: 0...60, using: &generator)  // a leap second carries over
+      let text = String(
+        format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, hour, minute, second)
+      var parts = tm()
+      parts.tm_year = Int32(year - 1900)
+      parts.tm_mon = Int32(month - 1)
+      parts.tm_mday = Int32(day)
+      parts.tm_hour = Int32(hour)
+      parts.tm_min = Int32(minute)
+      parts.tm_sec = Int32(second)
+      let expected = Double(timegm(&parts))
+      let date = try #require(Date(iso8601: text), "\(text)")
+      #expect(date.timeIntervalSince1970 == expected, "\(text)")
+    }
+  }
+
+  @Test func readsBytesAsItReadsText() {
+    for text in ["2026-11-22T10:15:00.5+01:00", "2026-02-30T00:00:00Z", "2026-11-22", "x"] {
+      let valid = Array(text.utf8).withUnsafeBufferPointer { Date.isISO8601($0) }
+      #expect(valid == (Date(iso8601: text) != nil), "\(text)")
+    }
+  }
+}

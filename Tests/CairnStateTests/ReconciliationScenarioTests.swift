@@ -253,8 +253,8 @@ let scenarios: [Scenario] = [
       try store.signals.union(
         run.trashed.map { DeletionConfirmation(checksum: $0, confirmedAt: now, source: "folder") })
       output = try store.reconcile(
-        files: run.files, roots: run.roots, assets: scenario.assets, settings: scenario.settings,
-        now: now)
+        files: run.files, roots: run.roots, assets: ServerAssets(scenario.assets),
+        settings: scenario.settings, now: now)
     }
     let result = try #require(output)
     try expectLeanInputDecidesAsTheWholeStore(store, scenario)
@@ -281,7 +281,7 @@ let scenarios: [Scenario] = [
         try store.recordScan(run.files, completeRoots: complete, at: now)
       }
       let lean = try store.reconciliationInput(
-        files: run.files, roots: run.roots, assets: scenario.assets,
+        files: run.files, roots: run.roots, assets: ServerAssets(scenario.assets),
         settings: scenario.settings, now: now)
       #expect(lean.observedCount == (try store.observed.count()))
       var whole = lean
@@ -304,7 +304,7 @@ let scenarios: [Scenario] = [
     let input = try store.reconciliationInput(
       files: [file("/lib/b.jpg", "B", inode: 2)],
       roots: [RootStatus(path: "/lib", complete: true, files: 1)],
-      assets: [asset("b", "B")], settings: .defaults, now: t0 + day)
+      assets: ServerAssets([asset("b", "B")]), settings: .defaults, now: t0 + day)
     #expect(input.observedCount == nil)
     #expect(Set(input.observed.keys) == ["A"])
     let output = ReconciliationEngine.reconcile(input)

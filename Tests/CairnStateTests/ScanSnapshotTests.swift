@@ -269,9 +269,9 @@ import Testing
         path: root, complete: complete.contains(root),
         files: files.filter { $0.root == root }.count)
     }
-    let assets =
+    let assets = ServerAssets(
       Set(files.map(\.checksum)).sorted().map { asset("s-" + $0, $0) }
-      + [asset("gone", "G0"), asset("never", "never-seen")]
+        + [asset("gone", "G0"), asset("never", "never-seen")])
     let right = ReconciliationEngine.reconcile(
       try b.reconciliationInput(
         files: files, roots: roots, assets: assets, settings: .defaults, now: now))

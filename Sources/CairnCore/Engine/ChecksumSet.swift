@@ -6,22 +6,28 @@
 /// Only for ASCII up to 31 bytes: canonical equality is byte equality for ASCII, and a string
 /// that is not ASCII can still equal an ASCII one canonically (the Kelvin sign is "K"), so
 /// anything else is looked up in a `Set<String>`.
-final class ChecksumSet {
+final class ChecksumSet: Sendable {
   private let files: [ScannedFile]
   /// Four words a slot (all zero: empty), or nil when some checksum does not fit.
-  private var table: [UInt64]?
-  private var mask = 0
+  private let table: [UInt64]?
+  private let mask: Int
   /// Every checksum as a `String`, built only when needed.
-  private lazy var strings = Set(files.map(\.checksum))
+  private let strings = Locked<Set<String>?>(nil)
 
   init(_ files: [ScannedFile]) {
     self.files = files
     var capacity = 16
     while capacity < files.count * 2 { capacity <<= 1 }
     mask = capacity - 1
+    table = Self.table(files, capacity: capacity)
+  }
+
+  /// The open-addressed table of `files`' checksums, or nil when one does not fit a slot.
+  private static func table(_ files: [ScannedFile], capacity: Int) -> [UInt64]? {
+    let mask = capacity - 1
     var table = [UInt64](repeating: 0, count: capacity * 4)
     for file in files {
-      guard let key = Self.key(file.checksum) else { return }  // `table` stays nil
+      guard let key = Self.key(file.checksum) else { return nil }
       var slot = Self.hash(key) & mask
       while true {
         let at = slot * 4
@@ -33,14 +39,26 @@ final class ChecksumSet {
         slot = (slot + 1) & mask
       }
     }
-    self.table = table
+    return table
   }
 
   /// Whether a file of the scan has `checksum` (as `String` equality has it).
   func contains(_ checksum: String) -> Bool {
+    checksum.withBytes { contains(bytes: $0) }
+  }
+
+  /// Whether a file of the scan has the checksum spelled by these UTF-8 bytes.
+  func contains(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     // Not ASCII: canonically equal to an ASCII checksum only through a singleton
     // decomposition, and rare enough to look up the slow way.
-    guard let table, let key = Self.key(checksum) else { return strings.contains(checksum) }
+    guard let table, let key = Self.key(bytes) else {
+      let checksum = String(decoding: bytes, as: UTF8.self)
+      return strings.withLock { strings in
+        let all = strings ?? Set(files.map(\.checksum))
+        strings = all
+        return all.contains(checksum)
+      }
+    }
     var slot = Self.hash(key) & mask
     while true {
       let at = slot * 4
@@ -52,15 +70,18 @@ final class ChecksumSet {
 
   /// The length plus one, then the bytes, zero-padded to 32; nil when not ASCII or too long.
   private static func key(_ checksum: String) -> (UInt64, UInt64, UInt64, UInt64)? {
-    checksum.withBytes { bytes in
-      guard bytes.count < 32, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-      var words: (UInt64, UInt64, UInt64, UInt64) = (UInt64(bytes.count + 1), 0, 0, 0)
-      withUnsafeMutableBytes(of: &words) { raw in
-        UnsafeMutableRawBufferPointer(rebasing: raw[1..<1 + bytes.count])
-          .copyMemory(from: UnsafeRawBufferPointer(bytes))
-      }
-      return words
+    checksum.withBytes(key)
+  }
+
+  private static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)?
+  {
+    guard bytes.count < 32, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+    var words: (UInt64, UInt64, UInt64, UInt64) = (UInt64(bytes.count + 1), 0, 0, 0)
+    withUnsafeMutableBytes(of: &words) { raw in
+      UnsafeMutableRawBufferPointer(rebasing: raw[1..<1 + bytes.count])
+        .copyMemory(from: UnsafeRawBufferPointer(bytes))
     }
+    return words
   }
 
   private static func hash(_ key: (UInt64, UInt64, UInt64, UInt64)) -> Int {

@@ -8,9 +8,29 @@ public struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
 
   public init(device: UInt64?, inode: UInt64?, path: String) {
     if let device, let inode {
-      key = "\(device):\(inode)"
+      key = Self.key(device: device, inode: inode)
     } else {
       key = "path:" + path
+    }
+  }
+
+  /// `dev:ino` without string interpolation's machinery: a million files each have one.
+  private static func key(device: UInt64, inode: UInt64) -> String {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 41) { buffer in
+      var end = 41
+      func prepend(_ value: UInt64) {
+        var rest = value
+        repeat {
+          end -= 1
+          buffer[end] = UInt8(ascii: "0") + UInt8(rest % 10)
+          rest /= 10
+        } while rest > 0
+      }
+      prepend(inode)
+      end -= 1
+      buffer[end] = UInt8(ascii: ":")
+      prepend(device)
+      return String(decoding: UnsafeBufferPointer(rebasing: buffer[end..<41]), as: UTF8.self)
     }
   }
 

@@ -19,7 +19,10 @@ public enum ReconciliationEngine {
     let completeRoots = Set(
       input.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
 
-    let present = ChecksumSet(input.files)
+    let lookup =
+      input.lookup.flatMap { $0.fits(input) ? $0 : nil }
+      ?? ScanLookup(files: input.files, assets: input.assets)
+    let present = lookup.checksums
     // The original of every file that still exists stays on the server. (The scan's identities
     // that have an anchor, found by looking each file up among the anchors: the same set as
     // intersecting all the scan's identities with them, without hashing a million identities
@@ -62,19 +65,22 @@ public enum ReconciliationEngine {
     var candidates: [CandidateRecord] = []
     var excludedChecksums = Set<String>()
     let quarantine = TimeInterval(input.settings.quarantineDays) * 86_400
-    for asset in input.assets where !asset.isTrashed {
-      if presentIsObserved && present.contains(asset.checksum) {
+    let assets = input.assets
+    for index in 0..<assets.count where !assets.isTrashed(index) {
+      if presentIsObserved && lookup.assetIsPresent[index] {
         // Observed (this scan was recorded) and present, so never gone.
         summary.matched += 1
         continue
       }
-      guard let entry = input.observed[asset.checksum] else { continue }
+      let checksum = assets.checksum(index)
+      guard let entry = input.observed[checksum] else { continue }
       summary.matched += 1
-      guard goneSet.contains(asset.checksum) else { continue }
-      if input.exclusions.contains(asset.checksum) {
-        excludedChecksums.insert(asset.checksum)
+      guard goneSet.contains(checksum) else { continue }
+      if input.exclusions.contains(checksum) {
+        excludedChecksums.insert(checksum)
         continue
       }
+      let asset = assets.record(index)
       let missingSince = input.missingSince[asset.checksum] ?? input.now
       var candidate = CandidateRecord(
         assetId: asset.id.lowercased(), checksum: asset.checksum, bucket: .delete, reason: "gone",

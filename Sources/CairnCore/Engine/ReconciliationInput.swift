@@ -23,16 +23,19 @@ public struct ReconciliationInput: Sendable {
   public var anchors: [EditAnchor]
   public var exclusions: Set<String>
   /// The server's assets, already limited to the partition's user.
-  public var assets: [AssetRecord]
+  public var assets: ServerAssets
   public var settings: ReconciliationSettings
   public var now: Date
+  /// The scan's lookups of the server's checksums, made ahead by the caller from these very
+  /// `files` and `assets`; nil: the engine makes them.
+  public var lookup: ScanLookup?
 
   public init(
     files: [ScannedFile], roots: [RootStatus], observed: [String: ObservedEntry],
     observedCount: Int? = nil, missingSince: [String: Date] = [:],
     confirmations: [String: DeletionConfirmation] = [:],
-    anchors: [EditAnchor] = [], exclusions: Set<String> = [], assets: [AssetRecord],
-    settings: ReconciliationSettings = .defaults, now: Date
+    anchors: [EditAnchor] = [], exclusions: Set<String> = [], assets: ServerAssets,
+    settings: ReconciliationSettings = .defaults, now: Date, lookup: ScanLookup? = nil
   ) {
     self.files = files
     self.roots = roots
@@ -45,6 +48,7 @@ public struct ReconciliationInput: Sendable {
     self.assets = assets
     self.settings = settings
     self.now = now
+    self.lookup = lookup
   }
 }
 

@@ -43,6 +43,17 @@ public struct JSONValue: Sendable {
     return JSONScanner.decodeString(bytes, from: start + 1, to: end - 1, hasEscapes: hasEscapes)
   }
 
+  /// Calls `body` with a string's content in place; nil when the value is not a string or its
+  /// content has escapes (decode it with `string`).
+  public func withUnescapedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    guard kind == .string else { return nil }
+    return bytes.withUnsafeBufferPointer { buffer in
+      let content = UnsafeBufferPointer(rebasing: buffer[(start + 1)..<(end - 1)])
+      guard !content.contains(UInt8(ascii: "\\")) else { return nil }
+      return body(content)
+    }
+  }
+
   /// An integer, when the number has no fraction or exponent and fits in 64 bits.
   public var int: Int64? {
     guard kind == .number else { return nil }

@@ -47,6 +47,20 @@ public struct AssetRecord: Record, Equatable {
     fileCreatedAt = try object.optionalDate("fileCreatedAt")
   }
 
+  /// Throws what `init(_:)` would throw for `object`, without building its strings (a
+  /// listing is checked whole while it is read, and decoded only where it matters).
+  public static func check(_ object: JSONObject) throws(RecordError) {
+    try object.checkString("id")
+    try object.checkString("checksum")
+    try object.checkOptionalString("originalFileName")
+    try object.checkOptionalString("assetType")
+    try object.checkOptionalString("visibility")
+    try object.checkOptionalString("livePhotoVideoId")
+    _ = try object.optionalBool("isTrashed")
+    try object.checkString("ownerId")
+    try object.checkOptionalDate("fileCreatedAt")
+  }
+
   public func writeFields(to w: inout JSONObjectWriter) {
     w.field("id", id)
     w.field("checksum", checksum)

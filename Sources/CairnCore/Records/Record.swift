@@ -60,6 +60,18 @@ extension JSONObject {
     return text
   }
 
+  /// Throws what `string(key)` would, without building the string.
+  public func checkString(_ key: String) throws(RecordError) {
+    guard let value = self[key] else { throw .missing(key) }
+    guard value.kind == .string else { throw .wrongKind(key, "a string") }
+  }
+
+  /// Throws what `optionalString(key)` would, without building the string.
+  public func checkOptionalString(_ key: String) throws(RecordError) {
+    guard let value = self[key], !value.isNull else { return }
+    guard value.kind == .string else { throw .wrongKind(key, "a string or null") }
+  }
+
   public func int(_ key: String) throws(RecordError) -> Int {
     guard let value = self[key] else { throw .missing(key) }
     guard let number = value.int, let int = Int(exactly: number) else {
@@ -107,6 +119,16 @@ extension JSONObject {
       throw .wrongKind(key, "an ISO-8601 date-time with a time zone")
     }
     return date
+  }
+
+  /// Throws what `optionalDate(key)` would, without building the string or the date.
+  public func checkOptionalDate(_ key: String) throws(RecordError) {
+    try checkOptionalString(key)
+    guard let value = self[key], !value.isNull else { return }
+    let valid =
+      value.withUnescapedBytes(Date.isISO8601)
+      ?? Date(iso8601: value.string ?? "").map { _ in true } ?? false
+    guard valid else { throw .wrongKind(key, "an ISO-8601 date-time with a time zone") }
   }
 
   public func stringArray(_ key: String) throws(RecordError) -> [String] {

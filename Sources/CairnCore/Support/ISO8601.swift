@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 extension Date {
   /// ISO-8601 UTC with milliseconds (`2026-11-22T10:15:00.123Z`), the form every record uses.
   public var iso8601: String {
@@ -19,13 +11,25 @@ extension Date {
 
   /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; nil for anything else.
   public init?(iso8601 text: String) {
-    let b = Array(text.utf8)
+    guard let seconds = text.withBytes(Self.iso8601Seconds) else { return nil }
+    self.init(timeIntervalSince1970: seconds)
+  }
+
+  /// Whether `bytes` are a date `init(iso8601:)` reads, without building the date.
+  public static func isISO8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    iso8601Seconds(bytes) != nil
+  }
+
+  /// Seconds since 1970 of an ISO-8601 date-time, or nil. Out-of-range days and leap seconds
+  /// carry over as `timegm` carries them (February 30 is March 2), by plain arithmetic: a
+  /// million server assets each have a date, and `timegm` takes the C library's time zone lock.
+  static func iso8601Seconds(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
     func number(_ at: Int, _ count: Int) -> Int? {
       guard at + count <= b.count else { return nil }
       var value = 0
       for i in at..<(at + count) {
-        let digit = Int(b[i]) - 48
-        guard (0...9).contains(digit) else { return nil }
+        let digit = Int(b[i]) &- 48
+        guard digit >= 0 && digit <= 9 else { return nil }
         value = value * 10 + digit
       }
       return value
@@ -62,14 +66,19 @@ extension Date {
       return nil
     }
     guard i == b.count else { return nil }
-    var parts = tm()
-    parts.tm_year = Int32(year - 1900)
-    parts.tm_mon = Int32(month - 1)
-    parts.tm_mday = Int32(day)
-    parts.tm_hour = Int32(hour)
-    parts.tm_min = Int32(minute)
-    parts.tm_sec = Int32(second)
-    let epoch = timegm(&parts)
-    self.init(timeIntervalSince1970: Double(epoch - offset) + fraction)
+    let days = daysSince1970(year: year, month: month) + day - 1
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+    return Double(seconds) + fraction
+  }
+
+  /// Days from 1970-01-01 to the first of `month` in `year` (proleptic Gregorian), after
+  /// Howard Hinnant's `days_from_civil`.
+  private static func daysSince1970(year: Int, month: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
   }
 }

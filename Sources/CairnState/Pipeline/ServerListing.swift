@@ -4,7 +4,9 @@ import Foundation
 /// The server's assets and identity, from a file of `cairn-fetch` output or a live run of it.
 public struct ServerListing: Sendable {
   public var identity: ServerIdentity
-  public var assets: [AssetRecord]
+  /// The assets of the identity's user: a listing that strays into a partner's library (an
+  /// older cairn-fetch, a hand-made file) must not make their assets candidates.
+  public var assets: ServerAssets
 
   /// Reads a complete `cairn-fetch` stream; `identified` is told the server's identity as
   /// soon as the header names it.
@@ -17,10 +19,29 @@ public struct ServerListing: Sendable {
         at: stream.reader.sourceName)
     }
     identified(identity)
-    var assets: [AssetRecord] = []
+    let userId = identity.partition.userId
+    var assets = ServerAssets()
     while let line = try stream.next() {
       guard line.type == AssetRecord.recordType else { continue }
-      assets.append(try stream.decode(AssetRecord.self, line))
+      do {
+        // The owner as the partition spells it (lower case), without making a million
+        // strings in the common case, where the bytes are the same.
+        let owner = line.object["ownerId"]
+        let mine =
+          owner.map { owner in
+            owner.withUnescapedBytes { userId.withBytes($0.sameBytes) } == true
+              || owner.string.map { $0 == userId || $0.lowercased() == userId } == true
+          } ?? true  // no owner: `append` refuses the record
+        if mine {
+          try assets.append(line.object)
+        } else {
+          try AssetRecord.check(line.object)
+        }
+      } catch {
+        throw CairnError(
+          .malformedInput, "invalid \(line.type) record: \(error)",
+          at: "\(stream.reader.sourceName):\(line.number)")
+      }
     }
     try stream.requireComplete()
     return ServerListing(identity: identity, assets: assets)

@@ -1,0 +1,118 @@
+/// The server's assets as the engine reads them: every asset's checksum and trashed flag at
+/// hand, the rest of its record decoded only for the few that become candidates.
+///
+/// A listing of a million assets read into `AssetRecord`s costs a second and several hundred
+/// megabytes of strings the engine never looks at. Read from a stream, each asset is kept as
+/// its line of JSON, checked when it is added to decode as an `AssetRecord` (so a malformed
+/// listing is refused while it is read, exactly as decoding it would refuse it).
+public struct ServerAssets: Sendable {
+  private var records: [AssetRecord] = []
+  private var lines = LineArena()
+  private var trashed: [Bool] = []
+
+  /// Assets already decoded (tests, small listings).
+  public init(_ records: [AssetRecord] = []) {
+    self.records = records
+    trashed = records.map(\.isTrashed)
+  }
+
+  public var count: Int { trashed.count }
+
+  /// Adds the asset of a line of `cairn-fetch` output, after checking that it decodes.
+  public mutating func append(_ object: JSONObject) throws(RecordError) {
+    try AssetRecord.check(object)
+    precondition(records.isEmpty, "ServerAssets holds records or lines, not both")
+    let isTrashed = try object.optionalBool("isTrashed") ?? false
+    // `check` found the checksum to be a string: its content lies inside the quotes.
+    let checksum = object.rawValue("checksum") ?? []
+    let inPlace = checksum.count >= 2 && !checksum.contains(UInt8(ascii: "\\"))
+    lines.append(
+      object.bytes,
+      checksum: inPlace ? (checksum.startIndex + 1)..<(checksum.endIndex - 1) : nil)
+    trashed.append(isTrashed)
+  }
+
+  public func isTrashed(_ index: Int) -> Bool { trashed[index] }
+
+  /// The checksum of asset `index`.
+  public func checksum(_ index: Int) -> String {
+    if !records.isEmpty { return records[index].checksum }
+    return lines.withChecksum(index) { bytes in
+      bytes.map { String(decoding: $0, as: UTF8.self) } ?? record(index).checksum
+    }
+  }
+
+  /// Calls `body` with the UTF-8 bytes of asset `index`'s checksum, in place where they can be.
+  public func withChecksum<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if !records.isEmpty { return records[index].checksum.withBytes(body) }
+    return lines.withChecksum(index) { bytes in
+      if let bytes { return body(bytes) }
+      return record(index).checksum.withBytes(body)
+    }
+  }
+
+  /// Asset `index`, decoded.
+  public func record(_ index: Int) -> AssetRecord {
+    if !records.isEmpty { return records[index] }
+    do {
+      return try AssetRecord(JSONObject(parsing: lines.line(index)))
+    } catch {
+      // `append` checked this very line the way the decoder reads it.
+      preconditionFailure("an asset line that was checked no longer decodes: \(error)")
+    }
+  }
+}
+
+/// Lines of JSON kept end to end in 16 MB chunks (a chunk of its own for a longer line): a
+/// million lines cost a few dozen allocations, and a growing array would copy them all, and
+/// need twice their memory, each time it doubled.
+private struct LineArena: Sendable {
+  private static let chunkSize = 16 << 20
+  private var chunks: [[UInt8]] = []
+  private var spans: [Span] = []
+
+  private struct Span: Sendable {
+    var chunk: UInt32
+    var start: UInt32
+    var end: UInt32
+    /// Where the checksum's bytes lie within the line; `UInt32.max` when escaped.
+    var checksumStart: UInt32
+    var checksumEnd: UInt32
+  }
+
+  mutating func append(_ line: [UInt8], checksum: Range<Int>?) {
+    if chunks.isEmpty || chunks[chunks.count - 1].count + line.count > Self.chunkSize {
+      var chunk: [UInt8] = []
+      chunk.reserveCapacity(max(Self.chunkSize, line.count))
+      chunks.append(chunk)
+    }
+    let chunk = chunks.count - 1
+    let start = chunks[chunk].count
+    chunks[chunk].append(contentsOf: line)
+    spans.append(
+      Span(
+        chunk: UInt32(chunk), start: UInt32(start), end: UInt32(start + line.count),
+        checksumStart: checksum.map { UInt32($0.lowerBound) } ?? .max,
+        checksumEnd: checksum.map { UInt32($0.upperBound) } ?? .max))
+  }
+
+  func line(_ index: Int) -> [UInt8] {
+    let span = spans[index]
+    return Array(chunks[Int(span.chunk)][Int(span.start)..<Int(span.end)])
+  }
+
+  /// Calls `body` with the checksum's bytes, or nil when they are escaped in the line.
+  func withChecksum<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+    let span = spans[index]
+    guard span.checksumStart != .max else { return body(nil) }
+    return chunks[Int(span.chunk)].withUnsafeBufferPointer { chunk in
+      let start = Int(span.start + span.checksumStart)
+      let end = Int(span.start + span.checksumEnd)
+      return body(UnsafeBufferPointer(rebasing: chunk[start..<end]))
+    }
+  }
+}
+
+extension ServerAssets: ExpressibleByArrayLiteral {
+  public init(arrayLiteral records: AssetRecord...) { self.init(records) }
+}
