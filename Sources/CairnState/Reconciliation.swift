@@ -29,10 +29,11 @@ extension PartitionStore {
     // (`cairn-observe`): the snapshot lists the absent checksums.
     let justRecorded = database.recordedScan.current == files
     let snapshot = justRecorded ? nil : try snapshotOfThisScan(files)
+    let scanIsRecorded = justRecorded || snapshot != nil
     let load = { (db: Database) in
       (
-        try Self.observedForEngine(db, scanIsRecorded: justRecorded || snapshot != nil),
-        try Self.anchorsForEngine(db, files: files)
+        try Self.observedForEngine(db, scanIsRecorded: scanIsRecorded),
+        try Self.anchorsForEngine(db, files: files, scanIsRecorded: scanIsRecorded)
       )
     }
     let (observed, anchors) =
@@ -132,17 +133,22 @@ extension PartitionStore {
     return (entries, compact ? count : nil)
   }
 
-  /// The anchors the engine needs (see `reconciliationInput`): one pass over the anchors
-  /// keeps those whose original is in the small absent table, which rules out nearly every
-  /// anchor; whether the few left have their file in the scan is one pass over the scan.
-  private static func anchorsForEngine(_ db: Database, files: [ScannedFile]) throws
-    -> [EditAnchor]
-  {
+  /// The anchors the engine needs (see `reconciliationInput`): those whose original is in the
+  /// small absent table, of which those whose file is in the scan.
+  ///
+  /// When the store holds this very scan (`scanIsRecorded`), recording it made each scanned
+  /// file's anchor current with the file's checksum, which is present: an anchor whose
+  /// original is absent and whose file is in the scan was edited (first <> current), and the
+  /// few edited anchors are indexed. Otherwise every anchor is looked at.
+  private static func anchorsForEngine(
+    _ db: Database, files: [ScannedFile], scanIsRecorded: Bool
+  ) throws -> [EditAnchor] {
     let candidates = try Row.fetchAll(
       db,
       sql: """
         SELECT identity, firstChecksum, currentChecksum, root, path FROM anchor
-        WHERE firstChecksum IN (SELECT checksum FROM temp.absentChecksum)
+        WHERE \(scanIsRecorded ? "firstChecksum <> currentChecksum AND" : "")
+          firstChecksum IN (SELECT checksum FROM temp.absentChecksum)
         """)
     var scan = ScanQuery(files: files)
     scan.find(checksums: [], identities: Set(candidates.map { ByteKey($0[0] as String) }))

@@ -110,6 +110,17 @@ enum StateMigrations {
             """)
       }
     }
+    migrator.registerMigration("v4-edited-anchors") { db in
+      // The anchors of edited files (first checksum no longer the current one), by first
+      // checksum: right after a scan is recorded, only those can hold an absent checksum that
+      // the engine must protect (see `anchorsForEngine`). Few rows, where a full index on a
+      // million anchors would cost a scan of the table to find them.
+      try db.execute(
+        sql: """
+          CREATE INDEX anchorEditedByFirst ON anchor(firstChecksum)
+          WHERE firstChecksum <> currentChecksum
+          """)
+    }
     return migrator
   }
 }

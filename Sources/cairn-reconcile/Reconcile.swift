@@ -73,9 +73,11 @@ struct Reconcile {
     }
     let listing = try server.value()
     clock.lap("read server listing", "\(listing.assets.count) assets")
+    let scanLookup = try lookup.value()
+    clock.lap("look up server checksums")
     let output = try store.reconcile(
       files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now,
-      lookup: try lookup.value())
+      lookup: scanLookup)
     clock.lap("reconcile", "\(output.candidates.count) candidates")
     // Free the partition before writing: the next stage may open it as soon as it reads.
     store.close()
