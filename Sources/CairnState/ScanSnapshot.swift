@@ -16,7 +16,8 @@ import Foundation
 ///
 /// The file: a magic line and a version, then counted lists of length-prefixed UTF-8 strings
 /// (little-endian 32-bit numbers): the roots; the files (root index, path, checksum,
-/// identity) in scan order; the absent checksums; the identities listed more than once.
+/// identity, and the 16-byte digest of the scan line it was read from, zero when unknown) in
+/// scan order; the absent checksums; the identities listed more than once.
 struct ScanSnapshot {
   /// The complete roots the scan covered; every file lies under one of them.
   var roots: [String]
@@ -30,26 +31,40 @@ struct ScanSnapshot {
 
   static let fileName = "scan-snapshot"
   static let magic = Array("cairn-scan-snapshot\n".utf8)
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
 
   /// Streams the file's bytes to `sink` in pieces of at most a megabyte, each but the last a
   /// whole number of 8-byte words (the digest's unit): a million files never sit in memory
-  /// twice. Throws `tooBig` past 4 GiB (offsets are 32-bit: some 40 million files).
-  func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-    var size = Self.magic.count + 4 * 5
+  /// twice. The last piece is the digest of all before it, so that a damaged file is known as
+  /// such without the database (`ScanInput` reads it ahead, before opening the store). Returns
+  /// the file's length and that digest. Throws `tooBig` past 4 GiB (offsets are 32-bit: some
+  /// 40 million files).
+  @discardableResult
+  func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (
+    length: Int, digest: UInt64
+  ) {
+    var size = Self.magic.count + 4 * 5 + 8
     for string in roots + absent + sharedIdentities { size += 4 + string.utf8.count }
     for file in files {
-      size += 16 + file.path.utf8.count + file.checksum.utf8.count + file.identity.key.utf8.count
+      size +=
+        32 + file.path.utf8.count + file.checksum.utf8.count + file.identity.key.utf8.count
     }
     guard size <= Int(UInt32.max) else { throw TooBig() }
     let rootIndex = Dictionary(
       roots.enumerated().map { (ByteKey($0.element), UInt32($0.offset)) },
       uniquingKeysWith: { first, _ in first })
+    var digest = SnapshotDigest()
     try withoutActuallyEscaping(sink) { sink in
-      var writer = ChunkWriter(sink: sink)
+      var writer = ChunkWriter { chunk in
+        digest.update(chunk)
+        try sink(chunk)
+      }
       defer { writer.release() }
       try encode(files, rootIndex: rootIndex, into: &writer)
     }
+    let content = digest.finish()
+    try withUnsafeBytes(of: content.littleEndian) { try sink($0) }
+    return (digest.length + 8, content)
   }
 
   private func encode(
@@ -65,6 +80,8 @@ struct ScanSnapshot {
       try writer.append(file.path)
       try writer.append(file.checksum)
       try writer.append(file.identity.key)
+      try writer.append(file.lineDigest?.high ?? 0)
+      try writer.append(file.lineDigest?.low ?? 0)
     }
     try writer.append(absent)
     try writer.append(sharedIdentities)
@@ -86,14 +103,13 @@ struct ScanSnapshot {
     let temporary = path + ".tmp-\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw CairnError(.stateFailure, String(cString: strerror(errno))) }
-    var digest = SnapshotDigest()
+    let written: (length: Int, digest: UInt64)
     do {
-      try encode { chunk in
+      written = try encode { chunk in
         let failure = POSIXIO.writeAll(fd, chunk)
         guard failure == 0 else {
           throw CairnError(.stateFailure, String(cString: strerror(failure)))
         }
-        digest.update(chunk)
       }
       guard close(fd) == 0 else {
         throw CairnError(.stateFailure, String(cString: strerror(errno)))
@@ -108,10 +124,11 @@ struct ScanSnapshot {
       unlink(temporary)
       throw CairnError(.stateFailure, message)
     }
-    return (digest.length, digest.finish())
+    return written
   }
 
-  /// The digest of `bytes` (see `SnapshotDigest`).
+  /// The digest of `bytes` (see `SnapshotDigest`): of a snapshot file, all but its last eight
+  /// bytes, which hold it.
   static func digest(_ raw: UnsafeRawBufferPointer) -> UInt64 {
     var digest = SnapshotDigest()
     digest.update(raw)
@@ -182,6 +199,8 @@ final class StoredScan: @unchecked Sendable {
   private let base: UnsafeMutableRawPointer
   /// Per file: root index, then offset and length of path, checksum and identity.
   private let fields: [UInt32]
+  /// Per file: the line digest's two words (both zero: unknown).
+  private let digests: [UInt64]
   private static let stride = 7
 
   /// Reads and decodes the file at `path`; nil when it cannot be read or is not a snapshot
@@ -220,15 +239,27 @@ final class StoredScan: @unchecked Sendable {
   /// Takes ownership of the `length` bytes at `base` (freed with this object, or here when
   /// they don't decode).
   private init?(owning base: UnsafeMutableRawPointer, length: Int) {
-    let bytes = UnsafeRawBufferPointer(start: base, count: length)
+    // The content, then its digest (see `ScanSnapshot.encode`).
+    let bytes = UnsafeRawBufferPointer(start: base, count: max(length - 8, 0))
+    let contentDigest = ScanSnapshot.digest(bytes)
+    guard length >= 8,
+      UInt64(
+        littleEndian: UnsafeRawBufferPointer(start: base + bytes.count, count: 8)
+          .loadUnaligned(as: UInt64.self)) == contentDigest
+    else {
+      base.deallocate()
+      return nil
+    }
     var reader = Reader(bytes)
     var fields: [UInt32] = []
+    var digests: [UInt64] = []
     func decode() -> (roots: [String], count: Int, absent: [String], shared: [String])? {
       guard reader.bytes(ScanSnapshot.magic.count)?.elementsEqual(ScanSnapshot.magic) == true,
         reader.integer() == ScanSnapshot.version, let roots = reader.strings(),
         let count = reader.count()
       else { return nil }
       fields.reserveCapacity(count * Self.stride)
+      digests.reserveCapacity(count * 2)
       for _ in 0..<count {
         guard let root = reader.integer(), Int(root) < roots.count else { return nil }
         fields.append(root)
@@ -237,6 +268,9 @@ final class StoredScan: @unchecked Sendable {
           fields.append(offset)
           fields.append(length)
         }
+        guard let high = reader.word(), let low = reader.word() else { return nil }
+        digests.append(high)
+        digests.append(low)
       }
       guard let absent = reader.strings(), let shared = reader.strings(), reader.atEnd
       else { return nil }
@@ -248,12 +282,13 @@ final class StoredScan: @unchecked Sendable {
     }
     self.base = base
     self.fields = fields
+    self.digests = digests
     roots = decoded.roots
     count = decoded.count
     absent = decoded.absent
     sharedIdentities = decoded.shared
     self.length = length
-    digest = ScanSnapshot.digest(bytes)
+    digest = contentDigest
   }
 
   deinit { base.deallocate() }
@@ -269,12 +304,20 @@ final class StoredScan: @unchecked Sendable {
 
   func root(_ index: Int) -> String { roots[Int(fields[index * Self.stride])] }
 
+  /// The digest of the line file `index` was read from, when known.
+  func lineDigest(_ index: Int) -> LineDigest? {
+    let high = digests[2 * index]
+    let low = digests[2 * index + 1]
+    return high == 0 && low == 0 ? nil : LineDigest(high: high, low: low)
+  }
+
   /// File `index` as the scan listed it.
   func file(_ index: Int) -> ScannedFile {
     ScannedFile(
       root: root(index), path: String(decoding: bytes(index, 0), as: UTF8.self),
       checksum: String(decoding: bytes(index, 1), as: UTF8.self),
-      identity: FileIdentity(key: String(decoding: bytes(index, 2), as: UTF8.self)))
+      identity: FileIdentity(key: String(decoding: bytes(index, 2), as: UTF8.self)),
+      lineDigest: lineDigest(index))
   }
 
   /// Whether `file` has file `index`'s root, checksum and identity, byte for byte.
@@ -311,6 +354,10 @@ private struct ChunkWriter {
   func release() { buffer.deallocate() }
 
   mutating func append(_ value: UInt32) throws {
+    try withUnsafeBytes(of: value.littleEndian) { try append(bytes: $0) }
+  }
+
+  mutating func append(_ value: UInt64) throws {
     try withUnsafeBytes(of: value.littleEndian) { try append(bytes: $0) }
   }
 
@@ -369,6 +416,11 @@ private struct Reader {
   mutating func integer() -> UInt32? {
     guard let bytes = bytes(4) else { return nil }
     return UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))
+  }
+
+  mutating func word() -> UInt64? {
+    guard let bytes = bytes(8) else { return nil }
+    return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
   }
 
   /// A count of items that each take at least four bytes, so a damaged count cannot make

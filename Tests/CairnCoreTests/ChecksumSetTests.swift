@@ -30,6 +30,12 @@ import Testing
       for probe in probes {
         #expect(fast.contains(probe) == reference.contains(probe), "\(probe)")
       }
+      // In batches, as the engine looks up a listing: the same answers, in order.
+      let mixed = probes + probes.reversed().map { "x" + $0 }
+      let each = fast.containsEach(count: mixed.count) { index, body in
+        mixed[index].withBytes(body)
+      }
+      #expect(each == mixed.map(reference.contains))
     }
   }
 }

@@ -143,39 +143,47 @@ import Testing
   }
 
   @Test func theSnapshotReadsBackAndRefusesWhatItDidNotWrite() throws {
+    var read = file("/a/caf\u{E9}.jpg", "C", root: "/a", inode: 1)
+    read.lineDigest = LineDigest(high: 1, low: .max)
     let snapshot = ScanSnapshot(
       roots: ["/a", "/b"],
-      files: [
-        file("/a/caf\u{E9}.jpg", "C", root: "/a", inode: 1),
-        file("/b/cafe\u{301}.jpg", "D", root: "/b"),
-      ],
+      files: [read, file("/b/cafe\u{301}.jpg", "D", root: "/b")],
       absent: ["X", "Y"], sharedIdentities: ["1:1"])
     let bytes = try snapshot.encoded()
+    // The content, then its digest.
+    let content = Array(bytes.dropLast(8))
     let decoded = try #require(StoredScan.decode(bytes))
     let files = (0..<decoded.count).map(decoded.file)
     #expect(decoded.roots == snapshot.roots)
     #expect(files == snapshot.files)
+    #expect(files.map(\.lineDigest) == snapshot.files.map(\.lineDigest))
     #expect(files.map { Array($0.path.utf8) } == snapshot.files.map { Array($0.path.utf8) })
     #expect(decoded.absent == snapshot.absent)
     #expect(decoded.sharedIdentities == snapshot.sharedIdentities)
-    #expect(decoded.digest == ScanSnapshot.digest(bytes) && decoded.length == bytes.count)
+    #expect(decoded.digest == ScanSnapshot.digest(content) && decoded.length == bytes.count)
     for length in [0, 8, bytes.count / 2, bytes.count - 1] {
       #expect(StoredScan.decode(Array(bytes.prefix(length))) == nil)
     }
     #expect(StoredScan.decode(bytes + [0]) == nil)
-    #expect(ScanSnapshot.digest(bytes) != ScanSnapshot.digest(bytes.dropLast() + [1]))
+    // A byte changed anywhere: the file's own digest refuses it, no database needed.
+    for at in [0, content.count / 3, content.count - 1, bytes.count - 1] {
+      var damaged = bytes
+      damaged[at] ^= 0x10
+      #expect(StoredScan.decode(damaged) == nil, "byte \(at)")
+    }
+    #expect(ScanSnapshot.digest(content) != ScanSnapshot.digest(content.dropLast() + [1]))
     // Fed in pieces of any size, the digest is the same.
     for piece in [1, 3, 8, 13, 64] {
       var digest = SnapshotDigest()
-      for start in stride(from: 0, to: bytes.count, by: piece) {
-        bytes[start..<min(start + piece, bytes.count)].withUnsafeBytes { digest.update($0) }
+      for start in stride(from: 0, to: content.count, by: piece) {
+        content[start..<min(start + piece, content.count)].withUnsafeBytes { digest.update($0) }
       }
-      #expect(digest.finish() == ScanSnapshot.digest(bytes) && digest.length == bytes.count)
+      #expect(digest.finish() == ScanSnapshot.digest(content) && digest.length == content.count)
     }
     // Written to a file: the same bytes.
     let directory = TemporaryDirectory("cairn-snapshot")
     let written = try snapshot.write(to: directory.path + "/snapshot")
-    #expect(written.length == bytes.count && written.digest == ScanSnapshot.digest(bytes))
+    #expect(written.length == bytes.count && written.digest == ScanSnapshot.digest(content))
     #expect(FileManager.default.contents(atPath: directory.path + "/snapshot") == Data(bytes))
   }
 

@@ -13,33 +13,110 @@ final class ChecksumSet: Sendable {
   private let mask: Int
   /// Every checksum as a `String`, built only when needed.
   private let strings = Locked<Set<String>?>(nil)
+  /// Where the batched reads of slots leave a trace, so that they are not optimised away.
+  private let touched = Locked<UInt64>(0)
 
   init(_ files: [ScannedFile]) {
     self.files = files
     var capacity = 16
     while capacity < files.count * 2 { capacity <<= 1 }
     mask = capacity - 1
-    table = Self.table(files, capacity: capacity)
+    var touched: UInt64 = 0
+    table = Self.table(files, capacity: capacity, touched: &touched)
+    self.touched.withLock { [touched] in $0 ^= touched }
   }
 
+  /// Keys looked up or inserted together: their slots are read first, one after the other,
+  /// so that the cache misses of a batch (a million keys spread over 64 MB) overlap instead of
+  /// waiting in turn.
+  private static let batch = 16
+
   /// The open-addressed table of `files`' checksums, or nil when one does not fit a slot.
-  private static func table(_ files: [ScannedFile], capacity: Int) -> [UInt64]? {
+  private static func table(_ files: [ScannedFile], capacity: Int, touched: inout UInt64)
+    -> [UInt64]?
+  {
     let mask = capacity - 1
     var table = [UInt64](repeating: 0, count: capacity * 4)
-    for file in files {
-      guard let key = Self.key(file.checksum) else { return nil }
-      var slot = Self.hash(key) & mask
-      while true {
-        let at = slot * 4
-        if table[at] == 0 {
-          (table[at], table[at + 1], table[at + 2], table[at + 3]) = key
-          break
+    var keys = [Key](repeating: (0, 0, 0, 0), count: batch)
+    var slots = [Int](repeating: 0, count: batch)
+    for start in stride(from: 0, to: files.count, by: batch) {
+      let count = min(batch, files.count - start)
+      for offset in 0..<count {
+        guard let key = Self.key(files[start + offset].checksum) else { return nil }
+        keys[offset] = key
+        slots[offset] = Self.hash(key) & mask
+        touched ^= table[slots[offset] * 4]
+      }
+      for offset in 0..<count {
+        let key = keys[offset]
+        var slot = slots[offset]
+        while true {
+          let at = slot * 4
+          if table[at] == 0 {
+            (table[at], table[at + 1], table[at + 2], table[at + 3]) = key
+            break
+          }
+          if (table[at], table[at + 1], table[at + 2], table[at + 3]) == key { break }
+          slot = (slot + 1) & mask
         }
-        if (table[at], table[at + 1], table[at + 2], table[at + 3]) == key { break }
-        slot = (slot + 1) & mask
       }
     }
     return table
+  }
+
+  /// Whether each of `count` checksums, read by `bytes(index, body)`, is in the set: as
+  /// `contains(bytes:)` answers, a batch at a time (see `batch`).
+  func containsEach(
+    count: Int, _ bytes: (Int, (UnsafeBufferPointer<UInt8>) -> Key?) -> Key?
+  ) -> [Bool] {
+    var found = [Bool](repeating: false, count: count)
+    guard let table else {
+      for index in 0..<count {
+        _ = bytes(index) {
+          found[index] = contains(bytes: $0); return nil
+        }
+      }
+      return found
+    }
+    var keys = [Key?](repeating: nil, count: Self.batch)
+    var slots = [Int](repeating: 0, count: Self.batch)
+    var touched: UInt64 = 0
+    defer { self.touched.withLock { [touched] in $0 ^= touched } }
+    for start in stride(from: 0, to: count, by: Self.batch) {
+      let size = min(Self.batch, count - start)
+      for offset in 0..<size {
+        // A key that does not fit a slot is answered the slow way, here.
+        let key = bytes(start + offset) { checksum in
+          guard let key = Self.key(checksum) else {
+            found[start + offset] = contains(bytes: checksum)
+            return nil
+          }
+          return key
+        }
+        keys[offset] = key
+        if let key {
+          slots[offset] = Self.hash(key) & mask
+          touched ^= table[slots[offset] * 4]
+        }
+      }
+      for offset in 0..<size {
+        guard let key = keys[offset] else { continue }
+        found[start + offset] = Self.probe(table, mask, from: slots[offset], key)
+      }
+    }
+    return found
+  }
+
+  typealias Key = (UInt64, UInt64, UInt64, UInt64)
+
+  private static func probe(_ table: [UInt64], _ mask: Int, from slot: Int, _ key: Key) -> Bool {
+    var slot = slot
+    while true {
+      let at = slot * 4
+      if table[at] == 0 { return false }
+      if (table[at], table[at + 1], table[at + 2], table[at + 3]) == key { return true }
+      slot = (slot + 1) & mask
+    }
   }
 
   /// Whether a file of the scan has `checksum` (as `String` equality has it).
@@ -59,22 +136,15 @@ final class ChecksumSet: Sendable {
         return all.contains(checksum)
       }
     }
-    var slot = Self.hash(key) & mask
-    while true {
-      let at = slot * 4
-      if table[at] == 0 { return false }
-      if (table[at], table[at + 1], table[at + 2], table[at + 3]) == key { return true }
-      slot = (slot + 1) & mask
-    }
+    return Self.probe(table, mask, from: Self.hash(key) & mask, key)
   }
 
   /// The length plus one, then the bytes, zero-padded to 32; nil when not ASCII or too long.
-  private static func key(_ checksum: String) -> (UInt64, UInt64, UInt64, UInt64)? {
+  private static func key(_ checksum: String) -> Key? {
     checksum.withBytes(key)
   }
 
-  private static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)?
-  {
+  private static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Key? {
     guard bytes.count < 32, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
     var words: (UInt64, UInt64, UInt64, UInt64) = (UInt64(bytes.count + 1), 0, 0, 0)
     withUnsafeMutableBytes(of: &words) { raw in
@@ -84,7 +154,7 @@ final class ChecksumSet: Sendable {
     return words
   }
 
-  private static func hash(_ key: (UInt64, UInt64, UInt64, UInt64)) -> Int {
+  private static func hash(_ key: Key) -> Int {
     var value =
       key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15) ^ (key.2 &* 0xC2B2_AE3D_27D4_EB4F)
       ^ (key.3 &* 0x1656_67B1_9E37_79F9)

@@ -12,8 +12,8 @@ public struct ScanLookup: Sendable {
   public init(files: [ScannedFile], assets: ServerAssets) {
     let checksums = ChecksumSet(files)
     self.checksums = checksums
-    assetIsPresent = (0..<assets.count).map { index in
-      assets.withChecksum(index) { checksums.contains(bytes: $0) }
+    assetIsPresent = checksums.containsEach(count: assets.count) { index, key in
+      assets.withChecksum(index, key)
     }
     fileCount = files.count
     assetCount = assets.count

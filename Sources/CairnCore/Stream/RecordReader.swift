@@ -89,10 +89,24 @@ public final class RecordReader {
   }
 
   /// The next non-blank line, parsed; nil at the end of input.
-  public func next() throws(InputError) -> InputLine? {
+  public func next() throws(InputError) -> InputLine? { try next(skipping: nil) }
+
+  /// The next non-blank line, parsed, that `known` does not claim; nil at the end of input.
+  /// `known` sees each line's bytes in place, before anything is copied or parsed: a line it
+  /// claims is passed over (and counted), for a reader that knows it already.
+  public func next(skipping known: ((UnsafeBufferPointer<UInt8>) -> Bool)?) throws(InputError)
+    -> InputLine?
+  {
     while true {
-      guard let bytes = try nextLineBytes() else { return nil }
+      guard let range = try nextLineRange() else { return nil }
       lineNumber += 1
+      if let known {
+        let claimed = buffer.withUnsafeBufferPointer {
+          known(UnsafeBufferPointer(rebasing: $0[range]))
+        }
+        if claimed { continue }
+      }
+      let bytes = Array(buffer[range])
       if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
       let object: JSONObject
       do {
@@ -108,15 +122,19 @@ public final class RecordReader {
     }
   }
 
+  /// The number of the last line read (blank and passed-over lines included).
+  public var lastLineNumber: Int { lineNumber }
+
   /// Wraps an error found while decoding `line` with this reader's name.
   public func error(at line: InputLine, _ message: String) -> InputError {
     InputError(source: sourceName, line: line.number, message: message)
   }
 
-  private func nextLineBytes() throws(InputError) -> [UInt8]? {
+  /// Where the next line lies in `buffer` (valid until the next read), without its newline.
+  private func nextLineRange() throws(InputError) -> Range<Int>? {
     while true {
       if let newline = findNewline() {
-        let line = Array(buffer[start..<newline])
+        let line = start..<newline
         start = newline + 1
         return line
       }

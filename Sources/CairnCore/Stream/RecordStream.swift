@@ -53,15 +53,22 @@ public final class RecordStream {
   }
 
   /// The next record between the header and the end; nil once the end record (or EOF) is read.
-  public func next() throws(CairnError) -> InputLine? {
+  public func next() throws(CairnError) -> InputLine? { try next(skipping: nil) }
+
+  /// As `next()`, passing over the lines `known` claims (see `RecordReader.next(skipping:)`):
+  /// they must be records this stream may carry before its end, which `known` vouches for.
+  /// After the end record nothing is passed over: any line there is an error.
+  public func next(skipping known: ((UnsafeBufferPointer<UInt8>) -> Bool)?) throws(CairnError)
+    -> InputLine?
+  {
     let line: InputLine?
     do {
-      line = try reader.next()
+      line = try reader.next(skipping: end == nil ? known : nil)
     } catch {
       throw CairnError.malformed(error)
     }
+    linesRead = reader.lastLineNumber
     guard let line else { return nil }
-    linesRead += 1
     if end != nil {
       throw CairnError(
         .malformedInput, "record after the end record", at: "\(reader.sourceName):\(line.number)")
@@ -76,7 +83,7 @@ public final class RecordStream {
           at: "\(reader.sourceName):\(line.number)")
       }
       // Anything after the end is an error; read on to find it.
-      return try next()
+      return try next(skipping: nil)
     case HeaderRecord.recordType:
       throw CairnError(
         .malformedInput, "a second header record (two streams concatenated?)",

@@ -26,6 +26,9 @@ public final class BackgroundWork<Value: Sendable>: Sendable {
     thread.start()
   }
 
+  /// The value if the work has finished with one, without waiting.
+  public var finishedValue: Value? { try? result.current?.get() }
+
   /// Waits for the work and returns its value or throws its error.
   public func value() throws(CairnError) -> Value {
     while true {

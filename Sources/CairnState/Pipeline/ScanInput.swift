@@ -4,14 +4,17 @@ import Foundation
 extension ScannedFile {
   /// Reads the fields the engine needs straight from a `file` record, skipping the rest (the
   /// record's size and mtime cost a date parse per line that a million-file scan can't afford).
-  public init(fileRecord object: JSONObject) throws(RecordError) {
+  public init(fileRecord object: JSONObject, lineDigest: LineDigest? = nil)
+    throws(RecordError)
+  {
     let path = try object.string("path")
     self.init(
       root: try object.optionalString("root") ?? "", path: path,
       checksum: try object.string("checksum"),
       identity: FileIdentity(
         device: try object.optionalUInt64("dev"), inode: try object.optionalUInt64("ino"),
-        path: path))
+        path: path),
+      lineDigest: lineDigest)
   }
 }
 
@@ -21,6 +24,8 @@ public struct ScanInput: Sendable {
   public var files: [ScannedFile]
   public var end: EndRecord?
   public var errors: [ErrorRecord]
+  /// Files known from the last scan's snapshot without parsing their lines (see `read`).
+  public var recognised = 0
 
   /// The per-root statuses: the end record's, or (when it lists none) the header's roots with
   /// any root that has an error record marked incomplete.
@@ -52,21 +57,100 @@ public struct ScanInput: Sendable {
 
   /// Reads `stream` to its end. `passThrough` sees every line (header and end included) as it
   /// comes, for filters.
+  ///
+  /// `previous`, once it has finished reading the last scan's snapshot, lets unchanged lines
+  /// go unparsed: a line whose digest is that of the line one of the snapshot's next files was
+  /// read from is that file (its bytes are the same, so its record is). The snapshot is
+  /// followed in order, a file or two skipped where files were deleted; after a line that had
+  /// to be parsed, the follower moves to that line's path if the snapshot has it (found by
+  /// bisection, as the walk lists paths in order: a folder deleted, a file edited) and stays
+  /// otherwise (a new file, a scan in another order). Where the guess is wrong, lines are only
+  /// parsed. (Not with `passThrough`, which needs every line parsed.)
   public static func read(
-    _ stream: RecordStream, passThrough: ((InputLine) -> Void)? = nil
+    _ stream: RecordStream, passThrough: ((InputLine) -> Void)? = nil,
+    previous: BackgroundWork<ScanSnapshotPreload>? = nil
   ) throws(CairnError) -> ScanInput {
     var files: [ScannedFile] = []
-    while let line = try stream.next() {
+    var follower = passThrough == nil ? previous.map(SnapshotFollower.init) : nil
+    let known: ((UnsafeBufferPointer<UInt8>) -> Bool)? =
+      follower == nil
+      ? nil
+      : { line in
+        guard let file = follower?.expected(line) else { return false }
+        files.append(file)
+        return true
+      }
+    while let line = try stream.next(skipping: known) {
       passThrough?(line)
       guard line.type == FileRecord.recordType else { continue }
       do {
-        files.append(try ScannedFile(fileRecord: line.object))
+        let digest = line.bytes.withUnsafeBufferPointer(LineDigest.init)
+        let file = try ScannedFile(fileRecord: line.object, lineDigest: digest)
+        follower?.passed(file)
+        files.append(file)
       } catch {
         throw CairnError(
           .malformedInput, "invalid file record: \(error)",
           at: "\(stream.reader.sourceName):\(line.number)")
       }
     }
-    return ScanInput(header: stream.header, files: files, end: stream.end, errors: stream.errors)
+    return ScanInput(
+      header: stream.header, files: files, end: stream.end, errors: stream.errors,
+      recognised: follower?.recognised ?? 0)
+  }
+}
+
+/// Follows the last scan's snapshot along a new scan (see `ScanInput.read`).
+private struct SnapshotFollower {
+  let loading: BackgroundWork<ScanSnapshotPreload>
+  var previous: StoredScan?
+  var next = 0
+  var recognised = 0
+  /// Lines until the snapshot is looked for again while it is still being read.
+  var wait = 0
+
+  init(_ loading: BackgroundWork<ScanSnapshotPreload>) { self.loading = loading }
+
+  /// The file `line` was read from, when it is one of the snapshot's next few.
+  mutating func expected(_ line: UnsafeBufferPointer<UInt8>) -> ScannedFile? {
+    guard let previous = loaded(), next < previous.count else { return nil }
+    let digest = LineDigest(line)
+    for candidate in next..<min(next + 3, previous.count)
+    where previous.lineDigest(candidate) == digest {
+      next = candidate + 1
+      recognised += 1
+      return previous.file(candidate)
+    }
+    return nil
+  }
+
+  /// After a line that was parsed: moves past the snapshot's file at its path, if there is one
+  /// ahead (see `ScanInput.read`).
+  mutating func passed(_ file: ScannedFile) {
+    guard let previous = loaded() else { return }
+    file.path.withBytes { path in
+      var low = next
+      var high = previous.count
+      while low < high {
+        let middle = (low + high) / 2
+        if ScanDelta.walkOrder(previous.bytes(middle, 0), path) < 0 {
+          low = middle + 1
+        } else {
+          high = middle
+        }
+      }
+      if low < previous.count && previous.bytes(low, 0).sameBytes(as: path) { next = low + 1 }
+    }
+  }
+
+  private mutating func loaded() -> StoredScan? {
+    if previous != nil { return previous }
+    guard wait == 0 else {
+      wait -= 1
+      return nil
+    }
+    wait = 1024
+    previous = loading.finishedValue?.scan
+    return previous
   }
 }
