@@ -344,7 +344,7 @@ struct ByteKey: Hashable {
 
 /// Fills a megabyte buffer and hands it to a sink each time it is full, and what is left at
 /// `finish`.
-private struct ChunkWriter {
+struct ChunkWriter {
   let sink: (UnsafeRawBufferPointer) throws -> Void
   private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
   private var used = 0

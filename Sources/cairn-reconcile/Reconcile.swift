@@ -19,14 +19,16 @@ struct Reconcile {
     if options.common.quiet { fetchArguments.append("--quiet") }
     if options.common.verbose { fetchArguments.append("--verbose") }
     let identity = Handoff<ServerIdentity>()
+    let paths = configuration.paths
     let server = BackgroundWork("cairn-reconcile-listing") {
       [fetchArguments] () throws(CairnError) in
       let identified = { (server: ServerIdentity) in identity.deliver(.success(server)) }
       do throws(CairnError) {
         if let serverFile {
-          return try ServerListing.read(path: serverFile, identified: identified)
+          return try ServerListing.read(
+            path: serverFile, identified: identified, partitions: paths)
         }
-        return try ServerListing.fetch(fetchArguments, identified: identified)
+        return try ServerListing.fetch(fetchArguments, identified: identified, partitions: paths)
       } catch {
         identity.deliver(.failure(error))
         throw error
@@ -34,7 +36,6 @@ struct Reconcile {
     }
 
     // The last scan's snapshot is read on the listing's core while this one starts on the scan.
-    let paths = configuration.paths
     let preload = BackgroundWork("cairn-reconcile-snapshot") { () throws(CairnError) in
       ScanSnapshotPreload.read(try identity.value().partition, paths: paths)
     }
@@ -74,7 +75,9 @@ struct Reconcile {
       clock.lap("record scan")
     }
     let listing = try server.value()
-    clock.lap("read server listing", "\(listing.assets.count) assets")
+    clock.lap(
+      "read server listing",
+      "\(listing.assets.count) assets (\(listing.recognised) unchanged lines not parsed)")
     let scanLookup = try lookup.value()
     clock.lap("look up server checksums")
     let output = try store.reconcile(

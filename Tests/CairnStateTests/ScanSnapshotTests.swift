@@ -392,7 +392,7 @@ private struct RandomLibrary {
 }
 
 /// A small seeded generator, so a failing history can be replayed.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
   var state: UInt64
   init(seed: UInt64) { state = seed }
 

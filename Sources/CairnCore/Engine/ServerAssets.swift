@@ -19,16 +19,30 @@ public struct ServerAssets: Sendable {
   public var count: Int { trashed.count }
 
   /// Adds the asset of a line of `cairn-fetch` output, after checking that it decodes.
-  public mutating func append(_ object: JSONObject) throws(RecordError) {
+  /// Returns where its checksum lies in the line (nil: escaped there) and whether it is trashed.
+  @discardableResult
+  public mutating func append(_ object: JSONObject) throws(RecordError) -> (
+    checksum: Range<Int>?, isTrashed: Bool
+  ) {
     try AssetRecord.check(object)
-    precondition(records.isEmpty, "ServerAssets holds records or lines, not both")
     let isTrashed = try object.optionalBool("isTrashed") ?? false
     // `check` found the checksum to be a string: its content lies inside the quotes.
     let checksum = object.rawValue("checksum") ?? []
     let inPlace = checksum.count >= 2 && !checksum.contains(UInt8(ascii: "\\"))
-    lines.append(
-      object.bytes,
-      checksum: inPlace ? (checksum.startIndex + 1)..<(checksum.endIndex - 1) : nil)
+    let range = inPlace ? (checksum.startIndex + 1)..<(checksum.endIndex - 1) : nil
+    object.bytes.withUnsafeBufferPointer {
+      append(recognised: $0, checksum: range, isTrashed: isTrashed)
+    }
+    return (range, isTrashed)
+  }
+
+  /// Adds an asset line known to be, byte for byte, one that `append(_:)` accepted, with what
+  /// it found then (a listing read with the last one at hand: `ListingSnapshot`).
+  public mutating func append(
+    recognised line: UnsafeBufferPointer<UInt8>, checksum: Range<Int>?, isTrashed: Bool
+  ) {
+    precondition(records.isEmpty, "ServerAssets holds records or lines, not both")
+    lines.append(line, checksum: checksum)
     trashed.append(isTrashed)
   }
 
@@ -80,7 +94,7 @@ private struct LineArena: Sendable {
     var checksumEnd: UInt32
   }
 
-  mutating func append(_ line: [UInt8], checksum: Range<Int>?) {
+  mutating func append(_ line: UnsafeBufferPointer<UInt8>, checksum: Range<Int>?) {
     if chunks.isEmpty || chunks[chunks.count - 1].count + line.count > Self.chunkSize {
       var chunk: [UInt8] = []
       chunk.reserveCapacity(max(Self.chunkSize, line.count))

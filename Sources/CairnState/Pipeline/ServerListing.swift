@@ -7,11 +7,16 @@ public struct ServerListing: Sendable {
   /// The assets of the identity's user: a listing that strays into a partner's library (an
   /// older cairn-fetch, a hand-made file) must not make their assets candidates.
   public var assets: ServerAssets
+  /// Asset lines known from the last listing without parsing (see `read`).
+  public var recognised = 0
 
   /// Reads a complete `cairn-fetch` stream; `identified` is told the server's identity as
-  /// soon as the header names it.
+  /// soon as the header names it. With `partitions` (where each partition's cache lives), the
+  /// lines of the last listing read for the same user are known without parsing, and this
+  /// listing's are kept for the next (`ListingSnapshot`).
   public static func read(
-    _ stream: RecordStream, identified: (ServerIdentity) -> Void = { _ in }
+    _ stream: RecordStream, identified: (ServerIdentity) -> Void = { _ in },
+    partitions: CairnPaths? = nil
   ) throws(CairnError) -> ServerListing {
     guard let identity = stream.header.server else {
       throw CairnError(
@@ -21,7 +26,25 @@ public struct ServerListing: Sendable {
     identified(identity)
     let userId = identity.partition.userId
     var assets = ServerAssets()
-    while let line = try stream.next() {
+    let directory = partitions?.partitionCacheDirectory(identity.partition)
+    let path = directory.map { $0 + "/" + ListingSnapshot.fileName }
+    var follower = path.flatMap { ListingSnapshot.Stored.load($0, userId: userId) }
+      .map(ListingSnapshot.Follower.init)
+    if let directory { try? CairnPaths.makePrivateDirectory(directory) }
+    let recorder = path.flatMap { ListingSnapshot.Recorder(path: $0, userId: userId) }
+    let known: ((UnsafeBufferPointer<UInt8>) -> Bool)? =
+      follower == nil && recorder == nil
+      ? nil
+      : { line in
+        let digest = LineDigest(line)
+        guard let entry = follower?.entry(for: digest) else { return false }
+        if entry.isMine {
+          assets.append(recognised: line, checksum: entry.checksum, isTrashed: entry.isTrashed)
+        }
+        recorder?.add(entry)
+        return true
+      }
+    while let line = try stream.next(skipping: known) {
       guard line.type == AssetRecord.recordType else { continue }
       do {
         // The owner as the partition spells it (lower case), without making a million
@@ -32,11 +55,15 @@ public struct ServerListing: Sendable {
             owner.withUnescapedBytes { userId.withBytes($0.sameBytes) } == true
               || owner.string.map { $0 == userId || $0.lowercased() == userId } == true
           } ?? true  // no owner: `append` refuses the record
+        var entry = ListingSnapshot.Entry(
+          digest: line.bytes.withUnsafeBufferPointer(LineDigest.init), checksum: nil,
+          isTrashed: false, isMine: mine)
         if mine {
-          try assets.append(line.object)
+          (entry.checksum, entry.isTrashed) = try assets.append(line.object)
         } else {
           try AssetRecord.check(line.object)
         }
+        recorder?.add(entry)
       } catch {
         throw CairnError(
           .malformedInput, "invalid \(line.type) record: \(error)",
@@ -44,12 +71,14 @@ public struct ServerListing: Sendable {
       }
     }
     try stream.requireComplete()
-    return ServerListing(identity: identity, assets: assets)
+    recorder?.finish()
+    return ServerListing(
+      identity: identity, assets: assets, recognised: follower?.recognised ?? 0)
   }
 
   /// Reads `path` (cairn-fetch output).
   public static func read(
-    path: String, identified: (ServerIdentity) -> Void = { _ in }
+    path: String, identified: (ServerIdentity) -> Void = { _ in }, partitions: CairnPaths? = nil
   ) throws(CairnError) -> ServerListing {
     let reader: RecordReader
     do {
@@ -57,18 +86,20 @@ public struct ServerListing: Sendable {
     } catch {
       throw CairnError(.malformedInput, error.message, at: path)
     }
-    return try read(RecordStream(reader: reader), identified: identified)
+    return try read(RecordStream(reader: reader), identified: identified, partitions: partitions)
   }
 
   /// Runs the sibling `cairn-fetch` with `arguments` and reads its listing.
   public static func fetch(
-    _ arguments: [String], identified: (ServerIdentity) -> Void = { _ in }
+    _ arguments: [String], identified: (ServerIdentity) -> Void = { _ in },
+    partitions: CairnPaths? = nil
   ) throws(CairnError) -> ServerListing {
     let tool = try SiblingTool("cairn-fetch", arguments)
     let listing: Result<ServerListing, CairnError>
     do {
       listing = .success(
-        try read(RecordStream(reader: tool.reader()), identified: identified))
+        try read(
+          RecordStream(reader: tool.reader()), identified: identified, partitions: partitions))
     } catch {
       listing = .failure(error)
     }
