@@ -208,8 +208,8 @@ struct ScanQuery {
 }
 
 /// The 64-bit hashes of a few strings' bytes in an open-addressed table, to tell at the cost
-/// of a multiply per word that a string is not one of them (a false "maybe" costs only the
-/// exact lookup that follows).
+/// of a few multiplies per word that a string is not one of them (a false "maybe" costs only
+/// the exact lookup that follows).
 struct ByteHashFilter {
   private let slots: [UInt64]
   private let mask: Int
@@ -240,22 +240,5 @@ struct ByteHashFilter {
   }
 
   /// Never zero (an empty slot).
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    let raw = UnsafeRawBufferPointer(bytes)
-    var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-    var offset = 0
-    while offset + 8 <= raw.count {
-      hash = SnapshotDigest.mix(
-        hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-      offset += 8
-    }
-    var tail: UInt64 = 0
-    var shift: UInt64 = 0
-    while offset < raw.count {
-      tail |= UInt64(raw[offset]) << shift
-      shift += 8
-      offset += 1
-    }
-    return SnapshotDigest.mix(hash ^ tail) | 1
-  }
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { LineDigest(bytes).high | 1 }
 }

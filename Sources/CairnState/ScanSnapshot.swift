@@ -178,8 +178,8 @@ struct SnapshotDigest {
     }
   }
 
-  /// A 64-bit finaliser (SplitMix64's), also used by `ByteHashFilter`.
-  static func mix(_ value: UInt64) -> UInt64 {
+  /// A 64-bit finaliser (SplitMix64's).
+  private static func mix(_ value: UInt64) -> UInt64 {
     var x = value &* 0xBF58_476D_1CE4_E5B9
     x ^= x >> 31
     return x &* 0x94D0_49BB_1331_11EB
