@@ -33,11 +33,10 @@ public struct ServerListing: Sendable {
     if let directory { try? CairnPaths.makePrivateDirectory(directory) }
     let recorder = path.flatMap { ListingSnapshot.Recorder(path: $0, userId: userId) }
     let known: ((UnsafeBufferPointer<UInt8>) -> Bool)? =
-      follower == nil && recorder == nil
+      follower == nil
       ? nil
       : { line in
-        let digest = LineDigest(line)
-        guard let entry = follower?.entry(for: digest) else { return false }
+        guard let entry = follower?.entry(for: LineDigest(line)) else { return false }
         if entry.isMine {
           assets.append(recognised: line, checksum: entry.checksum, isTrashed: entry.isTrashed)
         }
