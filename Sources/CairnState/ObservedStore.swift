@@ -118,5 +118,6 @@ public struct ObservedStore: Sendable {
     }
     // The last scan's paths go too (the database no longer matches them anyway).
     unlink(database.scanSnapshotPath)
+    unlink(database.scanSnapshotPatchPath)
   }
 }

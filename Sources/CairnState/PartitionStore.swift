@@ -86,10 +86,13 @@ final class StateDatabase: Sendable {
   /// Makes writing the scan snapshot fail, as a full disk would (for tests).
   let scanSnapshotWritesFail = Locked(false)
 
-  /// The scan snapshot beside the database (see `ScanSnapshot`).
-  var scanSnapshotPath: String {
-    (path as NSString).deletingLastPathComponent + "/" + ScanSnapshot.fileName
-  }
+  /// When a scan snapshot is written as a patch (tests ask for one or the other).
+  let scanSnapshotPatches = Locked(ScanSnapshotPatch.Policy.whenSmall)
+
+  /// Where the scan snapshot lives: beside the database (see `ScanSnapshot`).
+  var scanSnapshotDirectory: String { (path as NSString).deletingLastPathComponent }
+  var scanSnapshotPath: String { scanSnapshotDirectory + "/" + ScanSnapshot.fileName }
+  var scanSnapshotPatchPath: String { scanSnapshotDirectory + "/" + ScanSnapshotPatch.fileName }
 
   init(path: String) throws(CairnError) {
     self.path = path

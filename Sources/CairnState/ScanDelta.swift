@@ -46,6 +46,15 @@ struct ScanDelta {
     return newPaths[ByteKey(path)]
   }
 
+  /// For each of the scan's `count` files, the index in the previous scan of the file it is
+  /// unchanged from (same path, root, checksum and identity), or -1.
+  func sources(count: Int) -> [Int32] {
+    var sources = [Int32](repeating: -1, count: count)
+    for (before, next) in successor.enumerated() where next >= 0 { sources[next] = Int32(before) }
+    for index in changed { sources[index] = -1 }
+    return sources
+  }
+
   private func previousFile(atPath path: String) -> Int? {
     if let previousIndex { return previousIndex[ByteKey(path)] }
     // Sorted: a binary search.

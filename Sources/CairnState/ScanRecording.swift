@@ -59,7 +59,8 @@ extension PartitionStore {
         let (summary, next) = try recordDelta(
           db, files: files, previous: previous, delta: delta, completeRoots: roots,
           lastScan: record.scannedAt, time: time)
-        if try !database.saveScanSnapshot(db, next, at: time) {
+        let unchanged = (scan: previous, sources: delta.sources(count: files.count))
+        if try !database.saveScanSnapshot(db, next, at: time, over: unchanged) {
           // No snapshot to date the unchanged files: date them here.
           try db.execute(
             sql: """

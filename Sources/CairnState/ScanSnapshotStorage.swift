@@ -23,8 +23,7 @@ public struct ScanSnapshotPreload: Sendable {
   public static func read(_ partition: ServerPartition, paths: CairnPaths)
     -> ScanSnapshotPreload
   {
-    ScanSnapshotPreload(
-      scan: StoredScan.load(paths.partitionDirectory(partition) + "/" + ScanSnapshot.fileName))
+    ScanSnapshotPreload(scan: StoredScan.load(directory: paths.partitionDirectory(partition)))
   }
 
   /// The scan read ahead, when it is the file `record` describes.
@@ -53,12 +52,10 @@ extension StateDatabase {
     try read { db in try Self.scanSnapshotRecord(db) }
   }
 
-  /// The snapshot file `record` describes, or nil when it is missing or not that file.
+  /// The snapshot `record` describes, or nil when it is missing or not that file.
   func storedScan(_ record: ScanSnapshotRecord) -> StoredScan? {
-    guard let stored = StoredScan.load(scanSnapshotPath), stored.length == record.length,
-      stored.digest == record.digest
-    else { return nil }
-    return stored
+    StoredScan.load(
+      directory: scanSnapshotDirectory, naming: (length: record.length, digest: record.digest))
   }
 
   /// The last recorded scan and when it was recorded, when its file is intact: the last-seen
@@ -71,23 +68,39 @@ extension StateDatabase {
   }
 
   /// Writes `snapshot`, recorded at `time`, and records it as the one the store matches, in
-  /// the transaction that made the store match it. The file is written first and replaced
-  /// whole (rename): should the transaction not commit, the row still names the old file's
-  /// digest, which the new file does not have, and the next scan is recorded the whole way.
-  /// No fsync either: a file lost or torn by a power cut fails the same check.
+  /// the transaction that made the store match it: as a patch over the full file under
+  /// `previous` when that is small (`ScanSnapshotPatch`; `sources` as it takes them), as a
+  /// full file otherwise. The file is written first and replaced whole (rename): should the
+  /// transaction not commit, the row still names the old file's digest, which the new file
+  /// does not have, or the old patch, which named the full file now replaced, and the next
+  /// scan is recorded the whole way. (A new patch left by a transaction that did not commit
+  /// is not the file the row names, and the full file under it is unchanged.) No fsync
+  /// either: a file lost or torn by a power cut fails the same checks.
   ///
   /// Returns false when the file cannot be written (a full disk): the row then still
   /// describes the old file, no longer current, and the caller must write the last-seen
   /// times the new one would have given.
-  func saveScanSnapshot(_ db: Database, _ snapshot: ScanSnapshot, at time: Double) throws
-    -> Bool
-  {
+  func saveScanSnapshot(
+    _ db: Database, _ snapshot: ScanSnapshot, at time: Double,
+    over previous: (scan: StoredScan, sources: [Int32])? = nil
+  ) throws -> Bool {
     do {
       guard !scanSnapshotWritesFail.current else { throw ScanSnapshot.TooBig() }
-      let (length, digest) = try snapshot.write(to: scanSnapshotPath)
+      let patch = previous.flatMap {
+        ScanSnapshotPatch(
+          snapshot, over: $0.scan, sources: $0.sources, policy: scanSnapshotPatches.current)
+      }
+      let written: (length: Int, digest: UInt64)
+      if let patch {
+        written = try patch.write(to: scanSnapshotPatchPath)
+      } else {
+        written = try snapshot.write(to: scanSnapshotPath)
+        // A patch names the full file it was made over, which is gone: this only tidies.
+        unlink(scanSnapshotPatchPath)
+      }
       try db.execute(
         sql: "INSERT OR REPLACE INTO scanSnapshot VALUES (1, ?, ?, ?, 1)",
-        arguments: [length, Int64(bitPattern: digest), time])
+        arguments: [written.length, Int64(bitPattern: written.digest), time])
       return true
     } catch is CairnError, is ScanSnapshot.TooBig {
       try db.execute(sql: "UPDATE scanSnapshot SET current = 0")

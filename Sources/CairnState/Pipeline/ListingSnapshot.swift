@@ -48,7 +48,7 @@ enum ListingSnapshot {
       let content = bytes.count - 8
       let (digest, trailer) = bytes.withUnsafeBytes { raw in
         (
-          ScanSnapshot.digest(UnsafeRawBufferPointer(rebasing: raw[..<content])),
+          SnapshotFile.digest(UnsafeRawBufferPointer(rebasing: raw[..<content])),
           UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: content, as: UInt64.self))
         )
       }
