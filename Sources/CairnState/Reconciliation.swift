@@ -81,6 +81,9 @@ extension PartitionStore {
     let input = try reconciliationInput(
       files: files, roots: roots, assets: assets, settings: settings, now: now, lookup: lookup)
     let output = ReconciliationEngine.reconcile(input)
+    // Candidates' records are read again from a listing file: one that changed meanwhile
+    // leaves them unknown, and nothing may be recorded or acted on.
+    if let failure = assets.readBackFailure { throw CairnError(.malformedInput, failure) }
     try signals.recordMissing(output.gone, at: now)
     try meta.set(.lastReconcileAt, now)
     return output

@@ -1,8 +1,9 @@
 import CairnCore
-import CairnState
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import CairnState
 
 /// `--server FILE`: the listing cairn-reconcile decides on.
 @Suite struct ServerListingTests {
@@ -58,5 +59,90 @@ import Testing
 
   @Test func aListingWithoutItsEndIsRefused() throws {
     #expect(throws: CairnError.self) { try read([header, asset("a", owner: me)]) }
+  }
+
+  /// A listing of every kind of asset line: escaped checksum, live photo, dates, trashed.
+  private var assortedListing: [String] {
+    [
+      header,
+      #"{"type":"asset","id":"a1","checksum":"AAAA","originalFileName":"IMG_1.jpg","assetType":"IMAGE","visibility":"timeline","livePhotoVideoId":"v1","isTrashed":false,"ownerId":"\#(me)","fileCreatedAt":"2026-01-02T03:04:05.000Z"}"#,
+      #"{"type":"asset","id":"a2","checksum":"B\u0042BB","isTrashed":false,"ownerId":"\#(me)"}"#,
+      asset("a3", owner: "00000000-0000-4000-8000-00000000000b", checksum: "partner"),
+      asset("a4", owner: me, checksum: "DDDD", trashed: true),
+      asset("a5", owner: me, checksum: "EEEE"),
+      end,
+    ]
+  }
+
+  private func everything(_ listing: ServerListing) -> [String] {
+    (0..<listing.assets.count).map { index in
+      let record = listing.assets.record(index)
+      return "\(record) \(listing.assets.checksum(index)) \(listing.assets.isTrashed(index))"
+    }
+  }
+
+  @Test func aListingFileIsReadAgainOnlyForTheRecordsAsked() throws {
+    let folder = TemporaryDirectory()
+    let path = try folder.file("listing.ndjson", assortedListing.joined(separator: "\n") + "\n")
+    // Read as a pipe would be: every line kept.
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    let kept = try ServerListing.read(
+      RecordStream(reader: RecordReader(fileDescriptor: fd, sourceName: "listing")))
+    #expect(kept.assets.count == 4)
+    // Read from the file (parsed, then recognised from the listing snapshot): the same.
+    let paths = CairnPaths(environment: folder.isolatedEnvironment())
+    for round in 0..<2 {
+      let listing = try ServerListing.read(path: path, partitions: paths)
+      #expect(listing.recognised == (round == 0 ? 0 : 5))
+      #expect(everything(listing) == everything(kept))
+      #expect(listing.assets.readBackFailure == nil)
+    }
+  }
+
+  @Test func aListingFileChangedAfterItWasReadIsNotTrusted() throws {
+    let folder = TemporaryDirectory()
+    let text = assortedListing.joined(separator: "\n") + "\n"
+    let path = try folder.file("listing.ndjson", text)
+    let rewrite = { (text: String) in
+      // In place, as a shell's `>` does: the file read is the file changed.
+      let handle = try #require(FileHandle(forWritingAtPath: path))
+      try handle.truncate(atOffset: 0)
+      try handle.write(contentsOf: Array(text.utf8))
+      try handle.close()
+    }
+    // Another asset's id where a5's was, the length unchanged.
+    var listing = try ServerListing.read(path: path)
+    try rewrite(text.replacingOccurrences(of: #""id":"a5""#, with: #""id":"a6""#))
+    #expect(listing.assets.record(0).id == "a1")  // unchanged bytes: still that line
+    #expect(listing.assets.record(3).id == "")
+    #expect(listing.assets.readBackFailure?.contains("changed while it was read") == true)
+    // Cut short.
+    try rewrite(text)
+    listing = try ServerListing.read(path: path)
+    try rewrite(String(text.prefix(text.count / 2)))
+    #expect(listing.assets.record(3).id == "")
+    #expect(listing.assets.readBackFailure?.contains("ends before") == true)
+
+    // Reconciling with it records nothing and says why.
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
+    let roots = [RootStatus(path: "/lib", complete: true, files: 1)]
+    try store.recordScan([file("/lib/e.jpg", "EEEE")], completeRoots: ["/lib"], at: t0)
+    try store.recordScan([], completeRoots: ["/lib"], at: t0 + day)
+    #expect {
+      try store.reconcile(
+        files: [], roots: roots, assets: listing.assets, settings: .defaults, now: t0 + day)
+    } throws: { error in
+      (error as? CairnError)?.status == .malformedInput
+        && "\(error)".contains("changed while it was read")
+    }
+    #expect(try store.signals.missing().isEmpty)
+    try rewrite(text)
+    listing = try ServerListing.read(path: path)
+    let output = try store.reconcile(
+      files: [], roots: roots, assets: listing.assets, settings: .defaults, now: t0 + day)
+    #expect(output.candidates.map(\.assetId) == ["a5"])
+    #expect(try store.signals.missing().keys.sorted() == ["EEEE"])
   }
 }

@@ -4,16 +4,80 @@
 /// A listing of a million assets read into `AssetRecord`s costs a second and several hundred
 /// megabytes of strings the engine never looks at. Read from a stream, each asset is kept as
 /// its line of JSON, checked when it is added to decode as an `AssetRecord` (so a malformed
-/// listing is refused while it is read, exactly as decoding it would refuse it).
+/// listing is refused while it is read, exactly as decoding it would refuse it). Read from a
+/// file (`ListingFile`), only each checksum is kept, with where its line lies and the line's
+/// digest: the line is read again, and must be the same bytes, when its record is needed.
 public struct ServerAssets: Sendable {
   private var records: [AssetRecord] = []
   private var lines = LineArena()
   private var trashed: [Bool] = []
+  /// With a file: `lines` holds checksums alone, and `places` where each line lies.
+  private let file: ListingFile?
+  private var places: [LinePlace] = []
 
   /// Assets already decoded (tests, small listings).
   public init(_ records: [AssetRecord] = []) {
     self.records = records
     trashed = records.map(\.isTrashed)
+    file = nil
+  }
+
+  /// Assets whose lines are read back from `file` when decoded (see the type): each is added
+  /// with its `LinePlace` there.
+  public init(readingBackFrom file: ListingFile) {
+    self.file = file
+  }
+
+  /// Where an asset's line lies in a `ListingFile`, and its digest.
+  public struct LinePlace: Sendable {
+    public var offset: Int
+    public var length: Int
+    public var digest: LineDigest
+
+    public init(offset: Int, length: Int, digest: LineDigest) {
+      self.offset = offset
+      self.length = length
+      self.digest = digest
+    }
+  }
+
+  /// Adds the asset of a line of `cairn-fetch` output, after checking that it decodes (`place`:
+  /// where the line lies, with a file). Returns where its checksum lies in the line (nil:
+  /// escaped there) and whether it is trashed.
+  @discardableResult
+  public mutating func append(_ object: JSONObject, at place: LinePlace? = nil)
+    throws(RecordError) -> (checksum: Range<Int>?, isTrashed: Bool)
+  {
+    try AssetRecord.check(object)
+    let isTrashed = try object.optionalBool("isTrashed") ?? false
+    // `check` found the checksum to be a string: its content lies inside the quotes.
+    let checksum = object.rawValue("checksum") ?? []
+    let inPlace = checksum.count >= 2 && !checksum.contains(UInt8(ascii: "\\"))
+    let range = inPlace ? (checksum.startIndex + 1)..<(checksum.endIndex - 1) : nil
+    object.bytes.withUnsafeBufferPointer {
+      append(recognised: $0, checksum: range, isTrashed: isTrashed, at: place)
+    }
+    return (range, isTrashed)
+  }
+
+  /// Adds an asset line known to be, byte for byte, one that `append(_:)` accepted, with what
+  /// it found then (a listing read with the last one at hand: `ListingSnapshot`).
+  public mutating func append(
+    recognised line: UnsafeBufferPointer<UInt8>, checksum: Range<Int>?, isTrashed: Bool,
+    at place: LinePlace? = nil
+  ) {
+    precondition(records.isEmpty, "ServerAssets holds records or lines, not both")
+    if file != nil {
+      guard let place else { preconditionFailure("an asset read from a file needs its place") }
+      // The checksum alone (none when escaped: the record is decoded for it).
+      let kept = checksum.map { UnsafeBufferPointer(rebasing: line[$0]) }
+      lines.append(
+        kept ?? UnsafeBufferPointer(rebasing: line[0..<0]), checksum: kept.map { 0..<$0.count })
+      places.append(place)
+    } else {
+      lines.append(line, checksum: checksum)
+    }
+    trashed.append(isTrashed)
   }
 
   public var count: Int { trashed.count }
@@ -65,16 +129,32 @@ public struct ServerAssets: Sendable {
     }
   }
 
-  /// Asset `index`, decoded.
+  /// Asset `index`, decoded. Read back from a file, a line that is no longer there or no
+  /// longer the same bytes gives a record with an empty id, and `readBackFailure` says why:
+  /// whoever acts on the records must check it first.
   public func record(_ index: Int) -> AssetRecord {
     if !records.isEmpty { return records[index] }
+    let line: [UInt8]
+    if let file {
+      guard let read = file.line(places[index]) else {
+        return AssetRecord(
+          id: "", checksum: "", originalFileName: "", assetType: "", visibility: "",
+          isTrashed: trashed[index], ownerId: "")
+      }
+      line = read
+    } else {
+      line = lines.line(index)
+    }
     do {
-      return try AssetRecord(JSONObject(parsing: lines.line(index)))
+      return try AssetRecord(JSONObject(parsing: line))
     } catch {
-      // `append` checked this very line the way the decoder reads it.
+      // `append` checked this very line (the same bytes) the way the decoder reads it.
       preconditionFailure("an asset line that was checked no longer decodes: \(error)")
     }
   }
+
+  /// Why a line could not be read back from the file, if one could not (see `record`).
+  public var readBackFailure: String? { file?.failure }
 }
 
 /// Lines of JSON kept end to end in 16 MB chunks (a chunk of its own for a longer line): a

@@ -54,6 +54,10 @@ public final class RecordReader {
   private var end = 0
   private var atEOF = false
   private var lineNumber = 0
+  /// Where `buffer` starts in the input.
+  private var bufferOffset = 0
+  /// Where the last line read starts in the input (see `lastLineOffset`).
+  private var lineOffset = 0
   /// Called before a read that may block, so a filter can flush what it has written: records
   /// reach the next stage as soon as they are made, without a system call per record.
   public var willBlock: (() -> Void)?
@@ -100,6 +104,7 @@ public final class RecordReader {
     while true {
       guard let range = try nextLineRange() else { return nil }
       lineNumber += 1
+      lineOffset = bufferOffset + range.lowerBound
       if let known {
         let claimed = buffer.withUnsafeBufferPointer {
           known(UnsafeBufferPointer(rebasing: $0[range]))
@@ -124,6 +129,25 @@ public final class RecordReader {
 
   /// The number of the last line read (blank and passed-over lines included).
   public var lastLineNumber: Int { lineNumber }
+
+  /// Where the last line read (or passed to `known`) starts, in bytes from where this reader
+  /// began reading: with `readsFile`, where to read it again.
+  public var lastLineOffset: Int { lineOffset }
+
+  /// Whether this reader opened a regular file itself (`init(path:)`), which can be read again
+  /// at an offset while it is open; a pipe or a terminal cannot.
+  public var readsFile: Bool {
+    guard ownsDescriptor else { return false }
+    var status = stat()
+    return fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// A descriptor of its own for the file this reader reads (see `readsFile`), or nil.
+  public func duplicateDescriptor() -> Int32? {
+    guard readsFile else { return nil }
+    let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+    return copy >= 0 ? copy : nil
+  }
 
   /// Wraps an error found while decoding `line` with this reader's name.
   public func error(at line: InputLine, _ message: String) -> InputError {
@@ -169,6 +193,7 @@ public final class RecordReader {
           b.copyMemory(from: UnsafeRawBufferPointer(rebasing: b[from..<(from + remaining)]))
         }
       }
+      bufferOffset += start
       start = 0
       end = remaining
     }

@@ -25,7 +25,17 @@ public struct ServerListing: Sendable {
     }
     identified(identity)
     let userId = identity.partition.userId
-    var assets = ServerAssets()
+    // A file is read again for the few lines that become candidates; a pipe's lines are kept.
+    let reader = stream.reader
+    let file = reader.duplicateDescriptor().map {
+      ListingFile(descriptor: $0, path: reader.sourceName)
+    }
+    var assets = file.map(ServerAssets.init(readingBackFrom:)) ?? ServerAssets()
+    let place = { (length: Int, digest: LineDigest) in
+      file == nil
+        ? nil
+        : ServerAssets.LinePlace(offset: reader.lastLineOffset, length: length, digest: digest)
+    }
     let directory = partitions?.partitionCacheDirectory(identity.partition)
     let path = directory.map { $0 + "/" + ListingSnapshot.fileName }
     var follower = path.flatMap { ListingSnapshot.Stored.load($0, userId: userId) }
@@ -36,9 +46,12 @@ public struct ServerListing: Sendable {
       follower == nil
       ? nil
       : { line in
-        guard let entry = follower?.entry(for: LineDigest(line)) else { return false }
+        let digest = LineDigest(line)
+        guard let entry = follower?.entry(for: digest) else { return false }
         if entry.isMine {
-          assets.append(recognised: line, checksum: entry.checksum, isTrashed: entry.isTrashed)
+          assets.append(
+            recognised: line, checksum: entry.checksum, isTrashed: entry.isTrashed,
+            at: place(line.count, digest))
         }
         recorder?.add(entry)
         return true
@@ -58,7 +71,8 @@ public struct ServerListing: Sendable {
           digest: line.bytes.withUnsafeBufferPointer(LineDigest.init), checksum: nil,
           isTrashed: false, isMine: mine)
         if mine {
-          (entry.checksum, entry.isTrashed) = try assets.append(line.object)
+          (entry.checksum, entry.isTrashed) = try assets.append(
+            line.object, at: place(line.bytes.count, entry.digest))
         } else {
           try AssetRecord.check(line.object)
         }

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A listing file (`--server FILE`) kept open so that an asset's line can be read again when
+/// its record is needed (`ServerAssets`), instead of holding every line in memory.
+///
+/// A line read again must be the bytes read the first time (its digest says so): a file
+/// rewritten or cut short in between (a new listing saved over it) fails the read, which
+/// records why; it never yields another asset's record.
+public final class ListingFile: Sendable {
+  private let fd: Int32
+  public let path: String
+  private let problem = Locked<String?>(nil)
+
+  /// Takes ownership of `fd`, open on `path`.
+  public init(descriptor fd: Int32, path: String) {
+    self.fd = fd
+    self.path = path
+  }
+
+  deinit { close(fd) }
+
+  /// The line at `place`, when it is still the line that was read there.
+  func line(_ place: ServerAssets.LinePlace) -> [UInt8]? {
+    var bytes = [UInt8](repeating: 0, count: place.length)
+    var done = 0
+    while done < place.length {
+      let got = bytes.withUnsafeMutableBytes { raw in
+        pread(
+          fd, raw.baseAddress.map { $0 + done }, place.length - done, off_t(place.offset + done))
+      }
+      if got < 0 && errno == EINTR { continue }
+      guard got > 0 else {
+        fail(got < 0 ? String(cString: strerror(errno)) : "it ends before a line read from it")
+        return nil
+      }
+      done += got
+    }
+    guard bytes.withUnsafeBufferPointer(LineDigest.init) == place.digest else {
+      fail("a line read from it is no longer the same")
+      return nil
+    }
+    return bytes
+  }
+
+  /// The first reason a line could not be read again, if one could not.
+  public var failure: String? { problem.current }
+
+  private func fail(_ reason: String) {
+    problem.withLock { $0 = $0 ?? "\(path) changed while it was read: \(reason)" }
+  }
+}
