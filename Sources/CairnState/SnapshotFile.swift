@@ -153,6 +153,47 @@ struct ChunkWriter {
   }
 }
 
+/// Memory holding a snapshot's bytes: the file itself mapped copy-on-write, with room after
+/// it for a patch, or memory allocated and filled. Mapped, a hundred megabytes cost no copy
+/// and no fresh pages: the page cache's are used as they are. Only cairn writes the partition
+/// folder, and always a new file renamed over the old, so the pages mapped stay what was
+/// read (a file cut short in place under a mapping would fault).
+final class SnapshotBuffer: @unchecked Sendable {
+  let base: UnsafeMutableRawPointer
+  /// The mapping's length; nil when allocated.
+  private let mapped: Int?
+
+  init(allocating count: Int) {
+    base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 8)
+    mapped = nil
+  }
+
+  /// The `size` bytes of the file open at `fd` at the start of `count` writable bytes (the
+  /// rest zero); nil when it cannot be mapped.
+  init?(mapping fd: Int32, size: Int, count: Int) {
+    let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
+    let length = max((count + page - 1) / page * page, page)
+    let failed = UnsafeMutableRawPointer(bitPattern: -1)
+    guard
+      let region = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+      region != failed
+    else { return nil }
+    if size > 0 {
+      let file = mmap(region, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0)
+      guard file == region else {
+        munmap(region, length)
+        return nil
+      }
+    }
+    base = region
+    mapped = length
+  }
+
+  deinit {
+    if let mapped { munmap(base, mapped) } else { base.deallocate() }
+  }
+}
+
 /// Reads a snapshot's numbers and strings in order. Offsets are into `raw`, which may hold
 /// more than the file being read (a patch is read after the file it patches).
 struct SnapshotReader {

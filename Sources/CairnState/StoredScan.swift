@@ -19,6 +19,7 @@ final class StoredScan: @unchecked Sendable {
   let digest: UInt64
   /// The full file: the whole scan, or the one under the patch.
   let full: FullFile
+  private let buffer: SnapshotBuffer
   private let storage: UnsafeMutableRawPointer
   /// Per file: root index, then offset and length of path, checksum and identity.
   private let fields: [UInt32]
@@ -74,18 +75,20 @@ final class StoredScan: @unchecked Sendable {
     let total = size + (patch?.bytes.count ?? 0)
     // Offsets into the buffer are 32-bit.
     guard total <= Int(UInt32.max) else { return nil }
-    let storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 8)
-    guard SnapshotFile.read(fd, into: storage, count: size) else {
-      storage.deallocate()
-      return nil
+    let buffer: SnapshotBuffer
+    if let mapped = SnapshotBuffer(mapping: fd, size: size, count: total) {
+      buffer = mapped
+    } else {
+      buffer = SnapshotBuffer(allocating: total)
+      guard SnapshotFile.read(fd, into: buffer.base, count: size) else { return nil }
     }
     if let patch {
       patch.bytes.withUnsafeBytes { bytes in
-        UnsafeMutableRawBufferPointer(start: storage + size, count: bytes.count)
+        UnsafeMutableRawBufferPointer(start: buffer.base + size, count: bytes.count)
           .copyMemory(from: bytes)
       }
     }
-    return StoredScan(owning: storage, fullLength: size, patch: patch)
+    return StoredScan(owning: buffer, fullLength: size, patch: patch)
   }
 
   /// Decodes `bytes` (copied), a full file; nil when they are not a snapshot this version
@@ -103,35 +106,27 @@ final class StoredScan: @unchecked Sendable {
       patch = stored
     }
     let total = bytes.count + (patchBytes?.count ?? 0)
-    let storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 8)
+    let buffer = SnapshotBuffer(allocating: total)
     for (offset, part) in [(0, bytes), (bytes.count, patchBytes ?? [])] {
       part.withUnsafeBytes { raw in
-        UnsafeMutableRawBufferPointer(start: storage + offset, count: raw.count)
+        UnsafeMutableRawBufferPointer(start: buffer.base + offset, count: raw.count)
           .copyMemory(from: raw)
       }
     }
-    return StoredScan(owning: storage, fullLength: bytes.count, patch: patch)
+    return StoredScan(owning: buffer, fullLength: bytes.count, patch: patch)
   }
 
-  /// Takes ownership of `storage`: the full file's `fullLength` bytes, then the patch's if
-  /// there is one (freed with this object, or here when they don't decode).
-  private init?(
-    owning storage: UnsafeMutableRawPointer, fullLength: Int, patch: ScanSnapshotPatch.Stored?
-  ) {
-    guard let full = FullDecoding(storage, length: fullLength) else {
-      storage.deallocate()
-      return nil
-    }
+  /// Keeps `buffer`: the full file's `fullLength` bytes, then the patch's if there is one.
+  private init?(owning buffer: SnapshotBuffer, fullLength: Int, patch: ScanSnapshotPatch.Stored?) {
+    let storage = buffer.base
+    guard let full = FullDecoding(storage, length: fullLength) else { return nil }
     let fullFile = FullFile(length: fullLength, digest: full.digest, count: full.count)
     if let patch {
       let raw = UnsafeRawBufferPointer(
         start: storage, count: fullLength + patch.bytes.count - 8)
       guard patch.fullDigest == full.digest, full.roots == patch.roots,
         let patched = patch.decodeFiles(raw, from: fullLength + patch.filesOffset, over: full)
-      else {
-        storage.deallocate()
-        return nil
-      }
+      else { return nil }
       roots = patch.roots
       count = patched.fullIndexes.count
       absent = patch.absent
@@ -152,11 +147,10 @@ final class StoredScan: @unchecked Sendable {
       digests = full.digests
       fullIndexes = nil
     }
+    self.buffer = buffer
     self.storage = storage
     self.full = fullFile
   }
-
-  deinit { storage.deallocate() }
 
   /// The bytes of field `field` (0 path, 1 checksum, 2 identity) of file `index`.
   @inline(__always)

@@ -53,10 +53,23 @@ import Testing
     let first = try read(before, state: state)
     #expect(first.recognised == 0)
     let after = change.apply(to: before, asset: asset)
+    let path = try #require(snapshotPath(state, me))
+    let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber]
     let remembered = try read(after, state: state)
     let checked = try read(after, state: TemporaryDirectory(), remember: false)
     #expect(summary(remembered) == summary(checked))
     #expect(remembered.recognised >= change.leastRecognised, "\(remembered.recognised)")
+    // The snapshot now is what recording this listing afresh writes; left as it was, not
+    // written again, when the listing did not change.
+    let fresh = TemporaryDirectory()
+    _ = try read(after, state: fresh)
+    #expect(
+      FileManager.default.contents(atPath: path)
+        == FileManager.default.contents(atPath: try #require(snapshotPath(fresh, me))))
+    let rewritten =
+      try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+      != inode as? Int
+    #expect(rewritten == (change != .none))
     // And the listing just read is the one remembered now.
     #expect(try read(after, state: state).recognised == after.count)
   }

@@ -74,6 +74,14 @@ enum ListingSnapshot {
       }
     }
 
+    /// The bytes of the first `count` entries, as the file holds them.
+    func withEntryBytes<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+      bytes.withUnsafeBytes { raw in
+        body(
+          UnsafeRawBufferPointer(rebasing: raw[start..<start + count * ListingSnapshot.entrySize]))
+      }
+    }
+
     func entry(_ index: Int) -> Entry {
       let at = start + index * ListingSnapshot.entrySize + 16
       let (lower, upper, flags) = bytes.withUnsafeBytes { raw in
@@ -135,29 +143,39 @@ enum ListingSnapshot {
 
   /// Writes the entries of the listing being read, as they come, to a temporary file renamed
   /// into place at `finish`; a file that cannot be written is given up quietly (the cache is
-  /// lost, nothing else).
+  /// lost, nothing else). While the listing is the last one (`previous`, the file in place)
+  /// entry for entry, nothing is written: a listing unchanged to its end leaves that file as
+  /// it is, and one that changes has the entries read so far copied from it first.
   final class Recorder {
     private let path: String
     private let temporary: String
-    private var fd: Int32
+    private let userId: String
+    private let previous: Stored?
+    /// Entries so far, when they are `previous`'s first ones and nothing is written yet.
+    private var unchanged = 0
+    private var fd: Int32 = -1
     private var writer: ChunkWriter?
+    private var failed = false
     private var digest = SnapshotDigest()
 
-    init?(path: String, userId: String) {
+    init(path: String, userId: String, previous: Stored?) {
       self.path = path
       temporary = path + ".tmp-\(getpid())"
-      fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-      guard fd >= 0 else { return nil }
-      writer = ChunkWriter { [unowned self] chunk in
-        guard POSIXIO.writeAll(self.fd, chunk) == 0 else { throw RecorderFailed() }
-        self.digest.update(chunk)
-      }
-      write { try $0.append(ListingSnapshot.header(userId)) }
+      self.userId = userId
+      self.previous = previous
     }
 
     deinit { abandon() }
 
     func add(_ entry: Entry) {
+      if writer == nil {
+        guard !failed else { return }
+        if let previous, unchanged < previous.count, previous.entry(unchanged) == entry {
+          unchanged += 1
+          return
+        }
+        begin()
+      }
       write { writer in
         try writer.append(entry.digest.high)
         try writer.append(entry.digest.low)
@@ -169,6 +187,12 @@ enum ListingSnapshot {
 
     /// Puts the file in place (the listing was read to its proper end).
     func finish() {
+      if writer == nil {
+        guard !failed else { return }
+        // The file in place is this listing's, byte for byte.
+        if let previous, unchanged == previous.count { return }
+        begin()
+      }
       write { try $0.finish() }
       guard writer != nil else { return }
       let trailer = digest.finish().littleEndian
@@ -181,6 +205,23 @@ enum ListingSnapshot {
       }
       fd = -1
       unlink(temporary)
+    }
+
+    /// Opens the temporary file and writes the header and the unchanged entries.
+    private func begin() {
+      fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+      guard fd >= 0 else {
+        failed = true
+        return
+      }
+      writer = ChunkWriter { [unowned self] chunk in
+        guard POSIXIO.writeAll(self.fd, chunk) == 0 else { throw RecorderFailed() }
+        self.digest.update(chunk)
+      }
+      write { try $0.append(ListingSnapshot.header(userId)) }
+      if let previous, unchanged > 0 {
+        previous.withEntryBytes(unchanged) { bytes in write { try $0.append(bytes: bytes) } }
+      }
     }
 
     private func write(_ body: (inout ChunkWriter) throws -> Void) {
@@ -196,6 +237,7 @@ enum ListingSnapshot {
     private func abandon() {
       writer?.release()
       writer = nil
+      failed = true
       if fd >= 0 {
         close(fd)
         fd = -1

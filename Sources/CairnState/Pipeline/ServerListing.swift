@@ -38,10 +38,12 @@ public struct ServerListing: Sendable {
     }
     let directory = partitions?.partitionCacheDirectory(identity.partition)
     let path = directory.map { $0 + "/" + ListingSnapshot.fileName }
-    var follower = path.flatMap { ListingSnapshot.Stored.load($0, userId: userId) }
-      .map(ListingSnapshot.Follower.init)
+    let stored = path.flatMap { ListingSnapshot.Stored.load($0, userId: userId) }
+    var follower = stored.map(ListingSnapshot.Follower.init)
     if let directory { try? CairnPaths.makePrivateDirectory(directory) }
-    let recorder = path.flatMap { ListingSnapshot.Recorder(path: $0, userId: userId) }
+    let recorder = path.map {
+      ListingSnapshot.Recorder(path: $0, userId: userId, previous: stored)
+    }
     let known: ((UnsafeBufferPointer<UInt8>) -> Bool)? =
       follower == nil
       ? nil
