@@ -12,13 +12,15 @@ import Foundation
 /// a partial scan that changed something, an older or newer code path). A file that is
 /// missing, damaged, of another version or not the one the row names is ignored, and the scan
 /// is recorded the whole way (`recordScan`'s full comparison), which writes a new one. A stale
-/// snapshot still says when the checksums it lists were last seen.
+/// snapshot still says when the checksums it lists were last seen. When a scan differs from
+/// the last in a few files, its snapshot is written as a patch over the last full file
+/// (`ScanSnapshotPatch`), and read back as one (`StoredScan`).
 ///
 /// The file: a magic line and a version, then counted lists of length-prefixed UTF-8 strings
 /// (little-endian 32-bit numbers): the roots; the files (root index, path, checksum,
 /// identity, and the 16-byte digest of the scan line it was read from, zero when unknown) in
 /// scan order; the absent checksums; the identities listed more than once.
-struct ScanSnapshot {
+struct ScanSnapshot: SnapshotEncoding {
   /// The complete roots the scan covered; every file lies under one of them.
   var roots: [String]
   /// The scan's files, in scan order.
@@ -75,18 +77,6 @@ struct ScanSnapshot {
   }
 
   struct TooBig: Error {}
-
-  /// The whole file in memory (for tests).
-  func encoded() throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    try encode { bytes.append(contentsOf: $0) }
-    return bytes
-  }
-
-  /// Writes the file at `path` (see `SnapshotFile.write`) and returns its length and digest.
-  func write(to path: String) throws -> (length: Int, digest: UInt64) {
-    try SnapshotFile.write(to: path, encode)
-  }
 
   /// The digest of `bytes` (see `SnapshotDigest`): of a snapshot file, all but its last eight
   /// bytes, which hold it.

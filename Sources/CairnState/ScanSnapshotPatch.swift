@@ -16,7 +16,7 @@ import Foundation
 /// roots, the absent checksums and the identities listed more than once (as in the full
 /// file), the number of files, then pieces: `0`, start and count (a run of the full file's
 /// files), or `1` and a file as the full file writes one. It ends with its own digest.
-struct ScanSnapshotPatch {
+struct ScanSnapshotPatch: SnapshotEncoding {
   static let fileName = "scan-snapshot-patch"
   static let magic = Array("cairn-scan-patch\n".utf8)
   static let version: UInt32 = 1
@@ -111,18 +111,6 @@ struct ScanSnapshotPatch {
         }
       }
     }
-  }
-
-  /// The whole file in memory (for tests).
-  func encoded() throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    try encode { bytes.append(contentsOf: $0) }
-    return bytes
-  }
-
-  /// Writes the file at `path` (see `SnapshotFile.write`) and returns its length and digest.
-  func write(to path: String) throws -> (length: Int, digest: UInt64) {
-    try SnapshotFile.write(to: path, encode)
   }
 
   /// A patch read back, up to its pieces; `StoredScan` reads those after the full file.

@@ -153,6 +153,27 @@ struct ChunkWriter {
   }
 }
 
+/// A snapshot file's content, streamed by `encode` (see `SnapshotFile.encode`).
+protocol SnapshotEncoding {
+  func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (
+    length: Int, digest: UInt64
+  )
+}
+
+extension SnapshotEncoding {
+  /// The whole file in memory (for tests).
+  func encoded() throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    try encode { bytes.append(contentsOf: $0) }
+    return bytes
+  }
+
+  /// Writes the file at `path` (see `SnapshotFile.write`) and returns its length and digest.
+  func write(to path: String) throws -> (length: Int, digest: UInt64) {
+    try SnapshotFile.write(to: path, encode)
+  }
+}
+
 /// Memory holding a snapshot's bytes: the file itself mapped copy-on-write, with room after
 /// it for a patch, or memory allocated and filled. Mapped, a hundred megabytes cost no copy
 /// and no fresh pages: the page cache's are used as they are. Only cairn writes the partition

@@ -82,34 +82,6 @@ public struct ServerAssets: Sendable {
 
   public var count: Int { trashed.count }
 
-  /// Adds the asset of a line of `cairn-fetch` output, after checking that it decodes.
-  /// Returns where its checksum lies in the line (nil: escaped there) and whether it is trashed.
-  @discardableResult
-  public mutating func append(_ object: JSONObject) throws(RecordError) -> (
-    checksum: Range<Int>?, isTrashed: Bool
-  ) {
-    try AssetRecord.check(object)
-    let isTrashed = try object.optionalBool("isTrashed") ?? false
-    // `check` found the checksum to be a string: its content lies inside the quotes.
-    let checksum = object.rawValue("checksum") ?? []
-    let inPlace = checksum.count >= 2 && !checksum.contains(UInt8(ascii: "\\"))
-    let range = inPlace ? (checksum.startIndex + 1)..<(checksum.endIndex - 1) : nil
-    object.bytes.withUnsafeBufferPointer {
-      append(recognised: $0, checksum: range, isTrashed: isTrashed)
-    }
-    return (range, isTrashed)
-  }
-
-  /// Adds an asset line known to be, byte for byte, one that `append(_:)` accepted, with what
-  /// it found then (a listing read with the last one at hand: `ListingSnapshot`).
-  public mutating func append(
-    recognised line: UnsafeBufferPointer<UInt8>, checksum: Range<Int>?, isTrashed: Bool
-  ) {
-    precondition(records.isEmpty, "ServerAssets holds records or lines, not both")
-    lines.append(line, checksum: checksum)
-    trashed.append(isTrashed)
-  }
-
   public func isTrashed(_ index: Int) -> Bool { trashed[index] }
 
   /// The checksum of asset `index`.
