@@ -32,7 +32,11 @@ baseline=$(seconds "$t0" "$t1")
 
 # Seed the observed store (the first run of a partition), then measure the second run.
 t0=$(now)
-"$bin/cairn-reconcile" -q --server "$out/server.ndjson" < "$out/scan-1.ndjson" > /dev/null
+if ! /usr/bin/time -v "$bin/cairn-reconcile" -q --server "$out/server.ndjson" \
+  < "$out/scan-1.ndjson" > /dev/null 2> "$out/seed.err"; then
+  cat "$out/seed.err" >&2
+  exit 1
+fi
 t1=$(now)
 seed=$(seconds "$t0" "$t1")
 # The seeding run leaves some 450 MB of state to be written back; the measured run should not
@@ -47,7 +51,7 @@ candidates=$(grep -c '"type":"candidate"' "$out/candidates.ndjson" || true)
 
 echo "cairn-reconcile, $n local files against $n server assets ($deleted deleted):"
 echo "  sort+comm baseline:      $baseline s"
-echo "  first run (seeding):     $seed s"
+echo "  first run (seeding):     $seed s, peak memory $(peak "$out/seed.err")"
 echo "  cairn-reconcile (whole): $whole s, peak memory $(peak "$out/reconcile.err"), $candidates candidates"
 echo "  phases (-v):"
 grep -E '^cairn-reconcile: [a-z ]+:' "$out/reconcile.err" | sed 's/^/    /'
