@@ -129,56 +129,39 @@ struct ScanSnapshotPatch: SnapshotEncoding {
 
     /// Reads the patch at `path`; nil when there is none or it is not one this version wrote.
     static func load(_ path: String) -> Stored? {
-      let fd = open(path, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else { return nil }
-      defer { close(fd) }
-      guard let size = SnapshotFile.size(fd) else { return nil }
-      var bytes = [UInt8](repeating: 0, count: size)
-      let read = bytes.withUnsafeMutableBytes { raw in
-        guard let base = raw.baseAddress else { return false }  // empty: not a patch
-        return SnapshotFile.read(fd, into: base, count: size)
-      }
-      return read ? Stored(bytes) : nil
+      FileManager.default.contents(atPath: path).flatMap { Stored(Array($0)) }
     }
 
     init?(_ bytes: [UInt8]) {
-      guard
-        let header = bytes.withUnsafeBytes({ raw -> Stored? in
-          guard SnapshotFile.hasOwnDigest(raw) else { return nil }
-          var reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8]))
-          guard
-            reader.bytes(ScanSnapshotPatch.magic.count)?.elementsEqual(ScanSnapshotPatch.magic)
-              == true,
-            reader.integer() == ScanSnapshotPatch.version, let fullLength = reader.word(),
-            fullLength <= UInt64(UInt32.max), let fullDigest = reader.word(),
-            let roots = reader.strings(), let absent = reader.strings(),
-            let shared = reader.strings(), let count = reader.integer()
-          else { return nil }
-          return Stored(
-            bytes: bytes, length: raw.count,
-            digest: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self),
-            fullLength: Int(fullLength), fullDigest: fullDigest, roots: roots, absent: absent,
-            sharedIdentities: shared, count: Int(count), filesOffset: reader.offset)
-        })
-      else { return nil }
-      self = header
-    }
-
-    private init(
-      bytes: [UInt8], length: Int, digest: UInt64, fullLength: Int, fullDigest: UInt64,
-      roots: [String], absent: [String], sharedIdentities: [String], count: Int,
-      filesOffset: Int
-    ) {
+      let header = bytes.withUnsafeBytes {
+        raw -> (UInt64, UInt64, [String], [String], [String], UInt32, Int)? in
+        guard SnapshotFile.hasOwnDigest(raw) else { return nil }
+        var reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8]))
+        guard
+          reader.bytes(ScanSnapshotPatch.magic.count)?.elementsEqual(ScanSnapshotPatch.magic)
+            == true,
+          reader.integer() == ScanSnapshotPatch.version, let fullLength = reader.word(),
+          fullLength <= UInt64(UInt32.max), let fullDigest = reader.word(),
+          let roots = reader.strings(), let absent = reader.strings(),
+          let shared = reader.strings(), let count = reader.integer()
+        else { return nil }
+        return (fullLength, fullDigest, roots, absent, shared, count, reader.offset)
+      }
+      guard let (fullLength, fullDigest, roots, absent, shared, count, offset) = header else {
+        return nil
+      }
       self.bytes = bytes
-      self.length = length
-      self.digest = UInt64(littleEndian: digest)
-      self.fullLength = fullLength
+      length = bytes.count
+      digest = bytes.withUnsafeBytes {
+        UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+      }
+      self.fullLength = Int(fullLength)
       self.fullDigest = fullDigest
       self.roots = roots
       self.absent = absent
-      self.sharedIdentities = sharedIdentities
-      self.count = count
-      self.filesOffset = filesOffset
+      sharedIdentities = shared
+      self.count = Int(count)
+      filesOffset = offset
     }
 
     /// The patch's files in `StoredScan`'s terms: `raw` holds the full file (decoded as

@@ -44,25 +44,14 @@ enum ListingSnapshot {
     }
 
     init?(_ bytes: [UInt8], userId: String) {
-      guard bytes.count >= Self.headerSize(userId) + 8 else { return nil }
-      let content = bytes.count - 8
-      let (digest, trailer) = bytes.withUnsafeBytes { raw in
-        (
-          SnapshotFile.digest(UnsafeRawBufferPointer(rebasing: raw[..<content])),
-          UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: content, as: UInt64.self))
-        )
-      }
       let header = ListingSnapshot.header(userId)
-      guard digest == trailer, bytes.starts(with: header),
-        (content - header.count) % ListingSnapshot.entrySize == 0
+      let content = bytes.count - 8
+      guard content >= header.count, bytes.withUnsafeBytes(SnapshotFile.hasOwnDigest),
+        bytes.starts(with: header), (content - header.count) % ListingSnapshot.entrySize == 0
       else { return nil }
       self.bytes = bytes
       start = header.count
       count = (content - header.count) / ListingSnapshot.entrySize
-    }
-
-    private static func headerSize(_ userId: String) -> Int {
-      ListingSnapshot.header(userId).count
     }
 
     func digest(_ index: Int) -> LineDigest {
