@@ -45,6 +45,17 @@ public struct ObservedStore: Sendable {
     }
   }
 
+  /// Whether `checksum` was ever seen. (Its row alone: `entry` also reads the last scan's
+  /// snapshot to date it, a hundred megabytes at a million files, which a caller asking about
+  /// many checksums must not pay each time.)
+  public func contains(_ checksum: String) throws(CairnError) -> Bool {
+    try database.read { db in
+      try Bool.fetchOne(
+        db, sql: "SELECT EXISTS (SELECT 1 FROM observed WHERE checksum = ?)",
+        arguments: [checksum]) ?? false
+    }
+  }
+
   /// One checksum's entry, or nil when it was never seen.
   public func entry(_ checksum: String) throws(CairnError) -> ObservedEntry? {
     guard var entry = try row(checksum) else { return nil }

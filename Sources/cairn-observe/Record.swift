@@ -99,7 +99,7 @@ struct Observe {
     var confirmations: [DeletionConfirmation] = []
     for file in trashed {
       guard let checksum = hasher.checksum(file.location),
-        try store.observed.entry(checksum) != nil
+        try store.observed.contains(checksum)
       else { continue }
       confirmations.append(
         DeletionConfirmation(

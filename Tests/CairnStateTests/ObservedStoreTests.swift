@@ -20,6 +20,7 @@ import Testing
     #expect(entry.firstSeen == t0)
     #expect(entry.lastSeen == t0 + day)
     #expect(try store.observed.snapshot().keys.sorted() == ["AAA", "BBB"])
+    #expect(try store.observed.contains("BBB") && !store.observed.contains("CCC"))
   }
 
   @Test func aCompleteScanMovesPathsAPartialScanOnlyAdds() throws {
