@@ -23,7 +23,7 @@ extension PartitionStore {
   /// is an identity listed and how often) is asked only for the checksums and identities
   /// involved, in one pass over the scan.
   func recordDelta(
-    _ db: Database, files: [ScannedFile], previous: StoredScan, delta: ScanDelta,
+    _ db: Database, files: ScanFiles, previous: StoredScan, delta: ScanDelta,
     completeRoots: Set<ByteKey>, lastScan: Double, time: Double
   ) throws -> (ScanRecordingSummary, ScanSnapshot) {
     var summary = ScanRecordingSummary()
@@ -170,7 +170,7 @@ extension PartitionStore {
 /// Questions about a scan, asked for a few checksums and identities at a time, each batch
 /// answered in one pass over its files.
 struct ScanQuery {
-  let files: [ScannedFile]
+  let files: ScanFiles
   /// For each checksum asked about, the roots it is listed under (absent: not listed).
   var roots: [ByteKey: Set<ByteKey>] = [:]
   /// For each identity asked about, how many files carry it (absent: none).
@@ -180,7 +180,7 @@ struct ScanQuery {
   var carrying: [Int] = []
   private(set) var identitiesAsked = Set<ByteKey>()
 
-  init(files: [ScannedFile]) { self.files = files }
+  init(files: ScanFiles) { self.files = files }
 
   mutating func find(
     checksums: Set<ByteKey>, identities: Set<ByteKey>, collectingFiles: Bool = false
@@ -191,13 +191,13 @@ struct ScanQuery {
     // cheaper hash rules out nearly all of them first.
     let checksumFilter = ByteHashFilter(checksums)
     let identityFilter = ByteHashFilter(identities)
-    for (index, file) in files.enumerated() {
-      if !checksums.isEmpty && file.checksum.withBytes(checksumFilter.mayContain) {
-        let key = ByteKey(file.checksum)
-        if checksums.contains(key) { roots[key, default: []].insert(ByteKey(file.root)) }
+    for index in files.indices {
+      if !checksums.isEmpty && files.withChecksum(index, checksumFilter.mayContain) {
+        let key = ByteKey(files.withChecksum(index) { String(decoding: $0, as: UTF8.self) })
+        if checksums.contains(key) { roots[key, default: []].insert(ByteKey(files.root(index))) }
       }
-      if !identities.isEmpty && file.identity.key.withBytes(identityFilter.mayContain) {
-        let key = ByteKey(file.identity.key)
+      if !identities.isEmpty && files.withIdentity(index, identityFilter.mayContain) {
+        let key = ByteKey(files.withIdentity(index) { String(decoding: $0, as: UTF8.self) })
         if identities.contains(key) {
           identityCount[key, default: 0] += 1
           if collectingFiles { carrying.append(index) }

@@ -78,11 +78,11 @@ final class StateDatabase: Sendable {
   let pool: DatabasePool
   let path: String
   /// The scan the `ScanTable` tables hold on the writing connection, once a write committed it.
-  let scanTable = Locked<[ScannedFile]?>(nil)
+  let scanTable = Locked<ScanFiles?>(nil)
   /// The scan whose recording was the last committed write, with `temp.absentChecksum` filled
   /// for it: until another write, the store holds every scanned checksum and that table is
   /// current. Any write clears it.
-  let recordedScan = Locked<[ScannedFile]?>(nil)
+  let recordedScan = Locked<ScanFiles?>(nil)
   /// Makes writing the scan snapshot fail, as a full disk would (for tests).
   let scanSnapshotWritesFail = Locked(false)
 
@@ -150,7 +150,7 @@ final class StateDatabase: Sendable {
 
   /// Runs `body` in a write transaction with `files` in the scan tables (see `ScanTable`). A
   /// scan already loaded by an earlier committed write of this process is not loaded again.
-  func write<T>(scan files: [ScannedFile], _ body: (Database) throws -> T) throws(CairnError)
+  func write<T>(scan files: ScanFiles, _ body: (Database) throws -> T) throws(CairnError)
     -> T
   {
     // The same array compares in constant time (same buffer); another one element by element.

@@ -20,7 +20,7 @@ extension PartitionStore {
   /// SQLite compares bytes where Swift sets compare canonically equivalent strings as equal, so
   /// "present" here implies present for the engine; the converse gap only loads more.
   public func reconciliationInput(
-    files: [ScannedFile], roots: [RootStatus], assets: ServerAssets,
+    files: ScanFiles, roots: [RootStatus], assets: ServerAssets,
     settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
   ) throws(CairnError) -> ReconciliationInput {
     // Right after this scan was recorded (nothing written since), its absent checksums are
@@ -61,7 +61,7 @@ extension PartitionStore {
   }
 
   /// The absent checksums of the current snapshot, when it holds exactly `files`.
-  private func snapshotOfThisScan(_ files: [ScannedFile]) throws(CairnError) -> (
+  private func snapshotOfThisScan(_ files: ScanFiles) throws(CairnError) -> (
     record: ScanSnapshotRecord, absent: [String]
   )? {
     guard let record = try database.scanSnapshotRecord(), record.current,
@@ -75,7 +75,7 @@ extension PartitionStore {
   /// Runs the engine and records what it found gone (first-missing times) and when.
   /// `lookup`: see `ReconciliationInput.lookup`.
   public func reconcile(
-    files: [ScannedFile], roots: [RootStatus], assets: ServerAssets,
+    files: ScanFiles, roots: [RootStatus], assets: ServerAssets,
     settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
   ) throws(CairnError) -> ReconciliationOutput {
     let input = try reconciliationInput(
@@ -144,7 +144,7 @@ extension PartitionStore {
   /// original is absent and whose file is in the scan was edited (first <> current), and the
   /// few edited anchors are indexed. Otherwise every anchor is looked at.
   private static func anchorsForEngine(
-    _ db: Database, files: [ScannedFile], scanIsRecorded: Bool
+    _ db: Database, files: ScanFiles, scanIsRecorded: Bool
   ) throws -> [EditAnchor] {
     let candidates = try Row.fetchAll(
       db,

@@ -25,7 +25,7 @@ struct ScanDelta {
 
   /// Compares `files` with `previous`; nil when a path is listed twice in either (roots that
   /// overlap), which a comparison by path cannot describe.
-  init?(files: [ScannedFile], previous: StoredScan) {
+  init?(files: ScanFiles, previous: StoredScan) {
     self.previous = previous
     successor = [Int](repeating: -1, count: previous.count)
     if !merge(files) {
@@ -73,24 +73,44 @@ struct ScanDelta {
 
   /// Both lists in strictly increasing walk order: one merge. False (and a partial result the
   /// caller discards) as soon as either is not.
-  private mutating func merge(_ files: [ScannedFile]) -> Bool {
+  ///
+  /// A file the scan read from this very snapshot (`ScanFiles.isFile`) is the snapshot's file
+  /// at its index, path and all: the merge moves there without comparing paths, and two such
+  /// files in a row are in order because the snapshot is.
+  private mutating func merge(_ files: ScanFiles) -> Bool {
+    guard previous.inWalkOrder else { return false }
+    let shared = files.source === previous
     var before = 0
+    var lastSource = -1  // the previous file's index in the snapshot, when read from it
     for index in files.indices {
-      let file = files[index]
-      let ordered = file.path.withBytes { path -> Bool in
-        if index > 0 && files[index - 1].path.withBytes({ Self.walkOrder($0, path) }) >= 0 {
+      if shared, let source = files.sourceIndex(index) {
+        if index > 0 && !(0 <= lastSource && lastSource < source) {
+          let order = files.withPath(index - 1) { last in
+            files.withPath(index) { Self.walkOrder(last, $0) }
+          }
+          guard order < 0 else { return false }
+        }
+        guard source >= before else { return false }
+        while before < source {
+          replaced.append(before)  // gone
+          before += 1
+        }
+        successor[before] = index
+        before += 1
+        lastSource = source
+        continue
+      }
+      lastSource = -1
+      let ordered = files.withPath(index) { path -> Bool in
+        if index > 0 && files.withPath(index - 1, { Self.walkOrder($0, path) }) >= 0 {
           return false
         }
         while before < previous.count {
-          let old = previous.bytes(before, 0)
-          let order = Self.walkOrder(old, path)
+          let order = Self.walkOrder(previous.bytes(before, 0), path)
           if order > 0 { break }
-          if before > 0 && Self.walkOrder(previous.bytes(before - 1, 0), old) >= 0 {
-            return false
-          }
           if order == 0 {
             successor[before] = index
-            if !previous.hasSameContent(before, as: file) {
+            if !previous.hasSameContent(before, as: files, index) {
               changed.append(index)
               replaced.append(before)
             }
@@ -101,17 +121,12 @@ struct ScanDelta {
           before += 1
         }
         changed.append(index)
-        newPaths[ByteKey(file.path)] = index
+        newPaths[ByteKey(String(decoding: path, as: UTF8.self))] = index
         return true
       }
       guard ordered else { return false }
     }
     while before < previous.count {
-      if before > 0
-        && Self.walkOrder(previous.bytes(before - 1, 0), previous.bytes(before, 0)) >= 0
-      {
-        return false
-      }
       replaced.append(before)
       before += 1
     }
@@ -119,7 +134,7 @@ struct ScanDelta {
   }
 
   /// Any order: a dictionary of the previous scan's paths. False when a path repeats.
-  private mutating func match(_ files: [ScannedFile]) -> Bool {
+  private mutating func match(_ files: ScanFiles) -> Bool {
     var index: [ByteKey: Int] = [:]
     index.reserveCapacity(previous.count)
     for before in 0..<previous.count {
@@ -127,12 +142,12 @@ struct ScanDelta {
       guard index.updateValue(before, forKey: ByteKey(path)) == nil else { return false }
     }
     previousIndex = index
-    for (position, file) in files.enumerated() {
-      let key = ByteKey(file.path)
+    for position in files.indices {
+      let key = ByteKey(files.withPath(position) { String(decoding: $0, as: UTF8.self) })
       if let before = index[key] {
         guard successor[before] < 0 else { return false }
         successor[before] = position
-        if !previous.hasSameContent(before, as: file) {
+        if !previous.hasSameContent(before, as: files, position) {
           changed.append(position)
           replaced.append(before)
         }

@@ -38,12 +38,12 @@ extension PartitionStore {
   /// `preloaded`: the snapshot read ahead, if the caller did.
   @discardableResult
   public func recordScan(
-    _ files: [ScannedFile], completeRoots: Set<String>, at now: Date,
+    _ files: ScanFiles, completeRoots: Set<String>, at now: Date,
     preloaded: ScanSnapshotPreload? = nil
   ) throws(CairnError) -> ScanRecordingSummary {
     let time = now.stateValue
     let roots = Set(completeRoots.map(ByteKey.init))
-    let snapshotted = !roots.isEmpty && files.allSatisfy { roots.contains(ByteKey($0.root)) }
+    let snapshotted = !roots.isEmpty && files.allRoots { roots.contains(ByteKey($0)) }
     let record = snapshotted ? try database.scanSnapshotRecord() : nil
     let previous = record.flatMap { preloaded?.scan(matching: $0) ?? database.storedScan($0) }
     let summary: ScanRecordingSummary
@@ -78,7 +78,10 @@ extension PartitionStore {
           if let previous, let record {
             try StateDatabase.retireLastSeen(
               db, previous: previous, at: record.scannedAt,
-              except: Set(files.map { ByteKey($0.checksum) }))
+              except: Set(
+                files.indices.map { index in
+                  ByteKey(files.withChecksum(index) { String(decoding: $0, as: UTF8.self) })
+                }))
           }
           let absent = try String.fetchAll(db, sql: "SELECT checksum FROM temp.absentChecksum")
           let shared = try String.fetchAll(
@@ -101,7 +104,7 @@ extension PartitionStore {
 
   /// Records the whole scan, every comparison with the store a join with the scan tables.
   private func recordWhole(
-    _ db: Database, files: [ScannedFile], completeRoots: Set<String>, time: Double
+    _ db: Database, files: ScanFiles, completeRoots: Set<String>, time: Double
   ) throws -> ScanRecordingSummary {
     var summary = ScanRecordingSummary()
     summary.files = files.count
@@ -192,7 +195,7 @@ extension PartitionStore {
   /// equivalent strings as equal: SQL may select a file Swift then skips, never the reverse.)
   /// Files sharing an identity (hard links) are all selected, processed in scan order as before.
   private func updateAnchors(
-    _ db: Database, files: [ScannedFile], completeRoots: Set<String>, time: Double
+    _ db: Database, files: ScanFiles, completeRoots: Set<String>, time: Double
   ) throws -> Int {
     // Anchors whose file was not seen in this scan, by current bytes: a moved file's new
     // identity inherits the original it had.
@@ -252,7 +255,7 @@ extension PartitionStore {
   /// stored anchors of their identities and the first checksums of anchors absent from the
   /// scan by current checksum. Returns the checksums of the edit versions it retired.
   func applyAnchorRules(
-    _ db: Database, files: [ScannedFile], changing: [Int], stored: [String: StoredAnchor],
+    _ db: Database, files: ScanFiles, changing: [Int], stored: [String: StoredAnchor],
     absentByCurrent: [String: String], time: Double
   ) throws -> [String] {
     var anchors = stored

@@ -24,7 +24,7 @@ struct ScanSnapshot: SnapshotEncoding {
   /// The complete roots the scan covered; every file lies under one of them.
   var roots: [String]
   /// The scan's files, in scan order.
-  var files: [ScannedFile]
+  var files: ScanFiles
   /// The observed checksums absent from the scan (`temp.absentChecksum` after recording it):
   /// with the scan's own checksums, they are every observed checksum.
   var absent: [String]
@@ -33,7 +33,7 @@ struct ScanSnapshot: SnapshotEncoding {
 
   static let fileName = "scan-snapshot"
   static let magic = Array("cairn-scan-snapshot\n".utf8)
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
 
   /// Streams the file's bytes to `sink` (see `SnapshotFile.encode`): a million files never
   /// sit in memory twice. Returns the file's length and digest. Throws `TooBig` past 4 GiB
@@ -44,7 +44,7 @@ struct ScanSnapshot: SnapshotEncoding {
   ) {
     var size = Self.magic.count + 4 * 5 + 8
     for string in roots + absent + sharedIdentities { size += 4 + string.utf8.count }
-    for file in files { size += Self.encodedSize(file) }
+    for index in files.indices { size += Self.encodedSize(files, index) }
     guard size <= Int(UInt32.max) else { throw TooBig() }
     return try SnapshotFile.encode(into: sink) { writer in
       try writer.append(Self.magic)
@@ -52,28 +52,32 @@ struct ScanSnapshot: SnapshotEncoding {
       try writer.append(roots)
       try writer.append(UInt32(files.count))
       var rootIndex = RootIndex(roots)
-      for file in files { try Self.append(file, rootIndex: &rootIndex, to: &writer) }
+      for index in files.indices {
+        try Self.append(files, index, rootIndex: &rootIndex, to: &writer)
+      }
       try writer.append(absent)
       try writer.append(sharedIdentities)
     }
   }
 
-  /// The bytes `append` writes for `file`.
-  static func encodedSize(_ file: ScannedFile) -> Int {
-    32 + file.path.utf8.count + file.checksum.utf8.count + file.identity.key.utf8.count
+  /// The bytes `append` writes for file `index` of `files`.
+  static func encodedSize(_ files: ScanFiles, _ index: Int) -> Int {
+    32 + files.withPath(index, \.count) + files.withChecksum(index, \.count)
+      + files.withIdentity(index, \.count)
   }
 
-  /// One file: root index, path, checksum, identity, line digest.
+  /// File `index` of `files`: root index, path, checksum, identity, line digest.
   static func append(
-    _ file: ScannedFile, rootIndex: inout RootIndex, to writer: inout ChunkWriter
+    _ files: ScanFiles, _ index: Int, rootIndex: inout RootIndex, to writer: inout ChunkWriter
   ) throws {
     // Every file's root is one of the roots (the caller checked).
-    try writer.append(rootIndex.index(of: file.root))
-    try writer.append(file.path)
-    try writer.append(file.checksum)
-    try writer.append(file.identity.key)
-    try writer.append(file.lineDigest?.high ?? 0)
-    try writer.append(file.lineDigest?.low ?? 0)
+    try writer.append(rootIndex.index(of: files.root(index)))
+    try files.withPath(index) { try writer.append(field: $0) }
+    try files.withChecksum(index) { try writer.append(field: $0) }
+    try files.withIdentity(index) { try writer.append(field: $0) }
+    let digest = files.lineDigest(index)
+    try writer.append(digest?.high ?? 0)
+    try writer.append(digest?.low ?? 0)
   }
 
   struct TooBig: Error {}

@@ -19,7 +19,7 @@ import Foundation
 struct ScanSnapshotPatch: SnapshotEncoding {
   static let fileName = "scan-snapshot-patch"
   static let magic = Array("cairn-scan-patch\n".utf8)
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
 
   /// When a patch is written rather than a full file (tests ask for one or the other).
   enum Policy: Sendable { case whenSmall, always, never }
@@ -45,9 +45,10 @@ struct ScanSnapshotPatch: SnapshotEncoding {
     var pieces: [Piece] = []
     var listed = 0
     var kept = 0
-    for (index, file) in snapshot.files.enumerated() {
+    for index in snapshot.files.indices {
       let source = Int(sources[index])
-      guard source >= 0, let at = previous.fullIndex(source), previous.isSame(source, as: file)
+      guard source >= 0, let at = previous.fullIndex(source),
+        previous.isSame(source, as: snapshot.files, index)
       else {
         listed += 1
         pieces.append(.file(index))
@@ -84,7 +85,7 @@ struct ScanSnapshotPatch: SnapshotEncoding {
     for piece in pieces {
       switch piece {
       case .run: size += 12
-      case .file(let index): size += 4 + ScanSnapshot.encodedSize(snapshot.files[index])
+      case .file(let index): size += 4 + ScanSnapshot.encodedSize(snapshot.files, index)
       }
     }
     guard full.length + size <= Int(UInt32.max) else { throw ScanSnapshot.TooBig() }
@@ -107,7 +108,7 @@ struct ScanSnapshotPatch: SnapshotEncoding {
           try writer.append(UInt32(count))
         case .file(let index):
           try writer.append(UInt32(1))
-          try ScanSnapshot.append(snapshot.files[index], rootIndex: &rootIndex, to: &writer)
+          try ScanSnapshot.append(snapshot.files, index, rootIndex: &rootIndex, to: &writer)
         }
       }
     }

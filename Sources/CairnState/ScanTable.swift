@@ -1,5 +1,6 @@
 import CairnCore
 import CairnSQLite
+import Foundation
 import GRDB
 
 #if canImport(GRDBSQLite)
@@ -21,7 +22,7 @@ import GRDB
 ///   quarter of what sorting a million rows in walk order would.
 enum ScanTable {
   /// Replaces the tables' contents with `files`.
-  static func fill(_ db: Database, with files: [ScannedFile]) throws {
+  static func fill(_ db: Database, with files: ScanFiles) throws {
     try db.execute(
       sql: """
         CREATE TEMP TABLE IF NOT EXISTS scanFile (
@@ -40,21 +41,20 @@ enum ScanTable {
     let fileInsert = try db.cachedStatement(
       sql: "INSERT INTO temp.scanFile VALUES (?, ?, ?, ?, ?)")
     let byFile = fileInsert.sqliteStatement
-    for (seq, file) in files.enumerated() {
+    for seq in files.indices {
       sqlite3_bind_int64(byFile, 1, Int64(seq))
-      try bindText(byFile, 2, file.checksum)
-      try bindText(byFile, 3, file.root)
-      try bindText(byFile, 4, file.path)
-      try bindText(byFile, 5, file.identity.key)
+      try files.withChecksum(seq) { try bindText(byFile, 2, $0) }
+      try bindText(byFile, 3, files.root(seq))
+      try files.withPath(seq) { try bindText(byFile, 4, $0) }
+      try files.withIdentity(seq) { try bindText(byFile, 5, $0) }
       try step(db, byFile)
     }
     let keyInsert = try db.cachedStatement(sql: "INSERT INTO temp.scanKey VALUES (?, ?, ?)")
     let byKey = keyInsert.sqliteStatement
     for seq in keyOrder(files) {
-      let file = files[seq]
-      try bindText(byKey, 1, file.checksum)
-      try bindText(byKey, 2, file.root)
-      try bindText(byKey, 3, file.path)
+      try files.withChecksum(seq) { try bindText(byKey, 1, $0) }
+      try bindText(byKey, 2, files.root(seq))
+      try files.withPath(seq) { try bindText(byKey, 3, $0) }
       try step(db, byKey)
     }
     // Built after the rows, not maintained row by row; from rows already in order, the key
@@ -80,28 +80,47 @@ enum ScanTable {
   /// Indexes of `files` in (checksum, root, path) order, compared as bytes as SQLite's BINARY
   /// collation does; ties keep scan order. Sorted on each checksum's first eight bytes, which
   /// nearly always differ, so the full comparison (and a copy of the file) is rarely needed.
-  static func keyOrder(_ files: [ScannedFile]) -> [Int] {
-    var keys = files.indices.map { index in (prefix: prefix(files[index].checksum), index: index) }
-    keys.sort { a, b in
+  static func keyOrder(_ files: ScanFiles) -> [Int] {
+    var keys = files.indices.map { index in
+      (prefix: files.withChecksum(index, prefix), index: index)
+    }
+    keys.sort { (a: (prefix: UInt64, index: Int), b: (prefix: UInt64, index: Int)) -> Bool in
       if a.prefix != b.prefix { return a.prefix < b.prefix }
-      let x = files[a.index]
-      let y = files[b.index]
       // Bytes, not `String` equality, which holds for canonically equivalent spellings.
-      for (p, q) in [(x.checksum, y.checksum), (x.root, y.root), (x.path, y.path)]
-      where !p.utf8.elementsEqual(q.utf8) {
-        return p.utf8.lexicographicallyPrecedes(q.utf8)
+      var order = files.withChecksum(a.index) { x in
+        files.withChecksum(b.index) { Self.order(x, $0) }
       }
-      return a.index < b.index
+      if order == 0 { order = Self.order(files.root(a.index), files.root(b.index)) }
+      if order == 0 {
+        order = files.withPath(a.index) { x in files.withPath(b.index) { Self.order(x, $0) } }
+      }
+      return order == 0 ? a.index < b.index : order < 0
     }
     return keys.map(\.index)
   }
 
+  /// Byte order: negative, zero or positive.
+  private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+    -> Int
+  {
+    let common = min(a.count, b.count)
+    if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+      let order = memcmp(x, y, common)
+      if order != 0 { return Int(order) }
+    }
+    return a.count - b.count
+  }
+
+  private static func order(_ a: String, _ b: String) -> Int {
+    a.withBytes { x in b.withBytes { order(x, $0) } }
+  }
+
   /// The first eight bytes, big-endian and zero-padded: a smaller prefix means a smaller
   /// string; equal prefixes need the full comparison.
-  private static func prefix(_ string: String) -> UInt64 {
+  private static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var value: UInt64 = 0
     var count: UInt64 = 0
-    for byte in string.utf8.prefix(8) {
+    for byte in bytes.prefix(8) {
       value = value << 8 | UInt64(byte)
       count += 1
     }
@@ -111,11 +130,15 @@ enum ScanTable {
   /// Binds `text` as UTF-8, copied by SQLite (the Swift string's storage may not outlive
   /// the call); an empty string as empty text, not NULL.
   private static func bindText(_ handle: OpaquePointer?, _ index: Int32, _ text: String) throws {
-    var text = text
-    let code = text.withUTF8 { bytes in
-      bytes.withMemoryRebound(to: CChar.self) {
-        cairn_sqlite_bind_text_copy(handle, index, $0.baseAddress, Int32($0.count))
-      }
+    try text.withBytes { bytes in Result { try bindText(handle, index, bytes) } }.get()
+  }
+
+  /// Binds UTF-8 `bytes` (copied by SQLite); none as empty text, not NULL.
+  private static func bindText(
+    _ handle: OpaquePointer?, _ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>
+  ) throws {
+    let code = bytes.withMemoryRebound(to: CChar.self) {
+      cairn_sqlite_bind_text_copy(handle, index, $0.baseAddress, Int32($0.count))
     }
     guard code == SQLITE_OK else {
       throw DatabaseError(

@@ -119,9 +119,14 @@ struct ChunkWriter {
   }
 
   mutating func append(_ string: String) throws {
-    try append(UInt32(string.utf8.count))
     var string = string
-    try string.withUTF8 { try append(bytes: UnsafeRawBufferPointer($0)) }
+    try string.withUTF8 { try append(field: $0) }
+  }
+
+  /// A string's UTF-8 bytes, after their count.
+  mutating func append(field bytes: UnsafeBufferPointer<UInt8>) throws {
+    try append(UInt32(bytes.count))
+    try append(bytes: UnsafeRawBufferPointer(bytes))
   }
 
   mutating func append(_ strings: [String]) throws {

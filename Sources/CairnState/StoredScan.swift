@@ -9,7 +9,7 @@ import Foundation
 /// (`ScanSnapshotPatch`): then both files' bytes lie in one buffer, the full one's first, and
 /// the files are the patch's, in its order, each a file of the full one or one the patch
 /// lists itself.
-final class StoredScan: @unchecked Sendable {
+final class StoredScan: ScanFileSource, @unchecked Sendable {
   let roots: [String]
   let absent: [String]
   let sharedIdentities: [String]
@@ -27,6 +27,10 @@ final class StoredScan: @unchecked Sendable {
   private let digests: [UInt64]
   /// Per file, with a patch: its index in the full file, or -1 when the patch lists it.
   private let fullIndexes: [Int32]?
+  /// Whether the paths are in strictly increasing walk order (`ScanDelta.walkOrder`), as
+  /// `cairn-hash` lists one root: checked once here, where a snapshot read ahead is checked
+  /// on its own core, rather than pair by pair as each scan is compared with it.
+  let inWalkOrder: Bool
   private static let stride = 7
 
   /// Which full snapshot file a scan is, or is patched over.
@@ -150,6 +154,22 @@ final class StoredScan: @unchecked Sendable {
     self.buffer = buffer
     self.storage = storage
     self.full = fullFile
+    inWalkOrder = Self.isInWalkOrder(storage: storage, fields: fields, count: count)
+  }
+
+  private static func isInWalkOrder(
+    storage: UnsafeMutableRawPointer, fields: [UInt32], count: Int
+  ) -> Bool {
+    func path(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+      let at = index * stride + 1
+      return UnsafeBufferPointer(
+        start: (storage + Int(fields[at])).assumingMemoryBound(to: UInt8.self),
+        count: Int(fields[at + 1]))
+    }
+    for index in 1..<max(1, count) where ScanDelta.walkOrder(path(index - 1), path(index)) >= 0 {
+      return false
+    }
+    return true
   }
 
   /// The bytes of field `field` (0 path, 1 checksum, 2 identity) of file `index`.
@@ -162,6 +182,10 @@ final class StoredScan: @unchecked Sendable {
   }
 
   func root(_ index: Int) -> String { roots[Int(fields[index * Self.stride])] }
+
+  func pathBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> { bytes(index, 0) }
+  func checksumBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> { bytes(index, 1) }
+  func identityBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> { bytes(index, 2) }
 
   /// The digest of the line file `index` was read from, when known.
   func lineDigest(_ index: Int) -> LineDigest? {
@@ -191,6 +215,23 @@ final class StoredScan: @unchecked Sendable {
     root(index).sameBytes(as: file.root)
       && file.checksum.withBytes { $0.sameBytes(as: bytes(index, 1)) }
       && file.identity.key.withBytes { $0.sameBytes(as: bytes(index, 2)) }
+  }
+
+  /// Whether file `at` of `files` has file `index`'s root, checksum and identity: without a
+  /// look when it was read from this very file.
+  func hasSameContent(_ index: Int, as files: ScanFiles, _ at: Int) -> Bool {
+    files.isFile(at, index, of: self)
+      || (root(index).sameBytes(as: files.root(at))
+        && files.withChecksum(at) { $0.sameBytes(as: bytes(index, 1)) }
+        && files.withIdentity(at) { $0.sameBytes(as: bytes(index, 2)) })
+  }
+
+  /// Whether file `at` of `files` is file `index` in every field the snapshot keeps (see
+  /// `isSame(_:as:)`): without a look when it was read from this very file.
+  func isSame(_ index: Int, as files: ScanFiles, _ at: Int) -> Bool {
+    files.isFile(at, index, of: self)
+      || (files.lineDigest(at) == lineDigest(index) && hasSameContent(index, as: files, at)
+        && files.withPath(at) { $0.sameBytes(as: bytes(index, 0)) })
   }
 
   /// Whether `file` is file `index` in every field the snapshot keeps, its line digest too.

@@ -24,7 +24,7 @@ import Testing
           root: "/r", path: "/r/\(index)", checksum: checksum,
           identity: FileIdentity(key: "\(index)"))
       }
-      let fast = ChecksumSet(files)
+      let fast = ChecksumSet(ScanFiles(files))
       let reference = Set(files.map { (file: ScannedFile) in file.checksum })
       let probes = checksums + odd + ["\u{212A}", "none", "Z" + (checksums.first ?? "")]
       for probe in probes {

@@ -64,7 +64,7 @@ import Testing
     func run(_ observed: [String: ObservedEntry], count: Int?) -> ReconciliationOutput {
       ReconciliationEngine.reconcile(
         ReconciliationInput(
-          files: files, roots: [RootStatus(path: "/lib", complete: true, files: 2)],
+          files: ScanFiles(files), roots: [RootStatus(path: "/lib", complete: true, files: 2)],
           observed: observed, observedCount: count,
           confirmations: [
             "B": DeletionConfirmation(checksum: "B", confirmedAt: now, source: "freedesktop")

@@ -92,7 +92,7 @@ import Testing
       }
       return i < j
     }
-    #expect(ScanTable.keyOrder(files) == expected)
+    #expect(ScanTable.keyOrder(ScanFiles(files)) == expected)
     #expect(expected.first == 4)  // the empty checksum
   }
 

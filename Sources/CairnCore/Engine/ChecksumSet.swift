@@ -7,7 +7,7 @@
 /// that is not ASCII can still equal an ASCII one canonically (the Kelvin sign is "K"), so
 /// anything else is looked up in a `Set<String>`.
 final class ChecksumSet: Sendable {
-  private let files: [ScannedFile]
+  private let files: ScanFiles
   /// Four words a slot (all zero: empty), or nil when some checksum does not fit.
   private let table: [UInt64]?
   private let mask: Int
@@ -16,7 +16,7 @@ final class ChecksumSet: Sendable {
   /// Where the batched reads of slots leave a trace, so that they are not optimised away.
   private let touched = Locked<UInt64>(0)
 
-  init(_ files: [ScannedFile]) {
+  init(_ files: ScanFiles) {
     self.files = files
     var capacity = 16
     while capacity < files.count * 2 { capacity <<= 1 }
@@ -32,7 +32,7 @@ final class ChecksumSet: Sendable {
   private static let batch = 16
 
   /// The open-addressed table of `files`' checksums, or nil when one does not fit a slot.
-  private static func table(_ files: [ScannedFile], capacity: Int, touched: inout UInt64)
+  private static func table(_ files: ScanFiles, capacity: Int, touched: inout UInt64)
     -> [UInt64]?
   {
     let mask = capacity - 1
@@ -42,7 +42,7 @@ final class ChecksumSet: Sendable {
     for start in stride(from: 0, to: files.count, by: batch) {
       let count = min(batch, files.count - start)
       for offset in 0..<count {
-        guard let key = Self.key(files[start + offset].checksum) else { return nil }
+        guard let key = files.withChecksum(start + offset, Self.key) else { return nil }
         keys[offset] = key
         slots[offset] = Self.hash(key) & mask
         touched ^= table[slots[offset] * 4]

@@ -30,8 +30,10 @@ public enum ReconciliationEngine {
     let anchorIdentities = Set(input.anchors.map(\.identity))
     var identities = Set<FileIdentity>()
     if !anchorIdentities.isEmpty {
-      for file in input.files where anchorIdentities.contains(file.identity) {
-        identities.insert(file.identity)
+      for index in input.files.indices {
+        let identity = FileIdentity(
+          key: input.files.withIdentity(index) { String(decoding: $0, as: UTF8.self) })
+        if anchorIdentities.contains(identity) { identities.insert(identity) }
       }
     }
     var anchored = Set<String>()

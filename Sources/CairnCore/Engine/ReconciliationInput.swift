@@ -3,7 +3,7 @@ import Foundation
 /// Everything the engine reasons about, gathered by the caller; the engine does no I/O.
 public struct ReconciliationInput: Sendable {
   /// The files this run scanned, under every root.
-  public var files: [ScannedFile]
+  public var files: ScanFiles
   /// How the scan of each root went; only complete roots without a problem can make
   /// anything gone.
   public var roots: [RootStatus]
@@ -31,7 +31,7 @@ public struct ReconciliationInput: Sendable {
   public var lookup: ScanLookup?
 
   public init(
-    files: [ScannedFile], roots: [RootStatus], observed: [String: ObservedEntry],
+    files: ScanFiles, roots: [RootStatus], observed: [String: ObservedEntry],
     observedCount: Int? = nil, missingSince: [String: Date] = [:],
     confirmations: [String: DeletionConfirmation] = [:],
     anchors: [EditAnchor] = [], exclusions: Set<String> = [], assets: ServerAssets,

@@ -9,7 +9,7 @@ public struct ScanLookup: Sendable {
   let fileCount: Int
   let assetCount: Int
 
-  public init(files: [ScannedFile], assets: ServerAssets) {
+  public init(files: ScanFiles, assets: ServerAssets) {
     let checksums = ChecksumSet(files)
     self.checksums = checksums
     assetIsPresent = checksums.containsEach(count: assets.count) { index, key in

@@ -19,7 +19,7 @@ import Foundation
 enum ListingSnapshot {
   static let fileName = "listing-snapshot"
   static let magic = Array("cairn-listing-snapshot\n".utf8)
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   static let entrySize = 28
 
   struct Entry: Equatable {

@@ -21,7 +21,7 @@ extension ScannedFile {
 /// A scan stream read to its end: the files, the header, the end record, the errors.
 public struct ScanInput: Sendable {
   public var header: HeaderRecord
-  public var files: [ScannedFile]
+  public var files: ScanFiles
   public var end: EndRecord?
   public var errors: [ErrorRecord]
   /// Files known from the last scan's snapshot without parsing their lines (see `read`).
@@ -70,14 +70,14 @@ public struct ScanInput: Sendable {
     _ stream: RecordStream, passThrough: ((InputLine) -> Void)? = nil,
     previous: BackgroundWork<ScanSnapshotPreload>? = nil
   ) throws(CairnError) -> ScanInput {
-    var files: [ScannedFile] = []
+    var files = ScanFiles()
     var follower = passThrough == nil ? previous.map(SnapshotFollower.init) : nil
     let known: ((UnsafeBufferPointer<UInt8>) -> Bool)? =
       follower == nil
       ? nil
       : { line in
-        guard let file = follower?.expected(line) else { return false }
-        files.append(file)
+        guard let (index, snapshot) = follower?.expected(line) else { return false }
+        files.append(index, of: snapshot)
         return true
       }
     while let line = try stream.next(skipping: known) {
@@ -111,15 +111,16 @@ private struct SnapshotFollower {
 
   init(_ loading: BackgroundWork<ScanSnapshotPreload>) { self.loading = loading }
 
-  /// The file `line` was read from, when it is one of the snapshot's next few.
-  mutating func expected(_ line: UnsafeBufferPointer<UInt8>) -> ScannedFile? {
+  /// The file `line` was read from, when it is one of the snapshot's next few: its index
+  /// there, and the snapshot.
+  mutating func expected(_ line: UnsafeBufferPointer<UInt8>) -> (Int, StoredScan)? {
     guard let previous = loaded(), next < previous.count else { return nil }
     let digest = LineDigest(line)
     for candidate in next..<min(next + 3, previous.count)
     where previous.lineDigest(candidate) == digest {
       next = candidate + 1
       recognised += 1
-      return previous.file(candidate)
+      return (candidate, previous)
     }
     return nil
   }

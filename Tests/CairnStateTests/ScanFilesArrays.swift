@@ -1,0 +1,48 @@
+import CairnCore
+import Foundation
+
+@testable import CairnState
+
+// Tests write their scans as arrays of `ScannedFile`; the store takes `ScanFiles` (files read
+// in place from the last snapshot, or parsed). These wrap an array as parsed files.
+
+extension PartitionStore {
+  @discardableResult
+  func recordScan(
+    _ files: [ScannedFile], completeRoots: Set<String>, at now: Date,
+    preloaded: ScanSnapshotPreload? = nil
+  ) throws(CairnError) -> ScanRecordingSummary {
+    try recordScan(ScanFiles(files), completeRoots: completeRoots, at: now, preloaded: preloaded)
+  }
+
+  func reconcile(
+    files: [ScannedFile], roots: [RootStatus], assets: ServerAssets,
+    settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
+  ) throws(CairnError) -> ReconciliationOutput {
+    try reconcile(
+      files: ScanFiles(files), roots: roots, assets: assets, settings: settings, now: now,
+      lookup: lookup)
+  }
+
+  func reconciliationInput(
+    files: [ScannedFile], roots: [RootStatus], assets: ServerAssets,
+    settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
+  ) throws(CairnError) -> ReconciliationInput {
+    try reconciliationInput(
+      files: ScanFiles(files), roots: roots, assets: assets, settings: settings, now: now,
+      lookup: lookup)
+  }
+}
+
+extension ScanSnapshot {
+  init(roots: [String], files: [ScannedFile], absent: [String], sharedIdentities: [String]) {
+    self.init(
+      roots: roots, files: ScanFiles(files), absent: absent, sharedIdentities: sharedIdentities)
+  }
+}
+
+extension ScanDelta {
+  init?(files: [ScannedFile], previous: StoredScan) {
+    self.init(files: ScanFiles(files), previous: previous)
+  }
+}
