@@ -25,7 +25,7 @@ extension PartitionStore {
   func recordDelta(
     _ db: Database, files: ScanFiles, previous: StoredScan, delta: ScanDelta,
     completeRoots: Set<ByteKey>, lastScan: Double, time: Double
-  ) throws -> (ScanRecordingSummary, ScanSnapshot) {
+  ) throws -> (ScanRecordingSummary, ScanSnapshot, listed: [ByteKey: Bool]) {
     var summary = ScanRecordingSummary()
     summary.files = files.count
     let replaced = delta.replaced.map(previous.file)
@@ -141,7 +141,11 @@ extension PartitionStore {
     let next = ScanSnapshot(
       roots: completeRoots.map(\.string).sorted(), files: files, absent: absent,
       sharedIdentities: scan.identityCount.filter { $0.value > 1 }.map(\.key.string).sorted())
-    return (summary, next)
+    // Whether the scan lists each checksum involved: every one whose presence may differ
+    // from the previous scan's (those of changed and replaced files), and more.
+    var listed: [ByteKey: Bool] = [:]
+    for key in involved { listed[key] = scan.roots[key] != nil }
+    return (summary, next, listed)
   }
 
   /// The first checksum of each anchor absent from the scan, by current checksum, for the
@@ -229,7 +233,11 @@ struct ByteHashFilter {
   }
 
   func mayContain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let hash = Self.hash(bytes)
+    mayContain(hash: Self.hash(bytes))
+  }
+
+  /// Whether a string whose `hash` this is may be one of them.
+  func mayContain(hash: UInt64) -> Bool {
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let stored = slots[slot]
@@ -239,6 +247,21 @@ struct ByteHashFilter {
     }
   }
 
-  /// Never zero (an empty slot).
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { LineDigest(bytes).high | 1 }
+  /// Never zero (an empty slot). From the first and last eight bytes and the length, which
+  /// tell checksums and file identities apart nearly always: a filter needs no more.
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let raw = UnsafeRawBufferPointer(bytes)
+    var first: UInt64 = 0
+    var last: UInt64 = 0
+    if raw.count >= 8 {
+      first = raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+      last = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
+    } else {
+      for (offset, byte) in raw.enumerated() { first |= UInt64(byte) << (8 * UInt64(offset)) }
+    }
+    var x = (first &* 0x9E37_79B9_7F4A_7C15) ^ (last &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(raw.count)
+    x ^= x >> 31
+    x &*= 0xBF58_476D_1CE4_E5B9
+    return (x ^ (x >> 29)) | 1
+  }
 }

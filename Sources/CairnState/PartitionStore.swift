@@ -83,6 +83,8 @@ final class StateDatabase: Sendable {
   /// for it: until another write, the store holds every scanned checksum and that table is
   /// current. Any write clears it.
   let recordedScan = Locked<ScanFiles?>(nil)
+  /// What the last `recordScan` of this process found and wrote (see `RecordedSnapshots`).
+  let recordedSnapshots = Locked<RecordedSnapshots?>(nil)
   /// Makes writing the scan snapshot fail, as a full disk would (for tests).
   let scanSnapshotWritesFail = Locked(false)
 

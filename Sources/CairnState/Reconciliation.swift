@@ -78,14 +78,22 @@ extension PartitionStore {
     files: ScanFiles, roots: [RootStatus], assets: ServerAssets,
     settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
   ) throws(CairnError) -> ReconciliationOutput {
-    let input = try reconciliationInput(
-      files: files, roots: roots, assets: assets, settings: settings, now: now, lookup: lookup)
+    try reconcile(
+      try reconciliationInput(
+        files: files, roots: roots, assets: assets, settings: settings, now: now, lookup: lookup))
+  }
+
+  /// Runs the engine on `input`, loaded by `reconciliationInput` with nothing written since,
+  /// and records what it found gone (first-missing times) and when.
+  public func reconcile(_ input: ReconciliationInput) throws(CairnError) -> ReconciliationOutput {
     let output = ReconciliationEngine.reconcile(input)
     // Candidates' records are read again from a listing file: one that changed meanwhile
     // leaves them unknown, and nothing may be recorded or acted on.
-    if let failure = assets.readBackFailure { throw CairnError(.malformedInput, failure) }
-    try signals.recordMissing(output.gone, at: now)
-    try meta.set(.lastReconcileAt, now)
+    if let failure = input.assets.readBackFailure {
+      throw CairnError(.malformedInput, failure)
+    }
+    try signals.recordMissing(output.gone, at: input.now)
+    try meta.set(.lastReconcileAt, input.now)
     return output
   }
 

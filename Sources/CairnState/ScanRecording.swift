@@ -46,21 +46,24 @@ extension PartitionStore {
     let snapshotted = !roots.isEmpty && files.allRoots { roots.contains(ByteKey($0)) }
     let record = snapshotted ? try database.scanSnapshotRecord() : nil
     let previous = record.flatMap { preloaded?.scan(matching: $0) ?? database.storedScan($0) }
+    database.recordedSnapshots.withLock { $0 = nil }
     let summary: ScanRecordingSummary
+    var snapshots = RecordedSnapshots()
     if let record, record.current, let previous, usesScanSnapshot,
       Set(previous.roots.map(ByteKey.init)) == roots,
       let delta = ScanDelta(files: files, previous: previous)
     {
-      summary = try database.write { db in
+      (summary, snapshots) = try database.write { db in
         // The partition lock keeps other runs out; this guards against a bug, not a race.
         guard try StateDatabase.scanSnapshotRecord(db) == record else {
           throw CairnError(.busy, "the state changed during this run; try again")
         }
-        let (summary, next) = try recordDelta(
+        let (summary, next, listed) = try recordDelta(
           db, files: files, previous: previous, delta: delta, completeRoots: roots,
           lastScan: record.scannedAt, time: time)
         let unchanged = (scan: previous, sources: delta.sources(count: files.count))
-        if try !database.saveScanSnapshot(db, next, at: time, over: unchanged) {
+        let written = try database.saveScanSnapshot(db, next, at: time, over: unchanged)
+        if written == nil {
           // No snapshot to date the unchanged files: date them here.
           try db.execute(
             sql: """
@@ -68,12 +71,18 @@ extension PartitionStore {
               WHERE checksum NOT IN (SELECT checksum FROM temp.absentChecksum)
               """, arguments: [time])
         }
-        return summary
+        return (
+          summary,
+          RecordedSnapshots(
+            previous: SnapshotKey(length: record.length, digest: record.digest),
+            listed: listed, written: written)
+        )
       }
       deltaRecordings.withLock { $0 += 1 }
     } else {
-      summary = try database.write(scan: files) { db in
+      (summary, snapshots) = try database.write(scan: files) { db in
         let summary = try recordWhole(db, files: files, completeRoots: completeRoots, time: time)
+        var snapshots = RecordedSnapshots()
         if snapshotted {
           if let previous, let record {
             try StateDatabase.retireLastSeen(
@@ -88,15 +97,16 @@ extension PartitionStore {
             db, sql: "SELECT identity FROM temp.scanFile GROUP BY identity HAVING count(*) > 1")
           // (The whole comparison dated every scanned checksum: a failure to write it
           // loses nothing.)
-          _ = try database.saveScanSnapshot(
+          snapshots.written = try database.saveScanSnapshot(
             db,
             ScanSnapshot(
               roots: completeRoots.sorted(), files: files, absent: absent,
               sharedIdentities: shared), at: time)
         }
-        return summary
+        return (summary, snapshots)
       }
     }
+    database.recordedSnapshots.withLock { $0 = snapshots }
     // The engine's input, if it is loaded next, need not look for the absent checksums again.
     if !completeRoots.isEmpty { database.recordedScan.withLock { $0 = files } }
     return summary

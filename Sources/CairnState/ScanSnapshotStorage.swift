@@ -77,13 +77,13 @@ extension StateDatabase {
   /// is not the file the row names, and the full file under it is unchanged.) No fsync
   /// either: a file lost or torn by a power cut fails the same checks.
   ///
-  /// Returns false when the file cannot be written (a full disk): the row then still
-  /// describes the old file, no longer current, and the caller must write the last-seen
-  /// times the new one would have given.
+  /// Returns the file the row now names; nil when the file cannot be written (a full disk):
+  /// the row then still describes the old file, no longer current, and the caller must write
+  /// the last-seen times the new one would have given.
   func saveScanSnapshot(
     _ db: Database, _ snapshot: ScanSnapshot, at time: Double,
     over previous: (scan: StoredScan, sources: [Int32])? = nil
-  ) throws -> Bool {
+  ) throws -> SnapshotKey? {
     do {
       guard !scanSnapshotWritesFail.current else { throw ScanSnapshot.TooBig() }
       let patch = previous.flatMap {
@@ -101,10 +101,10 @@ extension StateDatabase {
       try db.execute(
         sql: "INSERT OR REPLACE INTO scanSnapshot VALUES (1, ?, ?, ?, 1)",
         arguments: [written.length, Int64(bitPattern: written.digest), time])
-      return true
+      return SnapshotKey(length: written.length, digest: written.digest)
     } catch is CairnError, is ScanSnapshot.TooBig {
       try db.execute(sql: "UPDATE scanSnapshot SET current = 0")
-      return false
+      return nil
     }
   }
 

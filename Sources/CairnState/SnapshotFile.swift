@@ -82,6 +82,25 @@ enum SnapshotFile {
     return Int(status.st_size)
   }
 
+  /// The whole file at `path`, read straight into the array (no `Data` to copy from); nil when
+  /// it cannot be read.
+  static func contents(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    guard let size = size(fd) else { return nil }
+    var complete = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      if let base = buffer.baseAddress {
+        complete = read(fd, into: base, count: size)
+      } else {
+        complete = size == 0
+      }
+      count = complete ? size : 0
+    }
+    return complete ? bytes : nil
+  }
+
   /// Reads `count` bytes from `fd` into `buffer`; false when the file ends or fails first.
   static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Bool {
     var done = 0

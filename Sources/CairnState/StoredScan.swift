@@ -31,6 +31,7 @@ final class StoredScan: ScanFileSource, @unchecked Sendable {
   /// `cairn-hash` lists one root: checked once here, where a snapshot read ahead is checked
   /// on its own core, rather than pair by pair as each scan is compared with it.
   let inWalkOrder: Bool
+  let checksumsAreASCII: Bool
   private static let stride = 7
 
   /// Which full snapshot file a scan is, or is patched over.
@@ -155,6 +156,19 @@ final class StoredScan: ScanFileSource, @unchecked Sendable {
     self.storage = storage
     self.full = fullFile
     inWalkOrder = Self.isInWalkOrder(storage: storage, fields: fields, count: count)
+    checksumsAreASCII = Self.areASCII(storage: storage, fields: fields, count: count)
+  }
+
+  private static func areASCII(storage: UnsafeMutableRawPointer, fields: [UInt32], count: Int)
+    -> Bool
+  {
+    (0..<count).allSatisfy { index in
+      let at = index * stride + 3
+      return UnsafeBufferPointer(
+        start: (storage + Int(fields[at])).assumingMemoryBound(to: UInt8.self),
+        count: Int(fields[at + 1])
+      ).allSatisfy { $0 < 0x80 }
+    }
   }
 
   private static func isInWalkOrder(

@@ -54,10 +54,14 @@ struct Reconcile {
     clock.lap(
       "read scan", "\(scan.files.count) files (\(scan.recognised) unchanged lines not parsed)")
     // The engine's million lookups of server checksums in the scan need neither the store nor
-    // the settings: they are made on the listing's core while this one records the scan.
+    // the settings: they are made on the listing's core while this one records the scan, or
+    // carried over from the last run's once recording has said what changed.
     let lookup = BackgroundWork("cairn-reconcile-lookup") {
       [files = scan.files] () throws(CairnError) in
-      ScanLookup(files: files, assets: try server.value().assets)
+      ScanLookupPlan.prepare(
+        files: files, assets: try server.value().assets,
+        partitionDirectory: paths.partitionDirectory(try identity.value().partition),
+        snapshot: try? preload.value())
     }
 
     let partition = try identity.value().partition
@@ -78,12 +82,19 @@ struct Reconcile {
     clock.lap(
       "read server listing",
       "\(listing.assets.count) assets (\(listing.recognised) unchanged lines not parsed)")
-    let scanLookup = try lookup.value()
-    clock.lap("look up server checksums")
-    let output = try store.reconcile(
-      files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now,
-      lookup: scanLookup)
+    // The store's part of the engine's input is loaded while the lookups may still run.
+    var input = try store.reconciliationInput(
+      files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now)
+    clock.lap("load the state")
+    let plan = try lookup.value()
+    let scanLookup = store.lookup(plan, files: scan.files, assets: listing.assets)
+    input.lookup = scanLookup
+    clock.lap(
+      "look up server checksums",
+      scanLookup.isCarriedOver ? "carried over from the last run" : "made")
+    let output = try store.reconcile(input)
     clock.lap("reconcile", "\(output.candidates.count) candidates")
+    store.keepLookups(scanLookup, listing: plan.listing)
     // Free the partition before writing: the next stage may open it as soon as it reads.
     store.close()
 

@@ -75,7 +75,7 @@ import Testing
   /// `files` with those the store's current snapshot holds as they are (line digest and all)
   /// taken from it in place, as `ScanInput.read` takes a line it recognises; nil without a
   /// snapshot.
-  private static func readInPlace(_ files: [ScannedFile], by store: PartitionStore) throws
+  static func readInPlace(_ files: [ScannedFile], by store: PartitionStore) throws
     -> (ScanFiles, StoredScan)?
   {
     guard let snapshot = try store.database.lastScan()?.scan else { return nil }

@@ -33,6 +33,49 @@ import Testing
     #expect(strict.stderr.isEmpty)
   }
 
+  /// The second run against the same listing carries the lookups of the server's checksums
+  /// over from the first (`listing-presence`), and decides what lookups made afresh decide.
+  @Test func theLookupsAreCarriedOverWithTheSameDecisions() async throws {
+    let fixture = StateToolFixture()
+    for name in ["a", "b", "c"] { try fixture.photo("\(name).jpg", name + "-bytes") }
+    var server: [(String, String)] = []
+    for name in ["a", "b", "c"] {
+      server.append(("asset-\(name)", try await fixture.checksum(of: "\(name).jpg")))
+    }
+    server.append(("asset-z", "bm90LWxvY2FsLWF0LWFsbC0xMjM="))
+    try fixture.writeServer(server)
+
+    let first = try await fixture.pipeline("-v", observe: false)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stderr.contains("look up server checksums: made"))
+    let kept = try #require(
+      FileManager.default.enumerator(atPath: fixture.directory.path)?.allObjects
+        .compactMap { $0 as? String }.first { $0.hasSuffix("/listing-presence") })
+
+    try fixture.photo("d.jpg", "d-bytes")  // new, and not on the server
+    try FileManager.default.removeItem(atPath: fixture.library + "/a.jpg")
+    let carried = try await fixture.pipeline("-v", observe: false)
+    #expect(carried.status == 0, "\(carried.stderr)")
+    #expect(carried.stderr.contains("look up server checksums: carried over from the last run"))
+    #expect(try carried.buckets() == ["asset-a": "delete"])
+
+    // Once more with the lookups made afresh: the same decisions and counts.
+    let again = try await fixture.pipeline("-v", observe: false)
+    #expect(again.stderr.contains("carried over from the last run"))
+    try FileManager.default.removeItem(atPath: fixture.directory.path + "/" + kept)
+    let fresh = try await fixture.pipeline("-v", observe: false)
+    #expect(fresh.stderr.contains("look up server checksums: made"))
+    #expect(try fresh.buckets() == (try again.buckets()))
+    #expect(try fresh.endCounts() == (try again.endCounts()))
+    #expect(try fresh.endCounts()["matched"] == 3)
+
+    // Another listing: made afresh.
+    try fixture.writeServer(server.dropLast())
+    let other = try await fixture.pipeline("-v", observe: false)
+    #expect(other.stderr.contains("look up server checksums: made"))
+    #expect(try other.buckets() == ["asset-a": "delete"])
+  }
+
   @Test func throughCairnObserveTheSameDecisions() async throws {
     let fixture = StateToolFixture()
     try fixture.photo("a.jpg", "alpha")

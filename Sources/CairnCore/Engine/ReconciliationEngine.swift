@@ -22,7 +22,6 @@ public enum ReconciliationEngine {
     let lookup =
       input.lookup.flatMap { $0.fits(input) ? $0 : nil }
       ?? ScanLookup(files: input.files, assets: input.assets)
-    let present = lookup.checksums
     // The original of every file that still exists stays on the server. (The scan's identities
     // that have an anchor, found by looking each file up among the anchors: the same set as
     // intersecting all the scan's identities with them, without hashing a million identities
@@ -50,7 +49,7 @@ public enum ReconciliationEngine {
     }
     var gone: [String] = []
     for (checksum, entry) in input.observed
-    where !present.contains(checksum) && !anchored.contains(checksum)
+    where !lookup.contains(checksum) && !anchored.contains(checksum)
       && !entry.roots.isDisjoint(with: completeRoots) && entry.paths.allSatisfy(inScope)
     {
       gone.append(checksum)

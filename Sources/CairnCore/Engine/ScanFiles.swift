@@ -3,6 +3,8 @@
 public protocol ScanFileSource: AnyObject, Sendable {
   /// The roots its files lie under.
   var roots: [String] { get }
+  /// Whether every file's checksum is ASCII.
+  var checksumsAreASCII: Bool { get }
   /// File `index` as the scan listed it.
   func file(_ index: Int) -> ScannedFile
   /// The root of file `index`.
@@ -170,6 +172,12 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
       guard isIncluded(file.root) else { return false }
     }
     return true
+  }
+
+  /// Whether every file's checksum is ASCII (the source's all are, when it has a file here).
+  public var checksumsAreASCII: Bool {
+    if let source, !places.isEmpty, !source.checksumsAreASCII { return false }
+    return parsed.allSatisfy { $0.checksum.utf8.allSatisfy { $0 < 0x80 } }
   }
 
   /// Equal files in the same order (`ScannedFile`'s equality). The same files read the same

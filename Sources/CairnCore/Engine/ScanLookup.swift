@@ -1,23 +1,59 @@
-/// The scan's checksums, and for each server asset whether a file of the scan has its
-/// checksum: a million lookups that depend on neither the store nor the settings, so a caller
-/// can make them on another core while the scan is being recorded, and hand them to the engine
-/// (`ReconciliationInput.lookup`), which otherwise makes them itself.
+/// For each server asset whether a file of the scan has its checksum, and whether a file of the
+/// scan has a given checksum: a million lookups that depend on neither the store nor the
+/// settings, so a caller can make them on another core while the scan is being recorded, or
+/// carry them over from the last run (see `init(assetIsPresent:known:files:assets:)`), and
+/// hand them to the engine (`ReconciliationInput.lookup`), which otherwise makes them itself.
 public struct ScanLookup: Sendable {
-  let checksums: ChecksumSet
-  let assetIsPresent: [Bool]
+  public let assetIsPresent: [Bool]
+  /// Answers known without the scan's table: by checksum, whether the scan has it.
+  private let known: [String: Bool]?
+  /// The scan's checksums, made at once, or the first time a checksum not in `known` is asked.
+  private let table: Locked<ChecksumSet?>
+  private let files: ScanFiles
   /// What it was made from, so the engine can tell it belongs to its input.
   let fileCount: Int
   let assetCount: Int
 
+  /// Makes every lookup: the scan's checksums in a table, each asset's looked up in it.
   public init(files: ScanFiles, assets: ServerAssets) {
     let checksums = ChecksumSet(files)
-    self.checksums = checksums
     assetIsPresent = checksums.containsEach(count: assets.count) { index, key in
       assets.withChecksum(index, key)
     }
+    known = nil
+    table = Locked(checksums)
+    self.files = files
     fileCount = files.count
     assetCount = assets.count
   }
+
+  /// Lookups a caller already has: `assetIsPresent` for each of `assets`, and `known`, whether
+  /// the scan has each of those checksums (as `contains` would answer). A checksum asked about
+  /// that `known` does not hold is looked up in a table of `files`' checksums, made then.
+  public init(
+    assetIsPresent: [Bool], known: [String: Bool], files: ScanFiles, assets: ServerAssets
+  ) {
+    precondition(assetIsPresent.count == assets.count)
+    self.assetIsPresent = assetIsPresent
+    self.known = known
+    table = Locked(nil)
+    self.files = files
+    fileCount = files.count
+    assetCount = assets.count
+  }
+
+  /// Whether a file of the scan has `checksum` (as `String` equality has it).
+  public func contains(_ checksum: String) -> Bool {
+    if let answer = known?[checksum] { return answer }
+    return table.withLock { table in
+      let checksums = table ?? ChecksumSet(files)
+      table = checksums
+      return checksums
+    }.contains(checksum)
+  }
+
+  /// Whether it was made without the scan's table (for tests and `-v`).
+  public var isCarriedOver: Bool { known != nil }
 
   func fits(_ input: ReconciliationInput) -> Bool {
     fileCount == input.files.count && assetCount == input.assets.count

@@ -39,8 +39,8 @@ enum ListingSnapshot {
 
     /// The file at `path` when it is intact and was made for `userId`.
     static func load(_ path: String, userId: String) -> Stored? {
-      guard let data = FileManager.default.contents(atPath: path) else { return nil }
-      return Stored(Array(data), userId: userId)
+      guard let bytes = SnapshotFile.contents(path) else { return nil }
+      return Stored(bytes, userId: userId)
     }
 
     init?(_ bytes: [UInt8], userId: String) {
