@@ -101,12 +101,20 @@ extension PartitionStore {
       db, files: files, changing: scan.carrying, stored: stored,
       absentByCurrent: try absentAnchors(db, for: unanchored, in: &scan), time: time)
     summary.retiredEdits = retired.count
-    let unanchor = try db.cachedStatement(
-      sql: "DELETE FROM anchor WHERE identity = ? AND root IN (SELECT value FROM json_each(?))")
-    let rootList = JSONText.array(completeRoots.map(\.string).sorted())
-    for key in Set(replaced.map { ByteKey($0.identity.key) })
-    where scan.identityCount[key] == nil {
-      try unanchor.execute(arguments: [key.string, rootList])
+    // (One statement for all the identities: a few thousand deleted files cost more in
+    // statements than in the b-tree, which the sorted list walks in order.)
+    let dropped = Set(replaced.map { ByteKey($0.identity.key) })
+      .filter { scan.identityCount[$0] == nil }.map(\.string)
+    if !dropped.isEmpty {
+      try db.execute(
+        sql: """
+          DELETE FROM anchor WHERE identity IN (SELECT value FROM json_each(?))
+          AND root IN (SELECT value FROM json_each(?))
+          """,
+        arguments: [
+          JSONText.array(ByteKey.sorted(dropped)),
+          JSONText.array(completeRoots.map(\.string).sorted()),
+        ])
     }
 
     // Back in the library: no longer missing or signalled.
@@ -131,11 +139,14 @@ extension PartitionStore {
       absent.append(key.string)
     }
     try ScanTable.replaceAbsent(db, with: absent)
-    let date = try db.cachedStatement(
-      sql: "UPDATE observed SET lastSeen = max(lastSeen, ?) WHERE checksum = ?")
     let wasAbsent = Set(previous.absent.map(ByteKey.init))
-    for checksum in absent where !wasAbsent.contains(ByteKey(checksum)) {
-      try date.execute(arguments: [lastScan, checksum])
+    let newlyAbsent = absent.filter { !wasAbsent.contains(ByteKey($0)) }
+    if !newlyAbsent.isEmpty {
+      try db.execute(
+        sql: """
+          UPDATE observed SET lastSeen = max(lastSeen, ?)
+          WHERE checksum IN (SELECT value FROM json_each(?))
+          """, arguments: [lastScan, JSONText.array(ByteKey.sorted(newlyAbsent))])
     }
 
     let next = ScanSnapshot(
@@ -195,16 +206,33 @@ struct ScanQuery {
     // cheaper hash rules out nearly all of them first.
     let checksumFilter = ByteHashFilter(checksums)
     let identityFilter = ByteHashFilter(identities)
-    for index in files.indices {
-      if !checksums.isEmpty && files.withChecksum(index, checksumFilter.mayContain) {
-        let key = ByteKey(files.withChecksum(index) { String(decoding: $0, as: UTF8.self) })
+    func visit(
+      _ index: Int, _ checksum: UnsafeBufferPointer<UInt8>, _ identity: UnsafeBufferPointer<UInt8>
+    ) {
+      if !checksums.isEmpty && checksumFilter.mayContain(checksum) {
+        let key = ByteKey(String(decoding: checksum, as: UTF8.self))
         if checksums.contains(key) { roots[key, default: []].insert(ByteKey(files.root(index))) }
       }
-      if !identities.isEmpty && files.withIdentity(index, identityFilter.mayContain) {
-        let key = ByteKey(files.withIdentity(index) { String(decoding: $0, as: UTF8.self) })
+      if !identities.isEmpty && identityFilter.mayContain(identity) {
+        let key = ByteKey(String(decoding: identity, as: UTF8.self))
         if identities.contains(key) {
           identityCount[key, default: 0] += 1
           if collectingFiles { carrying.append(index) }
+        }
+      }
+    }
+    // Files read in place from a snapshot are visited there, without a call through
+    // `ScanFiles` per field: this pass is over every file.
+    let stored = files.source as? StoredScan
+    files.withPlaces { places in
+      for index in files.indices {
+        if let stored, let places, places[index] >= 0 {
+          let at = Int(places[index])
+          visit(index, stored.bytes(at, 1), stored.bytes(at, 2))
+        } else {
+          files.withChecksum(index) { checksum in
+            files.withIdentity(index) { visit(index, checksum, $0) }
+          }
         }
       }
     }

@@ -41,23 +41,27 @@ public final class PartitionStore: Sendable {
   /// Opens (creating if needed) the partition's state.
   ///
   /// - Parameter locking: false only for read-only inspection that may run beside a run.
+  /// - Parameter checkpointing: false leaves the write-ahead log to `checkpoint()` (or to the
+  ///   close of the last connection) rather than to the commit that fills it.
   public static func open(
-    _ partition: ServerPartition, paths: CairnPaths, locking: Bool = true
+    _ partition: ServerPartition, paths: CairnPaths, locking: Bool = true,
+    checkpointing: Bool = true
   ) throws(CairnError) -> PartitionStore {
     let directory = paths.partitionDirectory(partition)
     try CairnPaths.makePrivateDirectory(directory)
     let lock = locking ? try PartitionLock(directory: directory, partition: partition) : nil
-    return try PartitionStore(partition: partition, directory: directory, lock: lock)
+    return try PartitionStore(
+      partition: partition, directory: directory, lock: lock, checkpointing: checkpointing)
   }
 
-  private init(partition: ServerPartition, directory: String, lock: PartitionLock?)
-    throws(CairnError)
-  {
+  private init(
+    partition: ServerPartition, directory: String, lock: PartitionLock?, checkpointing: Bool
+  ) throws(CairnError) {
     self.partition = partition
     self.directory = directory
     self.path = directory + "/state.sqlite"
     self.lock = lock
-    database = try StateDatabase(path: path)
+    database = try StateDatabase(path: path, checkpointing: checkpointing)
     observed = ObservedStore(database)
     signals = DeletionSignalStore(database)
     anchors = EditAnchorStore(database)
@@ -96,7 +100,7 @@ final class StateDatabase: Sendable {
   var scanSnapshotPath: String { scanSnapshotDirectory + "/" + ScanSnapshot.fileName }
   var scanSnapshotPatchPath: String { scanSnapshotDirectory + "/" + ScanSnapshotPatch.fileName }
 
-  init(path: String) throws(CairnError) {
+  init(path: String, checkpointing: Bool = true) throws(CairnError) {
     self.path = path
     // Create the file 0600 before SQLite does (SQLite would honour the umask).
     let fd = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -115,6 +119,12 @@ final class StateDatabase: Sendable {
       // temporary file with the default 2 MB cache, a million-file scan spent seconds in
       // reads and writes of its own scratch space.
       try db.execute(sql: "PRAGMA temp_store = MEMORY")
+      if !checkpointing { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+      // Pages read from the file mapped (up to SQLite's usual ceiling, 2 GB), not copied out
+      // of it one `pread` at a time: a scan that changed thousands of rows reads thousands of
+      // scattered pages, and on a virtual machine each system call costs more than the page.
+      // Only cairn writes the partition folder, and never truncates a database under a run.
+      try db.execute(sql: "PRAGMA mmap_size = 2147418112")
     }
     do {
       pool = try DatabasePool(path: path, configuration: configuration)

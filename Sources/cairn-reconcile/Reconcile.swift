@@ -35,14 +35,18 @@ struct Reconcile {
       }
     }
 
-    // The last scan's snapshot is read on the listing's core while this one starts on the scan.
+    // The last scan's snapshot is read as soon as the listing's first line names the partition.
     let preload = BackgroundWork("cairn-reconcile-snapshot") { () throws(CairnError) in
       ScanSnapshotPreload.read(try identity.value().partition, paths: paths)
     }
 
+    // Lines the last scan had, byte for byte, are known without parsing once it is read: a
+    // scan waiting in a file or a pipe is read after it, if it comes soon (a tenth of a second
+    // for a million files, once the listing's first line names the partition). A live
+    // listing slow to start holds the scan back no longer than that.
+    preload.wait(upTo: 0.5)
     let reader = RecordReader()
     let stream = try RecordStream(reader: reader)
-    // Lines the last scan had, byte for byte, are known without parsing once it is read.
     let scan = try ScanInput.read(stream, previous: preload)
     guard scan.end != nil else {
       throw CairnError(
@@ -71,11 +75,15 @@ struct Reconcile {
         "the scan was observed for \(scanned.partition) but the server listing is for "
           + "\(partition)")
     }
-    let store = try PartitionStore.open(partition, paths: configuration.paths)
+    let store = try PartitionStore.open(
+      partition, paths: configuration.paths, checkpointing: false)
     let roots = scan.roots
+    var checkpoint: BackgroundWork<Void>?
     if !scan.alreadyObserved {
       try store.recordScan(
         scan.files, completeRoots: scan.completeRoots, at: now, preloaded: try? preload.value())
+      // What recording wrote reaches the database file while the engine runs.
+      checkpoint = store.checkpoint()
       clock.lap("record scan")
     }
     let listing = try server.value()
@@ -110,6 +118,7 @@ struct Reconcile {
         roots: roots))
     writer.flush()
     summarize(output.summary, skipped: roots.filter { !output.completeRoots.contains($0.path) })
+    _ = try? checkpoint?.value()
     return .success
   }
 

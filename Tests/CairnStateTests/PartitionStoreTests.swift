@@ -18,6 +18,43 @@ import Testing
     #expect(store.path.hasSuffix("/servers/photos.example.net_api__u-1/state.sqlite"))
   }
 
+  /// Opened without checkpointing (as cairn-reconcile opens it), the store leaves its log to
+  /// the background checkpoint, which copies it while the store is read and written, and to
+  /// the close: nothing recorded is lost either way.
+  @Test func aStoreWithoutCheckpointingLosesNothing() throws {
+    let fixture = StoreFixture()
+    let files = (0..<50_000).map { file("/lib/\($0).jpg", "C\($0)", inode: UInt64($0)) }
+    let size = { (path: String) -> Int in
+      var info = stat()
+      return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+    do {
+      let store = try PartitionStore.open(
+        fixture.partition, paths: fixture.paths, checkpointing: false)
+      let empty = size(store.path)
+      try store.recordScan(files, completeRoots: ["/lib"], at: t0)
+      // Thousands of pages in the log, none copied at the commit.
+      #expect(size(store.path + "-wal") > 1_000 * 4_096)
+      #expect(size(store.path) == empty)
+      let checkpoint = store.checkpoint()
+      // Read and written meanwhile.
+      #expect(try store.observed.count() == 50_000)
+      try store.recordScan(Array(files.dropFirst()), completeRoots: ["/lib"], at: t0 + day)
+      try checkpoint.value()
+      #expect(size(store.path) > 1_000 * 4_096)
+      #expect(try store.observed.count() == 50_000)
+      store.close()
+    }
+    let reopened = try fixture.open()
+    #expect(try reopened.observed.count() == 50_000)
+    #expect(try reopened.observed.contains("C0") && reopened.observed.contains("C49999"))
+    let output = try reopened.reconcile(
+      files: Array(files.dropFirst()),
+      roots: [RootStatus(path: "/lib", complete: true, files: 1_999)],
+      assets: ServerAssets([]), settings: .defaults, now: t0 + day)
+    #expect(output.gone == ["C0"])
+  }
+
   @Test func aSecondRunIsBusyUntilTheFirstCloses() throws {
     let fixture = StoreFixture()
     let first = try fixture.open()

@@ -89,6 +89,14 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
     places.append(Int32(index))
   }
 
+  /// Calls `body` with each file's index in `source` (≥ 0) or a negative number (a parsed
+  /// file), in scan order; with nil when every file is parsed. For passes over every file
+  /// that read a source's fields directly.
+  public func withPlaces<R>(_ body: (UnsafeBufferPointer<Int32>?) throws -> R) rethrows -> R {
+    if places.isEmpty { return try body(nil) }
+    return try places.withUnsafeBufferPointer { try body($0) }
+  }
+
   /// The index in `source` of file `index`, when it is one of its files.
   @inline(__always)
   public func sourceIndex(_ index: Int) -> Int? {

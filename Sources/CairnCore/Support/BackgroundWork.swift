@@ -29,6 +29,15 @@ public final class BackgroundWork<Value: Sendable>: Sendable {
   /// The value if the work has finished with one, without waiting.
   public var finishedValue: Value? { try? result.current?.get() }
 
+  /// Waits at most `seconds` for the work to finish; whether it has.
+  @discardableResult
+  public func wait(upTo seconds: Double) -> Bool {
+    if result.current != nil { return true }
+    guard finished.wait(timeout: .now() + seconds) == .success else { return false }
+    finished.signal()  // for `value()` and later waits
+    return true
+  }
+
   /// Waits for the work and returns its value or throws its error.
   public func value() throws(CairnError) -> Value {
     while true {
