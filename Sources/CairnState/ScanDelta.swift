@@ -167,6 +167,21 @@ struct ScanDelta {
   {
     let common = Swift.min(a.count, b.count)
     var at = 0
+    // Eight bytes at a time to the first that differs (paths share long prefixes).
+    if let x = a.baseAddress, let y = b.baseAddress {
+      let left = UnsafeRawPointer(x)
+      let right = UnsafeRawPointer(y)
+      while at + 8 <= common {
+        let difference =
+          left.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+          ^ right.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+        if difference != 0 {
+          at += UInt64(littleEndian: difference).trailingZeroBitCount / 8
+          break
+        }
+        at += 8
+      }
+    }
     while at < common && a[at] == b[at] { at += 1 }
     if at == common { return a.count - b.count }
     let slash = UInt8(ascii: "/")

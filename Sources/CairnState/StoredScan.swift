@@ -164,10 +164,20 @@ final class StoredScan: ScanFileSource, @unchecked Sendable {
   {
     (0..<count).allSatisfy { index in
       let at = index * stride + 3
-      return UnsafeBufferPointer(
-        start: (storage + Int(fields[at])).assumingMemoryBound(to: UInt8.self),
-        count: Int(fields[at + 1])
-      ).allSatisfy { $0 < 0x80 }
+      let start = UnsafeRawPointer(storage + Int(fields[at]))
+      let length = Int(fields[at + 1])
+      // A word at a time: no byte with its high bit set.
+      var high: UInt64 = 0
+      var offset = 0
+      while offset + 8 <= length {
+        high |= start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        offset += 8
+      }
+      while offset < length {
+        high |= UInt64(start.load(fromByteOffset: offset, as: UInt8.self))
+        offset += 1
+      }
+      return high & 0x8080_8080_8080_8080 == 0
     }
   }
 
@@ -279,17 +289,68 @@ struct FullDecoding {
     else { return nil }
     self.roots = roots
     self.count = count
-    fields.reserveCapacity(count * 7)
-    digests.reserveCapacity(count * 2)
-    for _ in 0..<count {
-      guard reader.file(roots: roots.count, fields: &fields, digests: &digests) else {
-        return nil
-      }
-    }
+    guard let files = Self.files(count, roots: roots.count, in: content, from: reader.offset)
+    else { return nil }
+    (fields, digests, reader.offset) = files
     guard let absent = reader.strings(), let shared = reader.strings(), reader.atEnd
     else { return nil }
     self.absent = absent
     sharedIdentities = shared
+  }
+}
+
+extension FullDecoding {
+  /// `count` files as `ScanSnapshot.append` wrote them from `offset` in `content`, their
+  /// fields as `StoredScan` keeps them, and where they end; nil when they are not that.
+  /// (A million files a run: written straight into the two arrays, each read checked against
+  /// the end by hand.)
+  private static func files(
+    _ count: Int, roots: Int, in content: UnsafeRawBufferPointer, from offset: Int
+  ) -> (fields: [UInt32], digests: [UInt64], end: Int)? {
+    guard let base = content.baseAddress else { return count == 0 ? ([], [], offset) : nil }
+    let end = content.count
+    var at = offset
+    var complete = true
+    func integer() -> UInt32? {
+      guard end - at >= 4 else { return nil }
+      defer { at += 4 }
+      return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+    }
+    func word() -> UInt64? {
+      guard end - at >= 8 else { return nil }
+      defer { at += 8 }
+      return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+    }
+    var fields: [UInt32] = []
+    let digests = [UInt64](unsafeUninitializedCapacity: count * 2) { digests, digestsDone in
+      fields = [UInt32](unsafeUninitializedCapacity: count * 7) { fields, fieldsDone in
+        files: for index in 0..<count {
+          guard let root = integer(), Int(root) < roots else {
+            complete = false
+            break files
+          }
+          fields[index * 7] = root
+          for field in 0..<3 {
+            guard let length = integer(), end - at >= Int(length) else {
+              complete = false
+              break files
+            }
+            fields[index * 7 + 1 + 2 * field] = UInt32(at)
+            fields[index * 7 + 2 + 2 * field] = length
+            at += Int(length)
+          }
+          guard let high = word(), let low = word() else {
+            complete = false
+            break files
+          }
+          digests[index * 2] = high
+          digests[index * 2 + 1] = low
+        }
+        fieldsDone = complete ? count * 7 : 0
+      }
+      digestsDone = complete ? count * 2 : 0
+    }
+    return complete ? (fields, digests, at) : nil
   }
 }
 

@@ -288,6 +288,26 @@ import Testing
         #expect(order.signum() == (index - other).signum(), "\(path) vs \(next)")
       }
     }
+    // Long shared prefixes (compared eight bytes at a time), a difference at every position.
+    func reference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+      for (x, y) in zip(a, b) where x != y {
+        return (x == 0x2F ? 0 : Int(x) + 1) - (y == 0x2F ? 0 : Int(y) + 1)
+      }
+      return a.count - b.count
+    }
+    let base = Array("/photos/2024/summer/holiday/IMG_0001.jpg".utf8)
+    for at in base.indices {
+      for byte: UInt8 in [0x2F, 0x2D, 0x30, 0x7A, 0xC3] {
+        var other = base
+        other[at] = byte
+        for (a, b) in [(base, other), (other, base), (base, Array(other.prefix(at + 1)))] {
+          let order = a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { ScanDelta.walkOrder(x, $0) }
+          }
+          #expect(order.signum() == reference(a, b).signum(), "at \(at), byte \(byte)")
+        }
+      }
+    }
   }
 
   private func expectSameTables(
