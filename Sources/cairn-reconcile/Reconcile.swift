@@ -62,8 +62,8 @@ struct Reconcile {
     // carried over from the last run's once recording has said what changed.
     let lookup = BackgroundWork("cairn-reconcile-lookup") {
       [files = scan.files] () throws(CairnError) in
-      ScanLookupPlan.prepare(
-        files: files, assets: try server.value().assets,
+      try ScanLookupPlan.prepare(
+        files: files, listing: { () throws(CairnError) in try server.value().assets },
         partitionDirectory: paths.partitionDirectory(try identity.value().partition),
         snapshot: try? preload.value())
     }

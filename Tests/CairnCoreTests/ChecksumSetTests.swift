@@ -38,4 +38,25 @@ import Testing
       #expect(each == mixed.map(reference.contains))
     }
   }
+
+  /// A listing large enough to be looked up in two halves at once: the same answers, in
+  /// order, as looking each asset up alone.
+  @Test func aLargeListingIsLookedUpInTwoHalvesWithTheSameAnswers() {
+    let files = ScanFiles(
+      (0..<50_000).map { index in
+        ScannedFile(
+          root: "/r", path: "/r/\(index)", checksum: "sum-\(index * 3)",
+          identity: FileIdentity(key: "\(index)"))
+      })
+    let assets = ServerAssets(
+      (0..<70_001).map { index in
+        AssetRecord(
+          id: "a\(index)", checksum: "sum-\(index * 2)", originalFileName: "", assetType: "IMAGE",
+          visibility: "timeline", ownerId: "u")
+      })
+    let lookup = ScanLookup(files: files, assets: assets)
+    let expected = (0..<70_001).map { index in (index * 2) % 3 == 0 && index * 2 < 150_000 }
+    #expect(lookup.assetIsPresent == expected)
+    #expect(lookup.contains("sum-3") && !lookup.contains("sum-1"))
+  }
 }

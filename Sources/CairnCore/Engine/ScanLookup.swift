@@ -14,16 +14,41 @@ public struct ScanLookup: Sendable {
   let fileCount: Int
   let assetCount: Int
 
+  /// The scan's checksums in a table, made ahead of the listing it is for.
+  public struct Table: Sendable {
+    let checksums: ChecksumSet
+    let files: ScanFiles
+
+    public init(_ files: ScanFiles) {
+      checksums = ChecksumSet(files)
+      self.files = files
+    }
+  }
+
   /// Makes every lookup: the scan's checksums in a table, each asset's looked up in it.
   public init(files: ScanFiles, assets: ServerAssets) {
-    let checksums = ChecksumSet(files)
-    assetIsPresent = checksums.containsEach(count: assets.count) { index, key in
-      assets.withChecksum(index, key)
+    self.init(Table(files), assets: assets)
+  }
+
+  /// Each asset's checksum looked up in `table`: half of a large listing on a thread of its
+  /// own, for whoever waits for these lookups leaves a core free.
+  public init(_ table: Table, assets: ServerAssets) {
+    let checksums = table.checksums
+    let count = assets.count
+    let half = count >= 1 << 16 ? count / 2 : count
+    let lookUp = { @Sendable (range: Range<Int>) in
+      checksums.containsEach(count: range.count) { index, key in
+        assets.withChecksum(range.lowerBound + index, key)
+      }
     }
+    let second = half < count ? BackgroundWork("cairn-lookups") { lookUp(half..<count) } : nil
+    let first = lookUp(0..<half)
+    assetIsPresent =
+      second.map { first + ((try? $0.value()) ?? lookUp(half..<count)) } ?? first
     known = nil
-    table = Locked(checksums)
-    self.files = files
-    fileCount = files.count
+    self.table = Locked(table.checksums)
+    files = table.files
+    fileCount = table.files.count
     assetCount = assets.count
   }
 

@@ -164,20 +164,27 @@ public enum ScanLookupPlan: Sendable {
 
   /// Carries the lookups over when the partition's `PresenceCache` was made for this listing
   /// and for the snapshot recording will compare the scan with (`snapshot`, read ahead);
-  /// makes them otherwise.
+  /// makes them otherwise. The scan's table of checksums is made while `listing` is still
+  /// being read, unless a cache for this snapshot promises that it will not be needed.
   public static func prepare(
-    files: ScanFiles, assets: ServerAssets, partitionDirectory: String,
-    snapshot: ScanSnapshotPreload?
-  ) -> ScanLookupPlan {
-    let listing = ListingKey(assets)
-    if listing.isASCII, files.checksumsAreASCII, let scan = snapshot?.scan,
-      let cache = PresenceCache.load(partitionDirectory + "/" + PresenceCache.fileName),
-      cache.listing == listing, cache.scan == SnapshotKey(length: scan.length, digest: scan.digest)
+    files: ScanFiles, listing assets: () throws(CairnError) -> ServerAssets,
+    partitionDirectory: String, snapshot: ScanSnapshotPreload?
+  ) throws(CairnError) -> ScanLookupPlan {
+    var cache: PresenceCache?
+    if files.checksumsAreASCII, let scan = snapshot?.scan,
+      let kept = PresenceCache.load(partitionDirectory + "/" + PresenceCache.fileName),
+      kept.scan == SnapshotKey(length: scan.length, digest: scan.digest)
     {
+      cache = kept
+    }
+    let table = cache == nil ? ScanLookup.Table(files) : nil
+    let assets = try assets()
+    let listing = ListingKey(assets)
+    if let cache, listing.isASCII, cache.listing == listing {
       let hashes = (0..<assets.count).map { assets.withChecksum($0, ByteHashFilter.hash) }
       return .carryOver(cache, listing, hashes: hashes)
     }
-    return .made(ScanLookup(files: files, assets: assets), listing)
+    return .made(ScanLookup(table ?? ScanLookup.Table(files), assets: assets), listing)
   }
 
   public var listing: ListingKey {
