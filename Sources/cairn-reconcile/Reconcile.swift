@@ -117,8 +117,13 @@ struct Reconcile {
         tool: "cairn-reconcile", complete: true, errors: 0, counts: output.summary.counts,
         roots: roots))
     writer.flush()
+    clock.lap("write the candidates")
+    // The recording reaches the database file (and the disk) before the run ends.
+    if let checkpoint {
+      _ = try? checkpoint.value()
+      clock.lap("checkpoint")
+    }
     summarize(output.summary, skipped: roots.filter { !output.completeRoots.contains($0.path) })
-    _ = try? checkpoint?.value()
     return .success
   }
 
