@@ -39,47 +39,43 @@ if ! /usr/bin/time -v "$bin/cairn-reconcile" -q --server "$out/server.ndjson" \
 fi
 t1=$(now)
 seed=$(seconds "$t0" "$t1")
+# The measured run: the scan without the deleted files. Prints its wall time; its candidates'
+# checksums go to $1.txt, which must be exactly the deleted files' (the server-only ones here).
+measured() {
+  t0=$(now)
+  /usr/bin/time -v "$bin/cairn-reconcile" -v --server "$out/server.ndjson" \
+    < "$out/scan-2.ndjson" > "$out/$1.ndjson" 2> "$out/$1.err"
+  t1=$(now)
+  sed -n 's/.*"type":"candidate".*"checksum":"\([^"]*\)".*/\1/p' "$out/$1.ndjson" \
+    | sort > "$out/$1.txt"
+  cmp -s "$out/$1.txt" "$out/server-only.txt" \
+    || { echo "$1: the candidates are not the deleted files' checksums" >&2; exit 1; }
+  seconds "$t0" "$t1"
+}
+
 # Kept to measure the run again with the lookups made afresh (no listing-presence).
 cp -a "$out/state" "$out/state.seeded"
 # The seeding run leaves some 450 MB of state to be written back; the measured run should not
 # wait on that writeback when it writes its own files.
 sync
-t0=$(now)
-/usr/bin/time -v "$bin/cairn-reconcile" -v --server "$out/server.ndjson" \
-  < "$out/scan-2.ndjson" > "$out/candidates.ndjson" 2> "$out/reconcile.err"
-t1=$(now)
-whole=$(seconds "$t0" "$t1")
+whole=$(measured candidates)
 candidates=$(grep -c '"type":"candidate"' "$out/candidates.ndjson" || true)
-# The candidates must be exactly the deleted files' checksums (the server-only ones here).
-sed -n 's/.*"type":"candidate".*"checksum":"\([^"]*\)".*/\1/p' "$out/candidates.ndjson" \
-  | sort > "$out/candidates.txt"
-if ! cmp -s "$out/candidates.txt" "$out/server-only.txt"; then
-  echo "the candidates are not the deleted files' checksums" >&2
-  exit 1
-fi
 
 rm -rf "$out/state"
 mv "$out/state.seeded" "$out/state"
 rm -f "$out"/state/cairn/servers/*/listing-presence
 sync
-t0=$(now)
-/usr/bin/time -v "$bin/cairn-reconcile" -v --server "$out/server.ndjson" \
-  < "$out/scan-2.ndjson" > "$out/candidates-afresh.ndjson" 2> "$out/reconcile-afresh.err"
-t1=$(now)
-afresh=$(seconds "$t0" "$t1")
-sed -n 's/.*"type":"candidate".*"checksum":"\([^"]*\)".*/\1/p' "$out/candidates-afresh.ndjson" \
-  | sort | cmp -s - "$out/candidates.txt" \
-  || { echo "the lookups made afresh decided otherwise" >&2; exit 1; }
+afresh=$(measured candidates-afresh)
 
 echo "cairn-reconcile, $n local files against $n server assets ($deleted deleted):"
 echo "  sort+comm baseline:      $baseline s"
 echo "  first run (seeding):     $seed s, peak memory $(peak "$out/seed.err")"
-echo "  cairn-reconcile (whole): $whole s, peak memory $(peak "$out/reconcile.err"), $candidates candidates"
+echo "  cairn-reconcile (whole): $whole s, peak memory $(peak "$out/candidates.err"), $candidates candidates"
 echo "  phases (-v):"
-grep -E '^cairn-reconcile: [a-z ]+:' "$out/reconcile.err" | sed 's/^/    /'
+grep -E '^cairn-reconcile: [a-z ]+:' "$out/candidates.err" | sed 's/^/    /'
 echo "  ratio whole/baseline:    $(python3 -c "print('%.2f' % ($whole / $baseline))")"
 echo "  the same run, lookups made afresh (no listing-presence): $afresh s," \
-  "peak memory $(peak "$out/reconcile-afresh.err")," \
+  "peak memory $(peak "$out/candidates-afresh.err")," \
   "ratio $(python3 -c "print('%.2f' % ($afresh / $baseline))")"
 
 # cairn-observe: recording an unchanged 100,000-file scan.

@@ -116,12 +116,7 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
   public func withPath<R>(
     _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
   ) rethrows -> R {
-    switch place(index) {
-    case .parsed(let file):
-      var bytes = file.path
-      return try bytes.withUTF8(body)
-    case .source(let at, let source): return try body(source.pathBytes(at))
-    }
+    try withField(index, \.path, { $0.pathBytes($1) }, body)
   }
 
   /// Calls `body` with file `index`'s checksum bytes.
@@ -129,12 +124,7 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
   public func withChecksum<R>(
     _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
   ) rethrows -> R {
-    switch place(index) {
-    case .parsed(let file):
-      var bytes = file.checksum
-      return try bytes.withUTF8(body)
-    case .source(let at, let source): return try body(source.checksumBytes(at))
-    }
+    try withField(index, \.checksum, { $0.checksumBytes($1) }, body)
   }
 
   /// Calls `body` with file `index`'s identity key bytes.
@@ -142,11 +132,21 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
   public func withIdentity<R>(
     _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
   ) rethrows -> R {
+    try withField(index, \.identity.key, { $0.identityBytes($1) }, body)
+  }
+
+  /// A field's bytes: the parsed file's string, or the source's bytes in place.
+  @inline(__always)
+  private func withField<R>(
+    _ index: Int, _ parsedField: KeyPath<ScannedFile, String>,
+    _ sourceField: (any ScanFileSource, Int) -> UnsafeBufferPointer<UInt8>,
+    _ body: (UnsafeBufferPointer<UInt8>) throws -> R
+  ) rethrows -> R {
     switch place(index) {
     case .parsed(let file):
-      var bytes = file.identity.key
+      var bytes = file[keyPath: parsedField]
       return try bytes.withUTF8(body)
-    case .source(let at, let source): return try body(source.identityBytes(at))
+    case .source(let at, let source): return try body(sourceField(source, at))
     }
   }
 
