@@ -164,20 +164,10 @@ final class StoredScan: ScanFileSource, @unchecked Sendable {
   {
     (0..<count).allSatisfy { index in
       let at = index * stride + 3
-      let start = UnsafeRawPointer(storage + Int(fields[at]))
-      let length = Int(fields[at + 1])
-      // A word at a time: no byte with its high bit set.
-      var high: UInt64 = 0
-      var offset = 0
-      while offset + 8 <= length {
-        high |= start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        offset += 8
-      }
-      while offset < length {
-        high |= UInt64(start.load(fromByteOffset: offset, as: UInt8.self))
-        offset += 1
-      }
-      return high & 0x8080_8080_8080_8080 == 0
+      return UnsafeBufferPointer(
+        start: (storage + Int(fields[at])).assumingMemoryBound(to: UInt8.self),
+        count: Int(fields[at + 1])
+      ).isASCII
     }
   }
 

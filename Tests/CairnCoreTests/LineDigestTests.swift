@@ -36,4 +36,17 @@ import Testing
     #expect(digest(line) == digest(Array(line)))
     #expect(digest(line).high != digest(line).low)
   }
+
+  /// `isASCII`, read a word at a time, finds a high bit at every place of every length.
+  @Test func aHighByteAnywhereIsNotASCII() {
+    for length in 0...20 {
+      let plain = [UInt8](repeating: 0x7F, count: length)
+      #expect(plain.withUnsafeBufferPointer(\.isASCII))
+      for position in 0..<length {
+        var high = plain
+        high[position] = 0x80
+        #expect(!high.withUnsafeBufferPointer(\.isASCII), "length \(length) at \(position)")
+      }
+    }
+  }
 }

@@ -145,7 +145,7 @@ final class ChecksumSet: Sendable {
   }
 
   private static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Key? {
-    guard bytes.count < 32, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+    guard bytes.count < 32, bytes.isASCII else { return nil }
     var words: (UInt64, UInt64, UInt64, UInt64) = (UInt64(bytes.count + 1), 0, 0, 0)
     withUnsafeMutableBytes(of: &words) { raw in
       UnsafeMutableRawBufferPointer(rebasing: raw[1..<1 + bytes.count])

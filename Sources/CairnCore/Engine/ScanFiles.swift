@@ -185,7 +185,7 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
   /// Whether every file's checksum is ASCII (the source's all are, when it has a file here).
   public var checksumsAreASCII: Bool {
     if let source, !places.isEmpty, !source.checksumsAreASCII { return false }
-    return parsed.allSatisfy { $0.checksum.utf8.allSatisfy { $0 < 0x80 } }
+    return parsed.allSatisfy { $0.checksum.withBytes(\.isASCII) }
   }
 
   /// Equal files in the same order (`ScannedFile`'s equality). The same files read the same

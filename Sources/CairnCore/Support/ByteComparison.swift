@@ -21,6 +21,24 @@ extension String {
 }
 
 extension UnsafeBufferPointer<UInt8> {
+  /// Whether no byte has its high bit set, read a word at a time.
+  @inlinable
+  public var isASCII: Bool {
+    guard let base = baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    var high: UInt64 = 0
+    var offset = 0
+    while offset + 8 <= count {
+      high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      offset += 8
+    }
+    while offset < count {
+      high |= UInt64(self[offset])
+      offset += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
+  }
+
   @inlinable
   public func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
     guard count == other.count else { return false }

@@ -33,7 +33,7 @@ public struct ListingKey: Equatable, Sendable {
     var isASCII = true
     for index in 0..<assets.count {
       let checksum = assets.withChecksum(index) { bytes in
-        isASCII = isASCII && bytes.allSatisfy { $0 < 0x80 }
+        isASCII = isASCII && bytes.isASCII
         return LineDigest(bytes)
       }
       // Order matters: each step multiplies what came before.
@@ -137,7 +137,7 @@ public struct PresenceCache: Sendable, SnapshotEncoding {
   ) -> ScanLookup? {
     guard listing == self.listing, listing.isASCII, recorded.previous == scan,
       hashes.count == assets.count, files.checksumsAreASCII,
-      recorded.listed.keys.allSatisfy({ $0.string.utf8.allSatisfy { $0 < 0x80 } })
+      recorded.listed.keys.allSatisfy({ $0.string.withBytes(\.isASCII) })
     else { return nil }
     let filter = ByteHashFilter(Set(recorded.listed.keys))
     var present = self.present
