@@ -10,9 +10,15 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= swift
 TOOLS = cairn-hash cairn-observe cairn-fetch cairn-reconcile cairn-gate cairn-trash cairn-tag cairn-restore
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+# On Linux the Swift runtime and Foundation are linked in, so installed binaries keep working
+# without a toolchain; macOS ships the runtime itself.
+STATIC_FLAGS = $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
+VERSION = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/CairnCore/Support/Version.swift)
+DIST = cairn-$(VERSION)-$(shell uname -s | tr A-Z a-z)-$(shell uname -m)
+STAGE = .build-dist/$(DIST)
 
 .PHONY: all build release test check lint man-lint man-options completions-check completions \
-	format-lint install uninstall bench demo setup clean help
+	format-lint install uninstall bench demo setup clean help stage dist check-dist check-nightly
 
 all: release
 
@@ -23,6 +29,8 @@ help:
 	@echo "make test       build and run the tests only"
 	@echo "make install    install binaries, man pages and completions (PREFIX=$(PREFIX))"
 	@echo "make uninstall  remove what install put there"
+	@echo "make dist       a release tarball in .build-dist/ (binaries, man pages, completions, units)"
+	@echo "make check-dist run that release in a Debian root without Swift (needs root, debootstrap)"
 	@echo "make bench      run the benchmarks (docs/BENCHMARKS.md)"
 	@echo "make completions  regenerate completions/ from the built binaries"
 
@@ -30,14 +38,14 @@ build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(STATIC_FLAGS)
 
 # Tests run the built binaries through real pipes, so build everything first.
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-check: test lint
+check: test lint check-nightly check-dist
 
 lint: man-lint man-options completions-check format-lint
 
@@ -56,23 +64,34 @@ completions: build
 format-lint:
 	@scripts/check-format.sh
 
-install: release
-	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(BASHDIR) $(ZSHDIR) $(FISHDIR)
-	for t in $(TOOLS); do install -m 0755 "$(RELEASE_BIN)/$$t" $(BINDIR)/; done
-	install -m 0644 man/cairn-*.1 $(MANDIR)/man1/
-	install -m 0644 man/*.5 $(MANDIR)/man5/
-	install -m 0644 man/*.7 $(MANDIR)/man7/
-	for t in $(TOOLS); do \
-	  install -m 0644 completions/bash/$$t $(BASHDIR)/$$t; \
-	  install -m 0644 completions/zsh/_$$t $(ZSHDIR)/_$$t; \
-	  install -m 0644 completions/fish/$$t.fish $(FISHDIR)/$$t.fish; \
-	done
+# The release tree `make dist` packs; its install.sh writes PREFIX into the nightly script and units.
+stage: release
+	scripts/stage.sh --strip "$(RELEASE_BIN)" "$(STAGE)"
+
+install: stage
+	DESTDIR="$(DESTDIR)" "$(STAGE)/install.sh" "$(PREFIX)"
+
+dist: stage
+	tar -C .build-dist -czf .build-dist/$(DIST).tar.gz $(DIST)
+	@ls -l .build-dist/$(DIST).tar.gz
+
+# The nightly script and units, installed from a tree of the debug binaries; a local receiver
+# takes the notifications.
+check-nightly: build
+	@scripts/check-nightly.sh
+
+# The release tarball in a minimal Debian root without Swift, through the whole pipeline.
+check-dist: dist build
+	@scripts/check-dist.sh .build-dist/$(DIST).tar.gz
 
 uninstall:
 	for t in $(TOOLS); do \
 	  rm -f $(BINDIR)/$$t $(MANDIR)/man1/$$t.1 $(BASHDIR)/$$t $(ZSHDIR)/_$$t $(FISHDIR)/$$t.fish; \
 	done
 	rm -f $(MANDIR)/man5/cairn-records.5 $(MANDIR)/man7/cairn.7
+	rm -f $(BINDIR)/cairn-nightly $(MANDIR)/man1/cairn-nightly.1
+	rm -f $(DESTDIR)$(PREFIX)/share/systemd/user/cairn-nightly.service \
+	  $(DESTDIR)$(PREFIX)/share/systemd/user/cairn-nightly.timer
 
 bench:
 	@for b in bench/*.sh; do echo "== $$b"; bash "$$b" || exit 1; done

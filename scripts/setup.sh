@@ -12,6 +12,13 @@ command -v curl >/dev/null 2>&1 || need+=(curl)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 if [ "$(uname)" = Linux ] && [ ! -e /usr/include/sqlite3.h ]; then need+=(libsqlite3-dev); fi
+# make check-dist: a Debian root without Swift (debootstrap), stripped release binaries (strip);
+# make check-nightly: the systemd units verified (systemd-analyze).
+if [ "$(uname)" = Linux ]; then
+  command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+  command -v strip >/dev/null 2>&1 || need+=(binutils)
+  command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# The nightly command as installed: cairn-nightly and its systemd units installed under a prefix
+# (with a space in it) from a tree of the built binaries, run with cron's bare PATH against the
+# test server, notifying a local receiver. Checks the units with systemd-analyze, the lock, the
+# exit statuses, and notifications delivered, refused, timed out and free of the key.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+bin=$(swift build --show-bin-path)
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cairn nightly.XXXXXX")
+pids=()
+cleanup() {
+  for pid in ${pids[@]+"${pids[@]}"}; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  if [ "${KEEP:-0}" = 1 ]; then echo "(kept $tmp)"; else rm -rf "$tmp"; fi
+}
+trap cleanup EXIT
+
+failures=0
+pass() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; failures=$((failures + 1)); }
+check() { # check DESCRIPTION COMMAND...: COMMAND must succeed (quietly)
+  local what=$1; shift
+  if "$@" > /dev/null; then pass "$what"; else fail "$what"; fi
+}
+has() { grep -qF -- "$2" "$1"; }
+lacks() { ! grep -qF -- "$2" "$1"; }
+
+# --- install, as a user would ----------------------------------------------------------------
+prefix="$tmp/pre fix"
+scripts/stage.sh "$bin" "$tmp/stage"
+"$tmp/stage/install.sh" "$prefix" > /dev/null
+nightly=$prefix/bin/cairn-nightly
+units=$prefix/share/systemd/user
+check "the script names its tools by absolute path" has "$nightly" "bindir='$prefix/bin'"
+check "nothing installed still says @BINDIR@" \
+  bash -c '! grep -rl "@BINDIR@" "$1/bin/cairn-nightly" "$1/share/systemd"' _ "$prefix"
+check "the service runs the installed script" \
+  has "$units/cairn-nightly.service" "ExecStart=\"$prefix/bin/cairn-nightly\""
+if command -v systemd-analyze > /dev/null; then
+  if out=$(systemd-analyze verify --man=no "$units/cairn-nightly.service" \
+    "$units/cairn-nightly.timer" 2>&1); then
+    pass "systemd-analyze verify accepts the installed units"
+  else
+    fail "systemd-analyze verify: $out"
+  fi
+else
+  echo "skip - systemd-analyze is not installed (the units were not verified)"
+fi
+
+# --- a server, a library, receivers ----------------------------------------------------------
+home=$tmp/home
+mkdir -p "$home/.config/cairn"
+python3 scripts/make-sample-library.py "$home/Photos" > /dev/null
+python3 scripts/demo-scenario.py "$home/Photos" > "$tmp/scenario.json"
+"$bin/immich-testserver" --port 0 --scenario "$tmp/scenario.json" > "$tmp/server.url" \
+  2> "$tmp/server.log" &
+pids+=($!)
+start_receiver() { # start_receiver MODE LOG: prints the port
+  python3 scripts/notify-receiver.py "$1" "$2" > "$2.port" &
+  pids+=($!)
+  for _ in $(seq 100); do [ -s "$2.port" ] && break; sleep 0.1; done
+}
+start_receiver ok "$tmp/received"
+start_receiver hang "$tmp/hung"
+for _ in $(seq 100); do [ -s "$tmp/server.url" ] && break; sleep 0.1; done
+url=$(head -n 1 "$tmp/server.url")
+ok_port=$(cat "$tmp/received.port") hang_port=$(cat "$tmp/hung.port")
+down_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+[ -n "$url" ] && [ -n "$ok_port" ] && [ -n "$hang_port" ] || { echo "check-nightly: setup failed"; exit 1; }
+
+# The config file as a user writes it; each run adds its own settings through the environment.
+cat > "$home/.config/cairn/config" <<EOF
+IMMICH_URL=$url
+IMMICH_API_KEY=demo-secret
+CAIRN_LIBRARY="$home/Photos"   # the library
+CAIRN_NOTIFY_URL=http://127.0.0.1:$ok_port/hook?token=t0k3n
+EOF
+
+# run NAME [VAR=value...] [-- ARGS]: cairn-nightly as cron starts it (PATH without the
+# prefix, HOME set); stdout, stderr and status in $tmp/NAME.{out,err,status}, seconds in .secs
+run() {
+  local name=$1; shift
+  local vars=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+  [ "${1:-}" = -- ] && shift
+  local started status=0
+  started=$(date +%s)
+  (cd "$home" && env -i PATH=/usr/bin:/bin HOME="$home" ${vars[@]+"${vars[@]}"} \
+    "$nightly" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err") || status=$?
+  echo "$status" > "$tmp/$name.status"
+  echo $(($(date +%s) - started)) > "$tmp/$name.secs"
+}
+status_of() { cat "$tmp/$1.status"; }
+received() { [ -f "$tmp/received" ] && wc -l < "$tmp/received" || echo 0; }
+last_received() { tail -n 1 "$tmp/received"; }
+trashed_on_server() { curl -s "$url/__testserver/state" | jq '.trashedIds | length'; }
+
+# 1. The first run seeds and trashes nothing; nothing needs a person, so no notification.
+run seed
+check "the seeding run exits 0" [ "$(status_of seed)" = 0 ]
+check "the seeding run says what it did on stdout" has "$tmp/seed.out" "cairn-nightly: trashed 0 (+0 Live Photo videos)"
+check "the seeding run notifies nobody" [ "$(received)" = 0 ]
+
+# 2. Three files deleted (one a Live Photo pair): the first run that finds them is a dry run.
+rm "$home/Photos/2024/06/IMG_0003.PNG" "$home/Photos/2024/07/IMG_0042.PNG" \
+  "$home/Photos/2024/07/IMG_0042.MOV"
+run dry CAIRN_NOTIFY_COMMAND='env > "$HOME/command.env"; cat > "$HOME/command.in"'
+check "the dry run exits 0" [ "$(status_of dry)" = 0 ]
+check "the dry run trashed nothing" [ "$(trashed_on_server)" = 0 ]
+check "the dry run's webhook is the generic JSON shape" \
+  jq -e '.path == "/hook?token=t0k3n" and .headers["content-type"] == "application/json"
+    and (.body | fromjson | .source == "cairn" and .event == "dry-run" and .status == 0
+      and .counts.wouldTrash == 2)' <<< "$(last_received)"
+check "the command got the message on stdin" has "$home/command.in" "2 asset(s) would be trashed"
+check "the command got the event in its environment" has "$home/command.env" "CAIRN_EVENT=dry-run"
+check "the command's environment lacks the API key" lacks "$home/command.env" "demo-secret"
+
+# 3. The real run trashes them, and says so in ntfy's shape.
+run real CAIRN_NOTIFY_FORMAT=ntfy
+check "the real run exits 0" [ "$(status_of real)" = 0 ]
+check "the real run trashed 3 on the server" [ "$(trashed_on_server)" = 3 ]
+check "the real run's summary counts the Live Photo video apart" \
+  has "$tmp/real.out" "cairn-nightly: trashed 2 (+1 Live Photo videos)"
+check "ntfy gets the title header and a text body naming the undo command" \
+  jq -e '.headers.title == "cairn: trashed 2" and .headers.tags == "cairn,trashed"
+    and (.body | test("Undo: cairn-restore --run-id "))' <<< "$(last_received)"
+
+# 4. A refusal: one deletion is above a 1% threshold with floor 1. The service must fail (25),
+#    and the notification names the rail and the one command that proceeds.
+rm "$home/Photos/2024/07/IMG_0004.PNG"
+run refused CAIRN_FLOOR=1 CAIRN_NOTIFY_FORMAT=gotify
+check "a refusal exits 25" [ "$(status_of refused)" = 25 ]
+check "a refusal trashed nothing" [ "$(trashed_on_server)" = 3 ]
+check "gotify gets title, message and priority, naming the threshold rail" \
+  jq -e '.body | fromjson | .title == "cairn: refused by the threshold rail" and .priority == 8
+    and (.message | test("cairn-nightly --override-threshold [0-9a-f]{64}"))' \
+  <<< "$(last_received)"
+proceed=$(last_received | jq -r '.body | fromjson | .message' \
+  | grep -oE 'cairn-nightly --override-threshold [0-9a-f]{64}' | cut -d' ' -f2-)
+run proceed CAIRN_FLOOR=1 -- $proceed
+check "the command the refusal named proceeds" [ "$(status_of proceed)" = 0 ]
+check "and trashes exactly that plan" [ "$(trashed_on_server)" = 4 ]
+
+# 5. Strict mode: a deletion waits for review, and the notification says how to approve it.
+rm "$home/Photos/2025/01/IMG_0101.PNG"
+run review CAIRN_STRICTNESS=strict
+check "a run with items pending review exits 0" [ "$(status_of review)" = 0 ]
+check "the review notification names the approve command" \
+  jq -e '(.body | fromjson | .event == "review" and .counts.pending == 1
+    and (.message | test("cairn-nightly --approve all-pending")))' <<< "$(last_received)"
+run approve CAIRN_STRICTNESS=strict -- --approve all-pending
+check "approving it trashes it" [ "$(trashed_on_server)" = 5 ]
+
+# 6. A failed run: the server is unreachable. The status is the stage's, and it is notified.
+before=$(received)
+run failed IMMICH_URL=http://127.0.0.1:$down_port CAIRN_HTTP_ATTEMPTS=1 CAIRN_HTTP_TIMEOUT=3
+check "a run against an unreachable server fails with 69" [ "$(status_of failed)" = 69 ]
+check "the failure is notified" [ "$(received)" = $((before + 1)) ]
+check "the failure notification names the stage and status" \
+  jq -e '.body | fromjson | .event == "failed" and .status == 69
+    and (.message | test("cairn-reconcile exited 69|cairn-fetch exited 69"))' \
+  <<< "$(last_received)"
+
+# 7. Notifiers that are down or hang never fail the run or hold it past the timeout.
+run down IMMICH_URL=http://127.0.0.1:$down_port CAIRN_HTTP_ATTEMPTS=1 CAIRN_HTTP_TIMEOUT=3 CAIRN_NOTIFY_URL=http://127.0.0.1:$down_port/
+check "a notifier that is down leaves the run's status alone" [ "$(status_of down)" = 69 ]
+check "and is reported on stderr" has "$tmp/down.err" "notification was not delivered"
+run hang CAIRN_NOTIFY_TIMEOUT=2 CAIRN_NOTIFY_URL=http://127.0.0.1:$hang_port/ \
+  CAIRN_NOTIFY_COMMAND='sleep 60' -- --notify-test
+check "a notifier that hangs is given up on within the timeout" [ "$(cat "$tmp/hang.secs")" -le 10 ]
+check "and the hang is reported" has "$tmp/hang.err" "notification was not delivered"
+check "a hanging command is given up on too" has "$tmp/hang.err" "command failed or timed out"
+
+# 8. Runs never overlap: while another holds the lock, a run does nothing and exits 75.
+flock "$home/.local/state/cairn/nightly.lock" sleep 5 &
+pids+=($!)
+sleep 0.5
+run busy
+check "a run while another holds the lock exits 75" [ "$(status_of busy)" = 75 ]
+check "at once" [ "$(cat "$tmp/busy.secs")" -le 3 ]
+
+# 9. The key is in no notification, no output and no diagnostics.
+check "the API key appears in nothing received or printed" \
+  bash -c '! grep -l demo-secret "$1"/received "$1"/*.out "$1"/*.err' _ "$tmp"
+
+if [ $failures -gt 0 ]; then
+  echo "check-nightly: $failures check(s) failed (KEEP=1 keeps $tmp)"
+  exit 1
+fi
+echo "check-nightly: every check passed"

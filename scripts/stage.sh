@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Lays out a release tree (what `make dist` packs and `make install` installs):
+#   stage.sh [--strip] BIN_DIR OUT_DIR
+# BIN_DIR holds the built cairn-* binaries; OUT_DIR becomes bin/, share/man, share/<shell
+# completions>, share/cairn/ (the nightly script and units, still to be given their prefix)
+# and install.sh, which installs the tree under a prefix and substitutes it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+strip=0
+[ "${1:-}" = --strip ] && { strip=1; shift; }
+[ $# -eq 2 ] || { echo "usage: stage.sh [--strip] BIN_DIR OUT_DIR" >&2; exit 64; }
+bin=$1 out=$2
+tools=$(cd Sources && ls -d cairn-* | sort)
+
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/share/man/man1" "$out/share/man/man5" "$out/share/man/man7" \
+  "$out/share/bash-completion/completions" "$out/share/zsh/site-functions" \
+  "$out/share/fish/vendor_completions.d" "$out/share/cairn"
+for tool in $tools; do
+  [ -x "$bin/$tool" ] || { echo "stage: $bin/$tool is missing; build first" >&2; exit 1; }
+  if [ $strip = 1 ]; then
+    # A release drops its debug information: it halves the binaries (see README).
+    strip -o "$out/bin/$tool" "$bin/$tool"  # all symbols, on GNU and macOS alike
+  else
+    # A hard link where the file system allows it: a debug tree is large.
+    ln "$bin/$tool" "$out/bin/$tool" 2>/dev/null || cp "$bin/$tool" "$out/bin/$tool"
+  fi
+  cp "completions/bash/$tool" "$out/share/bash-completion/completions/$tool"
+  cp "completions/zsh/_$tool" "$out/share/zsh/site-functions/_$tool"
+  cp "completions/fish/$tool.fish" "$out/share/fish/vendor_completions.d/$tool.fish"
+done
+cp man/cairn-*.1 "$out/share/man/man1/"
+cp man/*.5 "$out/share/man/man5/"
+cp man/*.7 "$out/share/man/man7/"
+cp dist/cairn-nightly.in dist/cairn-nightly.service.in dist/cairn-nightly.timer "$out/share/cairn/"
+cp dist/install.sh "$out/install.sh"
+cp LICENSE "$out/LICENSE"
+chmod 0755 "$out/install.sh"
