@@ -153,17 +153,30 @@ check "the review notification names the approve command" \
 run approve CAIRN_STRICTNESS=strict -- --approve all-pending
 check "approving it trashes it" [ "$(trashed_on_server)" = 5 ]
 
-# 6. A failed run: the server is unreachable. The status is the stage's, and it is notified.
+# 6. A deletion confirmed in a trash folder is held in quarantine; from CAIRN_NOTIFY_BACKLOG
+#    held items on, each run says so.
+mkdir -p "$home/Photos/.stversions"
+mv "$home/Photos/2025/01/IMG_0100.PNG" "$home/Photos/.stversions/"
+run backlog CAIRN_NOTIFY_BACKLOG=1
+check "a run with items held exits 0" [ "$(status_of backlog)" = 0 ]
+check "the held deletion is not trashed" [ "$(trashed_on_server)" = 5 ]
+check "the backlog is notified" \
+  jq -e '.body | fromjson | .event == "backlog" and .counts.held == 1' <<< "$(last_received)"
+before=$(received)
+run quiet
+check "below the backlog threshold (default 20) nobody is told" [ "$(received)" = "$before" ]
+
+# 7. A failed run: the server is unreachable. The status is the stage's, and it is notified.
 before=$(received)
 run failed IMMICH_URL=http://127.0.0.1:$down_port CAIRN_HTTP_ATTEMPTS=1 CAIRN_HTTP_TIMEOUT=3
 check "a run against an unreachable server fails with 69" [ "$(status_of failed)" = 69 ]
 check "the failure is notified" [ "$(received)" = $((before + 1)) ]
 check "the failure notification names the stage and status" \
   jq -e '.body | fromjson | .event == "failed" and .status == 69
-    and (.message | test("cairn-reconcile exited 69|cairn-fetch exited 69"))' \
+    and (.message | test("cairn-(observe|reconcile|fetch) exited 69"))' \
   <<< "$(last_received)"
 
-# 7. Notifiers that are down or hang never fail the run or hold it past the timeout.
+# 8. Notifiers that are down or hang never fail the run or hold it past the timeout.
 run down IMMICH_URL=http://127.0.0.1:$down_port CAIRN_HTTP_ATTEMPTS=1 CAIRN_HTTP_TIMEOUT=3 CAIRN_NOTIFY_URL=http://127.0.0.1:$down_port/
 check "a notifier that is down leaves the run's status alone" [ "$(status_of down)" = 69 ]
 check "and is reported on stderr" has "$tmp/down.err" "notification was not delivered"
@@ -173,7 +186,7 @@ check "a notifier that hangs is given up on within the timeout" [ "$(cat "$tmp/h
 check "and the hang is reported" has "$tmp/hang.err" "notification was not delivered"
 check "a hanging command is given up on too" has "$tmp/hang.err" "command failed or timed out"
 
-# 8. Runs never overlap: while another holds the lock, a run does nothing and exits 75.
+# 9. Runs never overlap: while another holds the lock, a run does nothing and exits 75.
 flock "$home/.local/state/cairn/nightly.lock" sleep 5 &
 pids+=($!)
 sleep 0.5
@@ -181,7 +194,7 @@ run busy
 check "a run while another holds the lock exits 75" [ "$(status_of busy)" = 75 ]
 check "at once" [ "$(cat "$tmp/busy.secs")" -le 3 ]
 
-# 9. The key is in no notification, no output and no diagnostics.
+# 10. The key is in no notification, no output and no diagnostics.
 check "the API key appears in nothing received or printed" \
   bash -c '! grep -l demo-secret "$1"/received "$1"/*.out "$1"/*.err' _ "$tmp"
 
