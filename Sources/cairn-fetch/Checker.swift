@@ -44,7 +44,8 @@ struct Checker {
 
   func run() async throws -> ExitStatus {
     let tally = Tally()
-    let (status, identity) = await runChecks(tally)
+    let (checked, identity) = await runChecks(tally)
+    let status = reportSettings(tally, checked)
     writer.write(HeaderRecord(tool: Self.tool, server: identity))
     writer.write(
       EndRecord(
