@@ -67,11 +67,13 @@ start_receiver() { # start_receiver MODE LOG: prints the port
 }
 start_receiver ok "$tmp/received"
 start_receiver hang "$tmp/hung"
+start_receiver refuse "$tmp/refusing"
 for _ in $(seq 100); do [ -s "$tmp/server.url" ] && break; sleep 0.1; done
 url=$(head -n 1 "$tmp/server.url")
 ok_port=$(cat "$tmp/received.port") hang_port=$(cat "$tmp/hung.port")
+refuse_port=$(cat "$tmp/refusing.port")
 down_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-[ -n "$url" ] && [ -n "$ok_port" ] && [ -n "$hang_port" ] || { echo "check-nightly: setup failed"; exit 1; }
+[ -n "$url" ] && [ -n "$ok_port" ] && [ -n "$hang_port" ] && [ -n "$refuse_port" ] || { echo "check-nightly: setup failed"; exit 1; }
 
 # The config file as a user writes it; each run adds its own settings through the environment.
 cat > "$home/.config/cairn/config" <<EOF
@@ -183,6 +185,13 @@ check "the failure notification names the stage and status" \
 run down IMMICH_URL=http://127.0.0.1:$down_port CAIRN_HTTP_ATTEMPTS=1 CAIRN_HTTP_TIMEOUT=3 CAIRN_NOTIFY_URL=http://127.0.0.1:$down_port/
 check "a notifier that is down leaves the run's status alone" [ "$(status_of down)" = 69 ]
 check "and is reported on stderr" has "$tmp/down.err" "notification was not delivered"
+rm "$home/Photos/2024/06/IMG_0002.PNG"
+run refusing CAIRN_NOTIFY_URL=http://127.0.0.1:$refuse_port/
+check "a notifier that refuses the message leaves the run's status alone" \
+  [ "$(status_of refusing)" = 0 ]
+check "the run still trashed" [ "$(trashed_on_server)" = 6 ]
+check "the refused message reached the receiver" has "$tmp/refusing" "cairn: trashed 1"
+check "and its refusal is reported" has "$tmp/refusing.err" "notification was not delivered (curl status 22)"
 run hang CAIRN_NOTIFY_TIMEOUT=2 CAIRN_NOTIFY_URL=http://127.0.0.1:$hang_port/ \
   CAIRN_NOTIFY_COMMAND='sleep 60' -- --notify-test
 check "a notifier that hangs is given up on within the timeout" [ "$(cat "$tmp/hang.secs")" -le 10 ]
@@ -199,7 +208,7 @@ check "at once" [ "$(cat "$tmp/busy.secs")" -le 3 ]
 
 # 10. The key is in no notification, no output and no diagnostics.
 check "the API key appears in nothing received or printed" \
-  bash -c '! grep -l demo-secret "$1"/received "$1"/*.out "$1"/*.err' _ "$tmp"
+  bash -c '! grep -l demo-secret "$1"/received "$1"/refusing "$1"/*.out "$1"/*.err' _ "$tmp"
 
 if [ $failures -gt 0 ]; then
   echo "check-nightly: $failures check(s) failed (KEEP=1 keeps $tmp)"

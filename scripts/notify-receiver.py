@@ -3,6 +3,7 @@
 
   notify-receiver.py ok LOG     answer 200 to every POST and append it to LOG as one JSON line
                                 ({"path", "headers" (lower-case names), "body"})
+  notify-receiver.py refuse LOG answer 403 to every POST (a notifier that refuses the message)
   notify-receiver.py hang LOG   accept connections and never answer (a notifier that hangs)
 
 Prints the port it listens on, then serves until killed.
@@ -22,7 +23,7 @@ class Handler(BaseHTTPRequestHandler):
         headers = {k.lower(): v for k, v in self.headers.items()}
         with open(log, "a", encoding="utf-8") as out:
             out.write(json.dumps({"path": self.path, "headers": headers, "body": body}) + "\n")
-        self.send_response(200)
+        self.send_response(403 if mode == "refuse" else 200)
         self.send_header("Content-Length", "0")
         self.end_headers()
 
@@ -30,7 +31,7 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-if mode == "ok":
+if mode in ("ok", "refuse"):
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     server.serve_forever()
@@ -44,4 +45,4 @@ elif mode == "hang":
         connection, _ = listener.accept()
         held.append(connection)  # read nothing, answer nothing
 else:
-    sys.exit("usage: notify-receiver.py ok|hang LOG")
+    sys.exit("usage: notify-receiver.py ok|refuse|hang LOG")
