@@ -68,7 +68,12 @@ server_pid=
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null || true
   wait 2> /dev/null || true
-  if [ "${KEEP:-0}" = 1 ]; then echo "(kept $work)"; else rm -rf "$work"; fi
+  if [ "${KEEP:-0}" = 1 ]; then
+    echo "(kept $work and the release in $root)"
+  else
+    # The cached root stays as debootstrap and apt left it: 200 MB, not 1.3 GB.
+    rm -rf "$work" "$root/opt/cairn" "$root/home/cairn" "$root/tmp/cairn-dist"
+  fi
 }
 trap cleanup EXIT
 rm -rf "$root/opt/cairn" "$root/home/cairn" "$root/tmp/cairn-dist"
@@ -77,6 +82,7 @@ tar -C "$root/tmp/cairn-dist" -xzf "$tarball"
 release=$(basename "$tarball" .tar.gz)
 mount -t proc proc "$root/proc"
 chroot "$root" "/tmp/cairn-dist/$release/install.sh" /opt/cairn > /dev/null
+rm -rf "$root/tmp/cairn-dist"
 
 check "the root has no Swift toolchain" chroot "$root" sh -c '! command -v swift'
 check "the root has no Swift runtime or Foundation library" \
