@@ -89,7 +89,8 @@ uninstall:
 	  rm -f $(BINDIR)/$$t $(MANDIR)/man1/$$t.1 $(BASHDIR)/$$t $(ZSHDIR)/_$$t $(FISHDIR)/$$t.fish; \
 	done
 	rm -f $(MANDIR)/man5/cairn-records.5 $(MANDIR)/man7/cairn.7
-	rm -f $(BINDIR)/cairn-nightly $(MANDIR)/man1/cairn-nightly.1
+	rm -f $(BINDIR)/cairn-nightly $(MANDIR)/man1/cairn-nightly.1 $(BASHDIR)/cairn-nightly \
+	  $(ZSHDIR)/_cairn-nightly $(FISHDIR)/cairn-nightly.fish
 	rm -f $(DESTDIR)$(PREFIX)/share/systemd/user/cairn-nightly.service \
 	  $(DESTDIR)$(PREFIX)/share/systemd/user/cairn-nightly.timer
 

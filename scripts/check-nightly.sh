@@ -52,6 +52,21 @@ else
   echo "skip - no systemd here: the units were not verified"
 fi
 
+# Its completions are hand-written: each must know every option its usage shows.
+share=$prefix/share
+for completion in "$share/bash-completion/completions/cairn-nightly" \
+  "$share/zsh/site-functions/_cairn-nightly" "$share/fish/vendor_completions.d/cairn-nightly.fish"; do
+  missing=
+  # The options are the usage lines' (the first two), plus --help and --version.
+  for option in $("$nightly" --help | sed -n 1,2p | grep -oE -- '--[a-z][a-z-]*') --help --version; do
+    grep -qF -- "${option#--}" "$completion" || missing+=" $option"
+  done
+  check "$(basename "$completion") completes every option${missing:+ (lacks$missing)}" [ -z "$missing" ]
+done
+check "bash completes --ov to --override-threshold" bash -c '
+  source "$1"; COMP_WORDS=(cairn-nightly --ov); COMP_CWORD=1; _cairn_nightly
+  [ "${COMPREPLY[*]}" = --override-threshold ]' _ "$share/bash-completion/completions/cairn-nightly"
+
 # --- a server, a library, receivers ----------------------------------------------------------
 home=$tmp/home
 mkdir -p "$home/.config/cairn"

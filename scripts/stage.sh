@@ -29,6 +29,10 @@ for tool in $tools; do
   cp "completions/zsh/_$tool" "$out/share/zsh/site-functions/_$tool"
   cp "completions/fish/$tool.fish" "$out/share/fish/vendor_completions.d/$tool.fish"
 done
+# cairn-nightly is a script: its completions are written by hand.
+cp dist/completions/cairn-nightly.bash "$out/share/bash-completion/completions/cairn-nightly"
+cp dist/completions/_cairn-nightly "$out/share/zsh/site-functions/_cairn-nightly"
+cp dist/completions/cairn-nightly.fish "$out/share/fish/vendor_completions.d/cairn-nightly.fish"
 cp man/cairn-*.1 "$out/share/man/man1/"
 cp man/*.5 "$out/share/man/man5/"
 cp man/*.7 "$out/share/man/man7/"
