@@ -30,6 +30,7 @@ started=$(date +%s)
 if [ ! -f "$rootfs/.cairn-root" ] || [ "$(cat "$rootfs/.cairn-root")" != "$packages" ]; then
   command -v debootstrap > /dev/null || { echo "check-dist: debootstrap is not installed" >&2; exit 1; }
   rm -rf "$rootfs"
+  mkdir -p "$top/.build-rootfs"
   # A debootstrap that finished is kept even if installing the packages fails after it.
   if [ ! -f "$rootfs.tmp/.cairn-debootstrap" ]; then
     rm -rf "$rootfs.tmp"
