@@ -41,10 +41,12 @@ if [ ! -f "$rootfs/.cairn-root" ] || [ "$(cat "$rootfs/.cairn-root")" != "$packa
   fi
   cp /etc/resolv.conf "$rootfs.tmp/etc/resolv.conf"
   mount -t proc proc "$rootfs.tmp/proc"
-  chroot "$rootfs.tmp" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  apt_log=$top/.build-rootfs/apt.log
   # shellcheck disable=SC2086 # a list of package names
-  chroot "$rootfs.tmp" env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -qq --no-install-recommends $packages > /dev/null
+  { chroot "$rootfs.tmp" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+    chroot "$rootfs.tmp" env DEBIAN_FRONTEND=noninteractive \
+      apt-get install -y -qq --no-install-recommends $packages; } > "$apt_log" 2>&1 \
+    || { tail -n 20 "$apt_log"; exit 1; }
   chroot "$rootfs.tmp" apt-get clean
   umount "$rootfs.tmp/proc"
   echo "$packages" > "$rootfs.tmp/.cairn-root"
