@@ -50,7 +50,7 @@ public enum GatePreview {
     var text = "\(name)  \(date)  \(c.detail ?? c.reason)"
     if c.livePhotoVideoId != nil {
       if c.bucket == .restore {
-        text += " (with its motion video)"
+        text += " (with its motion video, if a cairn run trashed it)"
       } else if c.livePhotoVideoKept == true {
         text += " (its motion video stays on the server)"
       } else if c.livePhotoVideoChecksum != nil {
