@@ -93,13 +93,16 @@ public struct ImmichRunServer: RunServer {
   }
 
   static func view(_ asset: ServerAsset) -> RunAsset {
-    RunAsset(
+    var view = RunAsset(
       id: asset.id.lowercased(), ownerID: asset.ownerId.lowercased(),
       visibility: asset.visibility, isTrashed: asset.isTrashed, checksum: asset.checksum,
       originalFileName: asset.originalFileName,
       livePhotoVideoID: asset.livePhotoVideoId?.lowercased(),
       fileCreatedAt: asset.fileCreatedAt.flatMap { Date(iso8601: $0) }, assetType: asset.type,
       tagValues: asset.tags?.map(\.value))
+    view.isFavorite = asset.isFavorite
+    view.libraryId = asset.libraryId?.lowercased()
+    return view
   }
 
   /// Fills in owner and visibility for candidates that lack them, from the server, so the

@@ -144,6 +144,7 @@ struct Checker {
       tally.worsen(error.exitStatus)
     }
 
+    if identity != nil { await noteExternalLibraries(client, tally) }
     if let identity {
       checkSession(client, identity, tally)
       await checkSessionWorks(client, identity, tally)

@@ -46,7 +46,9 @@ struct Gate {
     }
     if !resolved.approvals.isEmpty {
       let wanted = Set(resolved.approvals)
-      let approved = candidates.filter { wanted.contains($0.checksum) && $0.bucket != .delete }
+      let approved = candidates.filter {
+        wanted.contains($0.checksum) && ($0.bucket == .pending || $0.bucket == .held)
+      }
       try state.approve(approved, plan: PlanDigest.of(candidates))
       Diagnostics.info("approved \(approved.count) candidate(s)")
     }
@@ -85,6 +87,7 @@ struct Gate {
         tool: "cairn-gate", pipeline: header.pipeline, roots: header.roots, server: header.server,
         runId: header.runId, dryRun: header.dryRun))
     for candidate in plan.toTrash { writer.write(candidate) }
+    for candidate in plan.toRestore { writer.write(candidate) }
     for bytes in passThrough { writer.writeLine(bytes) }
     var counts = plan.counts
     if let matched = inputs.matched { counts[SafetyRails.CountKey.matched] = matched }

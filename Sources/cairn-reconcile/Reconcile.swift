@@ -97,6 +97,9 @@ struct Reconcile {
     let plan = try lookup.value()
     let scanLookup = store.lookup(plan, files: scan.files, assets: listing.assets)
     input.lookup = scanLookup
+    // What cairn runs trashed: such an asset back in the library is put back (`restore`).
+    input.trashedByRuns = RunHistory.inTrash(
+      try Journal(path: Journal.path(configuration.paths, partition)).read().runs)
     clock.lap(
       "look up server checksums",
       scanLookup.isCarriedOver ? "carried over from the last run" : "made")
@@ -154,6 +157,7 @@ struct Reconcile {
         + "\(summary.serverAssets) server assets (\(summary.matched) matched): "
         + "\(summary.delete) to delete, \(summary.pending) pending review, "
         + "\(summary.held) held in quarantine"
-        + (summary.excluded > 0 ? ", \(summary.excluded) excluded" : ""))
+        + (summary.excluded > 0 ? ", \(summary.excluded) excluded" : "")
+        + (summary.restore > 0 ? ", \(summary.restore) to restore" : ""))
   }
 }

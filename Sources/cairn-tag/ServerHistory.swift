@@ -54,7 +54,8 @@ struct ServerHistory {
             originalFileName: asset.originalFileName ?? "", assetType: asset.assetType ?? "OTHER",
             visibility: asset.visibility, livePhotoVideoId: asset.livePhotoVideoID?.lowercased(),
             isTrashed: asset.isTrashed, ownerId: asset.ownerID.lowercased(),
-            fileCreatedAt: asset.fileCreatedAt))
+            fileCreatedAt: asset.fileCreatedAt, isFavorite: asset.isFavorite,
+            libraryId: asset.libraryId))
         count += 1
       }
     } catch {

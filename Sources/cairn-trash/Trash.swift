@@ -93,13 +93,17 @@ struct Trash {
 
     var inTrash: [String: String] = [:]
     for run in history { for id in run.inTrash { inTrash[id] = run.runID } }
+    let (toTrash, toRestore) = PutBack.split(candidates)
     let screened: [CandidateRecord]
-    do { screened = try await connection.runServer.completeOwnership(candidates) } catch {
+    do { screened = try await connection.runServer.completeOwnership(toTrash) } catch {
       throw asCairnError(error, .serverFailure)
     }
+    // A motion video whose bytes the library holds now (or may: a snapshot that can't be read)
+    // stays, whatever the stream says.
+    let videos = try state.store.presence(of: Set(screened.compactMap(\.livePhotoVideoChecksum)))
     let plan = TrashPlan(
       candidates: screened, userID: connection.identity.userId, inTrash: inTrash,
-      excluded: state.exclusions)
+      excluded: state.exclusions, inLibrary: { !videos.isAbsent($0) })
     for (candidate, reason) in plan.skipped {
       Diagnostics.warning("\(candidate.originalFileName ?? candidate.assetId): skipped: \(reason)")
     }
@@ -120,6 +124,11 @@ struct Trash {
           originalFileName: candidate.originalFileName, message: reason))
     }
 
+    let putBack = try await PutBack(
+      server: connection.runServer, userID: connection.identity.userId, journal: journal,
+      state: state
+    ).run(toRestore, history: history, dryRun: isDry, writer: writer)
+
     if isDry || plan.units.isEmpty {
       for unit in plan.units { writeUnit(unit, "would-trash", nil, writer) }
       if firstRun && !plan.units.isEmpty {
@@ -139,7 +148,7 @@ struct Trash {
           counts: [
             "wouldTrash": plan.units.count, "skipped": plan.skipped.count,
             "livePhotoVideos": plan.units.filter { $0.videoID != nil }.count,
-          ],
+          ].merging(putBack) { $1 },
           plan: digest))
       writer.flush()
       return .success
@@ -176,6 +185,7 @@ struct Trash {
     var counts = outcome.counts
     counts["skipped"] = plan.skipped.count
     counts["failed"] = failures
+    counts.merge(putBack) { $1 }
     writer.write(
       EndRecord(
         tool: "cairn-trash", complete: outcome.complete, errors: failures, counts: counts,

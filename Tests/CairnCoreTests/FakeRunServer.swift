@@ -124,6 +124,7 @@ final class FakeRunServer: RunServer, @unchecked Sendable {
     return CandidateRecord(
       assetId: id, checksum: a?.checksum ?? "sum-\(id)", bucket: .delete, reason: "gone",
       originalFileName: "\(id).jpg", visibility: a?.visibility, ownerId: a?.owner,
-      livePhotoVideoId: a?.video)
+      livePhotoVideoId: a?.video,
+      livePhotoVideoChecksum: a?.video.map { assets[$0]?.checksum ?? "sum-\($0)" })
   }
 }

@@ -13,7 +13,7 @@ import Testing
   private static func variants() throws -> [String] {
     let fields = [
       "id", "checksum", "originalFileName", "assetType", "visibility", "livePhotoVideoId",
-      "isTrashed", "ownerId", "fileCreatedAt",
+      "isTrashed", "ownerId", "fileCreatedAt", "isFavorite", "libraryId",
     ]
     let values = [
       "null", "true", "7", "\"text\"", "[]", "{}", "\"2026-02-30T10:00:00+01:00\"",

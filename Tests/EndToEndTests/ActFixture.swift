@@ -60,7 +60,9 @@ final class ActFixture: @unchecked Sendable {
       detail: "gone from /photos", paths: ["/photos/\(asset.originalFileName)"],
       originalFileName: asset.originalFileName, assetType: asset.type.rawValue,
       visibility: asset.visibility.rawValue, ownerId: owner ?? asset.ownerId,
-      fileCreatedAt: asset.fileCreatedAt, livePhotoVideoId: asset.livePhotoVideoId)
+      fileCreatedAt: asset.fileCreatedAt, livePhotoVideoId: asset.livePhotoVideoId,
+      // As cairn-reconcile finds it in the listing: without it no video is ever sent.
+      livePhotoVideoChecksum: asset.livePhotoVideoId.flatMap { server.state.asset($0)?.checksum })
   }
 
   /// A reconcile-like stream: header naming this server and user, the candidates, an end record.

@@ -13,7 +13,10 @@ import Foundation
 /// - A checksum on the server more than once makes every such asset a candidate: they are the
 ///   same bytes, and the local copy that justified keeping them is gone.
 /// - Buckets: a confirmed deletion is `held` until confirmedAt + quarantine, then `delete`;
-///   an unconfirmed one is `delete` when trusting and `pending` when strict.
+///   an unconfirmed one is `delete` when trusting and `pending` when strict. A favourite, and a
+///   Live Photo still whose motion video stays, is `pending` rather than `delete`.
+/// - External-library assets (their checksum hashes a path) are never candidates.
+/// - A trashed asset that a cairn run trashed and whose bytes are back is `restore`.
 public enum ReconciliationEngine {
   public static func reconcile(_ input: ReconciliationInput) -> ReconciliationOutput {
     let completeRoots = Set(
@@ -61,81 +64,12 @@ public enum ReconciliationEngine {
     summary.localFiles = input.files.count
     summary.observed = input.observedCount ?? input.observed.count
     summary.serverAssets = input.assets.count
-    // With `observedCount`, a scanned checksum is observed without an entry of its own.
-    let presentIsObserved = input.observedCount != nil
-    var candidates: [CandidateRecord] = []
-    var excludedChecksums = Set<String>()
-    let quarantine = TimeInterval(input.settings.quarantineDays) * 86_400
-    let assets = input.assets
-    for index in 0..<assets.count where !assets.isTrashed(index) {
-      if presentIsObserved && lookup.assetIsPresent[index] {
-        // Observed (this scan was recorded) and present, so never gone.
-        summary.matched += 1
-        continue
-      }
-      let checksum = assets.checksum(index)
-      guard let entry = input.observed[checksum] else { continue }
-      summary.matched += 1
-      guard goneSet.contains(checksum) else { continue }
-      if input.exclusions.contains(checksum) {
-        excludedChecksums.insert(checksum)
-        continue
-      }
-      let asset = assets.record(index)
-      let missingSince = input.missingSince[asset.checksum] ?? input.now
-      var candidate = CandidateRecord(
-        assetId: asset.id.lowercased(), checksum: asset.checksum, bucket: .delete, reason: "gone",
-        paths: entry.paths, originalFileName: asset.originalFileName,
-        assetType: asset.assetType, visibility: asset.visibility, ownerId: asset.ownerId,
-        fileCreatedAt: asset.fileCreatedAt, livePhotoVideoId: asset.livePhotoVideoId?.lowercased(),
-        missingSince: missingSince)
-      let place = entry.paths.first ?? "the library"
-      if let confirmation = input.confirmations[asset.checksum] {
-        let eligible = confirmation.confirmedAt.addingTimeInterval(quarantine)
-        candidate.confirmedAt = confirmation.confirmedAt
-        candidate.eligibleAt = eligible
-        let how = Self.describe(confirmation)
-        if input.now >= eligible {
-          candidate.reason = "confirmed"
-          candidate.detail =
-            "\(place) \(how) on \(confirmation.confirmedAt.iso8601); its "
-            + "\(input.settings.quarantineDays)-day quarantine ended \(eligible.iso8601)"
-        } else {
-          candidate.bucket = .held
-          candidate.reason = "quarantine"
-          candidate.detail =
-            "\(place) \(how) on \(confirmation.confirmedAt.iso8601); held until \(eligible.iso8601)"
-        }
-      } else if input.settings.strictness == .strict {
-        candidate.bucket = .pending
-        candidate.reason = "unconfirmed"
-        candidate.detail =
-          "\(place) is gone (missing since \(missingSince.iso8601)) and no trash recorded its "
-          + "deletion; strict mode asks a person to review it"
-      } else {
-        candidate.detail =
-          "\(place) is gone from a complete scan (missing since \(missingSince.iso8601))"
-      }
-      candidates.append(candidate)
-    }
-    candidates.sort { a, b in
-      if a.bucket != b.bucket { return a.bucket < b.bucket }
-      if a.checksum != b.checksum { return a.checksum < b.checksum }
-      return a.assetId < b.assetId
-    }
-    for candidate in candidates {
-      switch candidate.bucket {
-      case .delete: summary.delete += 1
-      case .pending: summary.pending += 1
-      case .held: summary.held += 1
-      }
-    }
-    summary.excluded = excludedChecksums.count
+    let candidates = Self.candidates(input, lookup: lookup, gone: goneSet, summary: &summary)
     return ReconciliationOutput(
       candidates: candidates, gone: gone, completeRoots: completeRoots.sorted(), summary: summary)
   }
 
-  private static func describe(_ confirmation: DeletionConfirmation) -> String {
+  static func describe(_ confirmation: DeletionConfirmation) -> String {
     switch confirmation.source {
     case "edit": return "was replaced by an edit"
     case "freedesktop": return "was moved to the desktop trash"

@@ -29,13 +29,17 @@ public struct ReconciliationInput: Sendable {
   /// The scan's lookups of the server's checksums, made ahead by the caller from these very
   /// `files` and `assets`; nil: the engine makes them.
   public var lookup: ScanLookup?
+  /// The assets cairn runs trashed and did not restore (the journal's), lower-case id to run
+  /// id: such an asset back in the library is put back; no other trashed asset is touched.
+  public var trashedByRuns: [String: String]
 
   public init(
     files: ScanFiles, roots: [RootStatus], observed: [String: ObservedEntry],
     observedCount: Int? = nil, missingSince: [String: Date] = [:],
     confirmations: [String: DeletionConfirmation] = [:],
     anchors: [EditAnchor] = [], exclusions: Set<String> = [], assets: ServerAssets,
-    settings: ReconciliationSettings = .defaults, now: Date, lookup: ScanLookup? = nil
+    settings: ReconciliationSettings = .defaults, now: Date, lookup: ScanLookup? = nil,
+    trashedByRuns: [String: String] = [:]
   ) {
     self.files = files
     self.roots = roots
@@ -49,12 +53,14 @@ public struct ReconciliationInput: Sendable {
     self.settings = settings
     self.now = now
     self.lookup = lookup
+    self.trashedByRuns = trashedByRuns
   }
 }
 
 /// What the engine decided.
 public struct ReconciliationOutput: Sendable {
-  /// Candidates ordered by bucket (delete, pending, held), then checksum, then asset id.
+  /// Candidates ordered by bucket (delete, pending, held, restore), then checksum, then asset
+  /// id.
   public var candidates: [CandidateRecord]
   /// Observed checksums that are gone this run, whether or not the server has them, sorted:
   /// the caller records their first-missing time.
@@ -83,6 +89,8 @@ public struct ReconciliationSummary: Sendable, Equatable {
   public var held = 0
   /// Gone checksums protected by an exclusion.
   public var excluded = 0
+  /// Assets to bring back from the trash (cairn trashed them, their bytes are back).
+  public var restore = 0
 
   public init() {}
 
@@ -91,7 +99,7 @@ public struct ReconciliationSummary: Sendable, Equatable {
     [
       "localFiles": localFiles, "observed": observed, "serverAssets": serverAssets,
       "matched": matched, "delete": delete, "pending": pending, "held": held,
-      "excluded": excluded,
+      "excluded": excluded, "restore": restore,
     ]
   }
 }

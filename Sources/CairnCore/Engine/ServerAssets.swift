@@ -125,6 +125,21 @@ public struct ServerAssets: Sendable {
     }
   }
 
+  /// Calls `body` with each asset's index and line, in listing order (a decoded record's own
+  /// JSON when the assets were given decoded). A line of a file that can no longer be read
+  /// ends the walk early; `record` then tells why.
+  func forEachLine(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+    if !records.isEmpty {
+      for index in records.indices {
+        records[index].jsonBytes().withUnsafeBufferPointer { body(index, $0) }
+      }
+    } else if let file {
+      file.forEachLine(places, body)
+    } else {
+      for index in 0..<count { lines.withLine(index) { body(index, $0) } }
+    }
+  }
+
   /// Why a line could not be read back from the file, if one could not (see `record`).
   public var readBackFailure: String? { file?.failure }
 }
@@ -165,6 +180,13 @@ private struct LineArena: Sendable {
   func line(_ index: Int) -> [UInt8] {
     let span = spans[index]
     return Array(chunks[Int(span.chunk)][Int(span.start)..<Int(span.end)])
+  }
+
+  func withLine<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    let span = spans[index]
+    return chunks[Int(span.chunk)].withUnsafeBufferPointer { chunk in
+      body(UnsafeBufferPointer(rebasing: chunk[Int(span.start)..<Int(span.end)]))
+    }
   }
 
   /// Calls `body` with the checksum's bytes, or nil when they are escaped in the line.

@@ -18,11 +18,17 @@ public struct AssetRecord: Record, Equatable {
   public var isTrashed: Bool
   public var ownerId: String
   public var fileCreatedAt: Date?
+  /// Marked favourite on Immich: never trashed without a person's approval.
+  public var isFavorite: Bool
+  /// The external library it was imported from (nil: uploaded). Such an asset's checksum is
+  /// a hash of its path, not of its bytes, and Immich deletes it itself: never a candidate.
+  public var libraryId: String?
 
   public init(
     id: String, checksum: String, originalFileName: String, assetType: String,
     visibility: String, livePhotoVideoId: String? = nil, isTrashed: Bool = false,
-    ownerId: String, fileCreatedAt: Date? = nil
+    ownerId: String, fileCreatedAt: Date? = nil, isFavorite: Bool = false,
+    libraryId: String? = nil
   ) {
     self.id = id
     self.checksum = checksum
@@ -33,6 +39,8 @@ public struct AssetRecord: Record, Equatable {
     self.isTrashed = isTrashed
     self.ownerId = ownerId
     self.fileCreatedAt = fileCreatedAt
+    self.isFavorite = isFavorite
+    self.libraryId = libraryId
   }
 
   public init(_ object: JSONObject) throws(RecordError) {
@@ -45,6 +53,8 @@ public struct AssetRecord: Record, Equatable {
     isTrashed = try object.optionalBool("isTrashed") ?? false
     ownerId = try object.string("ownerId")
     fileCreatedAt = try object.optionalDate("fileCreatedAt")
+    isFavorite = try object.optionalBool("isFavorite") ?? false
+    libraryId = try object.optionalString("libraryId")
   }
 
   /// Throws what `init(_:)` would throw for `object`, without building its strings (a
@@ -59,6 +69,8 @@ public struct AssetRecord: Record, Equatable {
     _ = try object.optionalBool("isTrashed")
     try object.checkString("ownerId")
     try object.checkOptionalDate("fileCreatedAt")
+    _ = try object.optionalBool("isFavorite")
+    try object.checkOptionalString("libraryId")
   }
 
   public func writeFields(to w: inout JSONObjectWriter) {
@@ -75,5 +87,8 @@ public struct AssetRecord: Record, Equatable {
     w.field("isTrashed", isTrashed)
     w.field("ownerId", ownerId)
     w.field("fileCreatedAt", fileCreatedAt)
+    // Written only when they say something, so a listing without them reads as before.
+    if isFavorite { w.field("isFavorite", true) }
+    w.field("libraryId", libraryId)
   }
 }

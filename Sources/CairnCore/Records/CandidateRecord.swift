@@ -8,6 +8,9 @@ public enum Bucket: String, Sendable, CaseIterable, Comparable {
   case pending
   /// Pending because a confirmed deletion is still in quarantine; see `eligibleAt`.
   case held
+  /// In the server's trash because a cairn run put it there, and back in the library: to be
+  /// restored (reason `put-back`). Never trashed, never counted against the threshold.
+  case restore
 
   /// Order in previews: what will go first, then what waits.
   private var rank: Int {
@@ -15,13 +18,15 @@ public enum Bucket: String, Sendable, CaseIterable, Comparable {
     case .delete: return 0
     case .pending: return 1
     case .held: return 2
+    case .restore: return 3
     }
   }
 
   public static func < (a: Bucket, b: Bucket) -> Bool { a.rank < b.rank }
 }
 
-/// A server asset whose bytes were in the local library and are gone from it.
+/// A server asset whose bytes were in the local library and are gone from it (or, in the
+/// `restore` bucket, are back in it after a cairn run trashed them).
 public struct CandidateRecord: Record, Equatable {
   public static let recordType = "candidate"
 
@@ -40,6 +45,14 @@ public struct CandidateRecord: Record, Equatable {
   public var ownerId: String?
   public var fileCreatedAt: Date?
   public var livePhotoVideoId: String?
+  /// The motion video's checksum, from the listing (nil: the listing does not hold the video,
+  /// and nothing that acts sends it).
+  public var livePhotoVideoChecksum: String?
+  /// True when the motion video stays on the server: its bytes are still in the library, it is
+  /// excluded, or it is not known to be gone. The still is then trashed alone.
+  public var livePhotoVideoKept: Bool?
+  /// Marked favourite on Immich (such a candidate always waits for a person's approval).
+  public var isFavorite: Bool?
   /// When the checksum was first found missing from a complete scan.
   public var missingSince: Date?
   /// When a positive signal (a trash folder) confirmed the deletion.
@@ -51,8 +64,9 @@ public struct CandidateRecord: Record, Equatable {
     assetId: String, checksum: String, bucket: Bucket, reason: String, detail: String? = nil,
     paths: [String] = [], originalFileName: String? = nil, assetType: String? = nil,
     visibility: String? = nil, ownerId: String? = nil, fileCreatedAt: Date? = nil,
-    livePhotoVideoId: String? = nil, missingSince: Date? = nil, confirmedAt: Date? = nil,
-    eligibleAt: Date? = nil
+    livePhotoVideoId: String? = nil, livePhotoVideoChecksum: String? = nil,
+    livePhotoVideoKept: Bool? = nil, isFavorite: Bool? = nil, missingSince: Date? = nil,
+    confirmedAt: Date? = nil, eligibleAt: Date? = nil
   ) {
     self.assetId = assetId
     self.checksum = checksum
@@ -66,6 +80,9 @@ public struct CandidateRecord: Record, Equatable {
     self.ownerId = ownerId
     self.fileCreatedAt = fileCreatedAt
     self.livePhotoVideoId = livePhotoVideoId
+    self.livePhotoVideoChecksum = livePhotoVideoChecksum
+    self.livePhotoVideoKept = livePhotoVideoKept
+    self.isFavorite = isFavorite
     self.missingSince = missingSince
     self.confirmedAt = confirmedAt
     self.eligibleAt = eligibleAt
@@ -76,7 +93,7 @@ public struct CandidateRecord: Record, Equatable {
     checksum = try object.string("checksum")
     let bucketName = try object.string("bucket")
     guard let bucket = Bucket(rawValue: bucketName) else {
-      throw .wrongKind("bucket", "one of delete, pending, held")
+      throw .wrongKind("bucket", "one of delete, pending, held, restore")
     }
     self.bucket = bucket
     reason = try object.string("reason")
@@ -88,6 +105,9 @@ public struct CandidateRecord: Record, Equatable {
     ownerId = try object.optionalString("ownerId")
     fileCreatedAt = try object.optionalDate("fileCreatedAt")
     livePhotoVideoId = try object.optionalString("livePhotoVideoId")
+    livePhotoVideoChecksum = try object.optionalString("livePhotoVideoChecksum")
+    livePhotoVideoKept = try object.optionalBool("livePhotoVideoKept")
+    isFavorite = try object.optionalBool("isFavorite")
     missingSince = try object.optionalDate("missingSince")
     confirmedAt = try object.optionalDate("confirmedAt")
     eligibleAt = try object.optionalDate("eligibleAt")
@@ -106,6 +126,9 @@ public struct CandidateRecord: Record, Equatable {
     w.field("ownerId", ownerId)
     w.field("fileCreatedAt", fileCreatedAt)
     w.field("livePhotoVideoId", livePhotoVideoId)
+    w.field("livePhotoVideoChecksum", livePhotoVideoChecksum)
+    w.field("livePhotoVideoKept", livePhotoVideoKept)
+    w.field("isFavorite", isFavorite)
     w.field("missingSince", missingSince)
     w.field("confirmedAt", confirmedAt)
     w.field("eligibleAt", eligibleAt)

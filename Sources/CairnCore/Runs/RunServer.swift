@@ -64,6 +64,9 @@ public struct RunAsset: Sendable, Equatable {
   public var assetType: String?
   /// The values of the tags it carries, when the server said (`GET /api/assets/:id` does).
   public var tagValues: [String]?
+  public var isFavorite = false
+  /// Set for an asset of an external library.
+  public var libraryId: String?
 
   public init(
     id: String, ownerID: String, visibility: String, isTrashed: Bool, checksum: String? = nil,

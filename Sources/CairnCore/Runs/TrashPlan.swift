@@ -1,8 +1,13 @@
 import Foundation
 
 /// The approved candidates turned into what a trash run will send: owned, unlocked assets not
-/// already in the trash, each still with its Live Photo motion video, in batches that never split
-/// a pair and never exceed the server-friendly batch size.
+/// already in the trash, each still with its Live Photo motion video when the video may go, in
+/// batches that never split a pair and never exceed the server-friendly batch size.
+///
+/// A motion video goes with its still only when the candidate names its checksum, does not say
+/// it stays, and the checksum is neither excluded nor in the library now: whatever the stream
+/// says, bytes the library holds are never trashed. Otherwise the still goes alone (Immich
+/// does not cascade trash, so the video stays active, hidden behind no still).
 public struct TrashPlan: Sendable {
   /// One still (or plain asset) and, for a Live Photo, its motion video.
   public struct Unit: Sendable, Equatable {
@@ -19,16 +24,18 @@ public struct TrashPlan: Sendable {
 
   /// Screens `candidates` for the user `userID`. `inTrash` maps asset ids the journal says are
   /// in the trash (trashed by an earlier run, not restored) to that run's id.
-  /// `excluded` holds checksums a person protected (never trashed, whatever the plan says).
+  /// `excluded` holds checksums a person protected (never trashed, whatever the plan says);
+  /// `inLibrary` says whether a checksum's bytes are (or may be) in the library now. Candidates
+  /// in the `restore` bucket are left to the put-back (they are never trashed).
   public init(
     candidates: [CandidateRecord], userID: String, inTrash: [String: String],
-    excluded: Set<String> = []
+    excluded: Set<String> = [], inLibrary: (String) -> Bool = { _ in false }
   ) {
     var units: [Unit] = []
     var skipped: [(CandidateRecord, String)] = []
     var seen: Set<String> = []
     let user = userID.lowercased()
-    for candidate in candidates {
+    for candidate in candidates where candidate.bucket != .restore {
       let id = candidate.assetId.lowercased()
       if seen.contains(id) { continue }
       if let owner = candidate.ownerId, owner.lowercased() != user {
@@ -51,7 +58,7 @@ public struct TrashPlan: Sendable {
         skipped.append((candidate, "already in the trash (run \(run))"))
         continue
       }
-      var video = candidate.livePhotoVideoId?.lowercased()
+      var video = Self.videoToSend(candidate, excluded: excluded, inLibrary: inLibrary)
       if let v = video, seen.contains(v) || inTrash[v] != nil { video = nil }
       seen.insert(id)
       if let video { seen.insert(video) }
@@ -59,6 +66,17 @@ public struct TrashPlan: Sendable {
     }
     self.units = units
     self.skipped = skipped
+  }
+
+  /// The motion video to send with `candidate`'s still, if it may go (see the type).
+  static func videoToSend(
+    _ candidate: CandidateRecord, excluded: Set<String>, inLibrary: (String) -> Bool
+  ) -> String? {
+    guard let video = candidate.livePhotoVideoId?.lowercased(),
+      let checksum = candidate.livePhotoVideoChecksum, candidate.livePhotoVideoKept != true,
+      !excluded.contains(checksum), !inLibrary(checksum)
+    else { return nil }
+    return video
   }
 
   /// Every asset id the plan acts on.
@@ -90,7 +108,11 @@ public struct TrashPlan: Sendable {
           id: unit.assetID, checksum: unit.candidate.checksum,
           originalFileName: unit.candidate.originalFileName)
       ]
-      if let video = unit.videoID { assets.append(JournalAsset(id: video, stillID: unit.assetID)) }
+      if let video = unit.videoID {
+        assets.append(
+          JournalAsset(
+            id: video, checksum: unit.candidate.livePhotoVideoChecksum, stillID: unit.assetID))
+      }
       return assets
     }
   }

@@ -13,6 +13,9 @@ public struct GatePlan: Sendable {
   public var held: [CandidateRecord] = []
   /// Candidates whose checksum is excluded: never trashed.
   public var excluded: [CandidateRecord] = []
+  /// Assets to bring back from the trash (`restore` bucket): never trashed, never counted
+  /// against the threshold.
+  public var toRestore: [CandidateRecord] = []
   /// Confirmed deletions that arrived together (see `GatePlan.burstSize`).
   public var burst: [CandidateRecord] = []
   public var digest: String
@@ -24,12 +27,20 @@ public struct GatePlan: Sendable {
 
   /// Applies `exclusions` (checksums) and `approvals` (checksums or asset ids) to `candidates`.
   public init(candidates: [CandidateRecord], exclusions: Set<String>, approvals: Set<String>) {
-    for candidate in candidates {
+    for var candidate in candidates {
+      if candidate.bucket == .restore {
+        // Undoing cairn's own deletion of bytes that are back: an exclusion asks for the same.
+        toRestore.append(candidate)
+        continue
+      }
       if exclusions.contains(candidate.checksum) {
         excluded.append(candidate)
         continue
       }
+      Self.keepExcludedVideo(&candidate, exclusions)
       switch candidate.bucket {
+      case .restore:
+        continue
       case .delete:
         toTrash.append(candidate)
       case .pending, .held:
@@ -46,7 +57,23 @@ public struct GatePlan: Sendable {
       }
     }
     burst = Self.bursts(in: candidates.filter { !exclusions.contains($0.checksum) })
-    digest = PlanDigest.of(toTrash)
+    digest = PlanDigest.of(toTrash + toRestore)
+  }
+
+  /// A Live Photo still whose motion video was excluded since the stream was made (by this
+  /// very gate, say) keeps its video and waits for a person, as the engine would have decided.
+  static func keepExcludedVideo(_ candidate: inout CandidateRecord, _ exclusions: Set<String>) {
+    guard let video = candidate.livePhotoVideoChecksum, exclusions.contains(video),
+      candidate.livePhotoVideoKept != true
+    else { return }
+    candidate.livePhotoVideoKept = true
+    if candidate.bucket == .delete {
+      candidate.bucket = .pending
+      candidate.reason = "live-video-kept"
+    }
+    candidate.detail =
+      (candidate.detail ?? "") + "; its motion video is excluded, so the still waits for your "
+      + "approval and goes alone"
   }
 
   /// Counts for the `end` record.
@@ -54,7 +81,7 @@ public struct GatePlan: Sendable {
     [
       "candidates": toTrash.count, "delete": toTrash.count - approved.count,
       "approved": approved.count, "pending": pending.count, "held": held.count,
-      "excluded": excluded.count,
+      "excluded": excluded.count, "restore": toRestore.count,
     ]
   }
 

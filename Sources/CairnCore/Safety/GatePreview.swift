@@ -10,7 +10,8 @@ public enum GatePreview {
     out.append(
       "plan \(plan.digest.prefix(12)): \(plan.toTrash.count) to trash\(approvedNote), "
         + "\(plan.pending.count) pending review, \(plan.held.count) held, "
-        + "\(plan.excluded.count) excluded")
+        + "\(plan.excluded.count) excluded"
+        + (plan.toRestore.isEmpty ? "" : ", \(plan.toRestore.count) to restore"))
     section(&out, "to trash", plan.toTrash, limit: limit) { describe($0) }
     section(
       &out, "pending review (cairn-gate --approve ID|CHECKSUM|all-pending, or --exclude)",
@@ -19,6 +20,10 @@ public enum GatePreview {
     section(&out, "held in quarantine", plan.held, limit: limit) { candidate in
       describe(candidate) + ", " + eligibility(candidate.eligibleAt, now: now)
     }
+    section(
+      &out, "to restore from the trash (back in your library after a cairn run trashed them)",
+      plan.toRestore, limit: limit
+    ) { describe($0) }
     if !plan.burst.isEmpty {
       out.append(
         "\(plan.burst.count) deletions were confirmed at once, as after offloading photos to free "
@@ -43,7 +48,17 @@ public enum GatePreview {
       ?? c.assetId
     let date = c.fileCreatedAt.map { String($0.iso8601.prefix(10)) } ?? "----------"
     var text = "\(name)  \(date)  \(c.detail ?? c.reason)"
-    if c.livePhotoVideoId != nil { text += " (with its motion video)" }
+    if c.livePhotoVideoId != nil {
+      if c.bucket == .restore {
+        text += " (with its motion video, if a cairn run trashed it)"
+      } else if c.livePhotoVideoKept == true {
+        text += " (its motion video stays on the server)"
+      } else if c.livePhotoVideoChecksum != nil {
+        text += " (with its motion video)"
+      } else {
+        text += " (its motion video is not listed and stays)"
+      }
+    }
     if let path = c.paths.first { text += "  [was \(path)]" }
     return text
   }

@@ -13,7 +13,8 @@
 /// rewritten or cut short in between (a new listing saved over it) fails the read, which
 /// records why; it never yields another asset's record.
 public final class ListingFile: Sendable {
-  private let fd: Int32
+  /// Read in place by `forEachLine` (a search over every line).
+  let fd: Int32
   public let path: String
   private let problem = Locked<String?>(nil)
 

@@ -22,6 +22,10 @@ public struct ServerAsset: Decodable, Sendable, Equatable {
   public var visibility: String
   public var livePhotoVideoId: String?
   public var isTrashed: Bool
+  /// Only true when the caller owns the asset and marked it.
+  public var isFavorite: Bool
+  /// Set for an asset of an external library (deprecated in the response, still sent).
+  public var libraryId: String?
   /// ISO-8601 as the server sent it.
   public var fileCreatedAt: String?
   /// Milliseconds. v3 sends an integer, v2 a string such as `"0:00:02.500000"`.
@@ -31,7 +35,7 @@ public struct ServerAsset: Decodable, Sendable, Equatable {
 
   enum CodingKeys: String, CodingKey {
     case id, ownerId, checksum, originalFileName, type, visibility, livePhotoVideoId, isTrashed
-    case fileCreatedAt, duration, tags
+    case isFavorite, libraryId, fileCreatedAt, duration, tags
   }
 
   public init(from decoder: any Decoder) throws {
@@ -44,6 +48,8 @@ public struct ServerAsset: Decodable, Sendable, Equatable {
     visibility = try c.decodeIfPresent(String.self, forKey: .visibility) ?? "timeline"
     livePhotoVideoId = try c.decodeIfPresent(String.self, forKey: .livePhotoVideoId)
     isTrashed = try c.decodeIfPresent(Bool.self, forKey: .isTrashed) ?? false
+    isFavorite = try c.decodeIfPresent(Bool.self, forKey: .isFavorite) ?? false
+    libraryId = try c.decodeIfPresent(String.self, forKey: .libraryId)
     fileCreatedAt = try c.decodeIfPresent(String.self, forKey: .fileCreatedAt)
     if let ms = try? c.decodeIfPresent(Int.self, forKey: .duration) {
       durationMilliseconds = ms
@@ -70,7 +76,8 @@ public struct ServerAsset: Decodable, Sendable, Equatable {
       id: id.lowercased(), checksum: checksum, originalFileName: originalFileName,
       assetType: type, visibility: visibility, livePhotoVideoId: livePhotoVideoId?.lowercased(),
       isTrashed: isTrashed, ownerId: ownerId.lowercased(),
-      fileCreatedAt: fileCreatedAt.flatMap { Date(iso8601: $0) })
+      fileCreatedAt: fileCreatedAt.flatMap { Date(iso8601: $0) }, isFavorite: isFavorite,
+      libraryId: libraryId?.lowercased())
   }
 }
 
@@ -101,6 +108,8 @@ public struct MetadataQuery: Sendable, Equatable {
   /// 1…1000.
   public var size: Int
   public var order: String?
+  /// Only assets uploaded to Immich (`libraryId: null`), none of an external library.
+  public var uploadedOnly = false
 
   public init(
     visibility: AssetVisibility? = nil, withDeleted: Bool? = nil, tagIds: [String]? = nil,
@@ -127,6 +136,7 @@ public struct MetadataQuery: Sendable, Equatable {
     if let id { body["id"] = id.lowercased() }
     if let type { body["type"] = type }
     if let order { body["order"] = order }
+    if uploadedOnly { body["libraryId"] = NSNull() }
     return body
   }
 }

@@ -75,6 +75,17 @@ public final class AssetCache: Sendable {
           CREATE INDEX assetSummary ON asset(ownerId, visibility, isTrashed);
           """)
     }
+    migrator.registerMigration("v3 favourites and libraries") { db in
+      // Lines cached before carry no `isFavorite` or `libraryId`: a favourite would read as
+      // an ordinary photo. As for v2, the next refresh is made a reset that refills them.
+      try db.execute(
+        sql: """
+          DELETE FROM asset;
+          DELETE FROM meta;
+          ALTER TABLE asset ADD COLUMN isFavorite INTEGER NOT NULL DEFAULT 0;
+          ALTER TABLE asset ADD COLUMN libraryId TEXT;
+          """)
+    }
     return migrator
   }
 
@@ -110,8 +121,8 @@ public final class AssetCache: Sendable {
         sql: """
           INSERT OR REPLACE INTO asset
             (id, ownerId, checksum, originalFileName, assetType, visibility, livePhotoVideoId,
-             isTrashed, fileCreatedAt, line)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             isTrashed, fileCreatedAt, line, isFavorite, libraryId)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """)
       for change in batch.changes {
         switch change {
@@ -121,6 +132,7 @@ public final class AssetCache: Sendable {
           try upsert.execute(arguments: [
             a.id, a.ownerId, a.checksum, a.originalFileName, a.assetType, a.visibility,
             a.livePhotoVideoId, a.isTrashed, a.fileCreatedAt?.iso8601, Data(a.jsonBytes()),
+            a.isFavorite, a.libraryId,
           ])
         }
       }
@@ -145,7 +157,7 @@ public final class AssetCache: Sendable {
         db,
         sql: """
           SELECT id, ownerId, checksum, originalFileName, assetType, visibility,
-                 livePhotoVideoId, isTrashed, fileCreatedAt
+                 livePhotoVideoId, isTrashed, fileCreatedAt, isFavorite, libraryId
           FROM asset ORDER BY id
           """)
       while let row = try rows.next() {
@@ -154,7 +166,8 @@ public final class AssetCache: Sendable {
           AssetRecord(
             id: row[0], checksum: row[2], originalFileName: row[3], assetType: row[4],
             visibility: row[5], livePhotoVideoId: row[6], isTrashed: row[7], ownerId: row[1],
-            fileCreatedAt: created.flatMap { Date(iso8601: $0) }))
+            fileCreatedAt: created.flatMap { Date(iso8601: $0) }, isFavorite: row[9],
+            libraryId: row[10]))
       }
       return records
     }

@@ -100,6 +100,7 @@ extension SyncLine {
       assetType: text("type") ?? "OTHER", visibility: text("visibility") ?? "timeline",
       livePhotoVideoId: text("livePhotoVideoId")?.lowercased(),
       isTrashed: text("deletedAt") != nil, ownerId: ownerId.lowercased(),
-      fileCreatedAt: text("fileCreatedAt").flatMap { Date(iso8601: $0) })
+      fileCreatedAt: text("fileCreatedAt").flatMap { Date(iso8601: $0) },
+      isFavorite: data["isFavorite"]?.bool ?? false, libraryId: text("libraryId")?.lowercased())
   }
 }

@@ -19,7 +19,9 @@ import Foundation
 enum ListingSnapshot {
   static let fileName = "listing-snapshot"
   static let magic = Array("cairn-listing-snapshot\n".utf8)
-  static let version: UInt32 = 2
+  /// 3: lines are checked for `isFavorite` and `libraryId` too; a line an older check let
+  /// through must be checked again, not recognised.
+  static let version: UInt32 = 3
   static let entrySize = 28
 
   struct Entry: Equatable {

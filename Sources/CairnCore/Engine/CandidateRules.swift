@@ -1,0 +1,192 @@
+import Foundation
+
+/// The per-asset half of the engine: which server assets become candidates, in which bucket.
+extension ReconciliationEngine {
+  /// Every candidate, sorted (bucket, checksum, asset id), with `summary`'s matched and bucket
+  /// counts filled in.
+  static func candidates(
+    _ input: ReconciliationInput, lookup: ScanLookup, gone: Set<String>,
+    summary: inout ReconciliationSummary
+  ) -> [CandidateRecord] {
+    var candidates = goneCandidates(input, lookup: lookup, gone: gone, summary: &summary)
+    settleLivePhotoVideos(&candidates, input, lookup: lookup, gone: gone)
+    candidates += putBacks(input, lookup: lookup)
+    candidates.sort { a, b in
+      if a.bucket != b.bucket { return a.bucket < b.bucket }
+      if a.checksum != b.checksum { return a.checksum < b.checksum }
+      return a.assetId < b.assetId
+    }
+    for candidate in candidates {
+      switch candidate.bucket {
+      case .delete: summary.delete += 1
+      case .pending: summary.pending += 1
+      case .held: summary.held += 1
+      case .restore: summary.restore += 1
+      }
+    }
+    return candidates
+  }
+
+  /// The assets, not trashed, whose checksum is gone, each in the bucket the rules give it;
+  /// counts the matched assets and the excluded checksums.
+  static func goneCandidates(
+    _ input: ReconciliationInput, lookup: ScanLookup, gone: Set<String>,
+    summary: inout ReconciliationSummary
+  ) -> [CandidateRecord] {
+    // With `observedCount`, a scanned checksum is observed without an entry of its own.
+    let presentIsObserved = input.observedCount != nil
+    var candidates: [CandidateRecord] = []
+    var excludedChecksums = Set<String>()
+    let assets = input.assets
+    for index in 0..<assets.count where !assets.isTrashed(index) {
+      if presentIsObserved && lookup.assetIsPresent[index] {
+        // Observed (this scan was recorded) and present, so never gone.
+        summary.matched += 1
+        continue
+      }
+      let checksum = assets.checksum(index)
+      guard let entry = input.observed[checksum] else { continue }
+      summary.matched += 1
+      guard gone.contains(checksum) else { continue }
+      if input.exclusions.contains(checksum) {
+        excludedChecksums.insert(checksum)
+        continue
+      }
+      let asset = assets.record(index)
+      if asset.libraryId != nil {
+        // An external library's checksum hashes the file's path, never its bytes (so it cannot
+        // match a scan but by accident), and Immich trashes such an asset itself when the file
+        // goes: never cairn's to trash, and not part of what the threshold measures.
+        summary.matched -= 1
+        continue
+      }
+      candidates.append(goneCandidate(asset, entry, input))
+    }
+    summary.excluded = excludedChecksums.count
+    return candidates
+  }
+
+  /// The candidate for one gone asset: held while a confirmed deletion is in quarantine,
+  /// pending when strict mode wants a person or the user marked it favourite, delete otherwise.
+  static func goneCandidate(
+    _ asset: AssetRecord, _ entry: ObservedEntry, _ input: ReconciliationInput
+  ) -> CandidateRecord {
+    let missingSince = input.missingSince[asset.checksum] ?? input.now
+    var candidate = CandidateRecord(
+      assetId: asset.id.lowercased(), checksum: asset.checksum, bucket: .delete, reason: "gone",
+      paths: entry.paths, originalFileName: asset.originalFileName,
+      assetType: asset.assetType, visibility: asset.visibility, ownerId: asset.ownerId,
+      fileCreatedAt: asset.fileCreatedAt, livePhotoVideoId: asset.livePhotoVideoId?.lowercased(),
+      isFavorite: asset.isFavorite ? true : nil, missingSince: missingSince)
+    let place = entry.paths.first ?? "the library"
+    let quarantine = TimeInterval(input.settings.quarantineDays) * 86_400
+    if let confirmation = input.confirmations[asset.checksum] {
+      let eligible = confirmation.confirmedAt.addingTimeInterval(quarantine)
+      candidate.confirmedAt = confirmation.confirmedAt
+      candidate.eligibleAt = eligible
+      let how = describe(confirmation)
+      if input.now >= eligible {
+        candidate.reason = "confirmed"
+        candidate.detail =
+          "\(place) \(how) on \(confirmation.confirmedAt.iso8601); its "
+          + "\(input.settings.quarantineDays)-day quarantine ended \(eligible.iso8601)"
+      } else {
+        candidate.bucket = .held
+        candidate.reason = "quarantine"
+        candidate.detail =
+          "\(place) \(how) on \(confirmation.confirmedAt.iso8601); held until \(eligible.iso8601)"
+      }
+    } else if input.settings.strictness == .strict {
+      candidate.bucket = .pending
+      candidate.reason = "unconfirmed"
+      candidate.detail =
+        "\(place) is gone (missing since \(missingSince.iso8601)) and no trash recorded its "
+        + "deletion; strict mode asks a person to review it"
+    } else {
+      candidate.detail =
+        "\(place) is gone from a complete scan (missing since \(missingSince.iso8601))"
+    }
+    if asset.isFavorite {
+      // A favourite is a person's word that the photo matters: whatever the local library
+      // says, and in either strictness, only a person trashes it. (Held stays held: it waits
+      // either way, and is a favourite still when its quarantine ends.)
+      if candidate.bucket != .held {
+        candidate.bucket = .pending
+        candidate.reason = "favorite"
+      }
+      candidate.detail = (candidate.detail ?? place) + "; marked favourite on Immich"
+    }
+    return candidate
+  }
+
+  /// Fills in each Live Photo still's motion-video checksum from the listing and decides
+  /// whether the video goes with the still: a video whose bytes are in this scan, that is
+  /// excluded, or that is observed and not gone stays (`livePhotoVideoKept`), and the still
+  /// waits for a person (`live-video-kept`) rather than being trashed without it on its own.
+  /// A video the listing does not hold (locked, another user's) is never sent either.
+  static func settleLivePhotoVideos(
+    _ candidates: inout [CandidateRecord], _ input: ReconciliationInput, lookup: ScanLookup,
+    gone: Set<String>
+  ) {
+    let wanted = Set(candidates.compactMap(\.livePhotoVideoId))
+    guard !wanted.isEmpty else { return }
+    let videos = input.assets.indices(ofIds: wanted)
+    for at in candidates.indices {
+      guard let videoId = candidates[at].livePhotoVideoId else { continue }
+      guard let index = videos[videoId] else {
+        candidates[at].livePhotoVideoKept = true
+        candidates[at].detail =
+          (candidates[at].detail ?? "") + "; its motion video is not in the listing and stays"
+        continue
+      }
+      let checksum = input.assets.checksum(index)
+      candidates[at].livePhotoVideoChecksum = checksum
+      guard let why = videoStays(checksum, input, lookup: lookup, gone: gone) else { continue }
+      candidates[at].livePhotoVideoKept = true
+      if candidates[at].bucket == .delete {
+        candidates[at].bucket = .pending
+        candidates[at].reason = "live-video-kept"
+      }
+      candidates[at].detail =
+        (candidates[at].detail ?? "") + "; its motion video \(why), so the still waits for "
+        + "your approval and goes alone"
+    }
+  }
+
+  /// Why a motion video with `checksum` stays on the server, or nil when it goes with its
+  /// still (gone like it, or never in the library at all).
+  static func videoStays(
+    _ checksum: String, _ input: ReconciliationInput, lookup: ScanLookup, gone: Set<String>
+  ) -> String? {
+    if lookup.contains(checksum) { return "is still in the library" }
+    if input.exclusions.contains(checksum) { return "is excluded" }
+    if input.observed[checksum] != nil && !gone.contains(checksum) {
+      return "may still be in the library (not gone from a complete scan)"
+    }
+    return nil
+  }
+
+  /// Trashed assets that a cairn run trashed and whose bytes this scan has again: the person
+  /// undid the deletion, so cairn undoes its own. A trashed asset no cairn run trashed is left
+  /// where it is, whatever the library holds: cairn does not second-guess other deletions.
+  static func putBacks(_ input: ReconciliationInput, lookup: ScanLookup) -> [CandidateRecord] {
+    guard !input.trashedByRuns.isEmpty else { return [] }
+    let assets = input.assets
+    var candidates: [CandidateRecord] = []
+    for index in 0..<assets.count where assets.isTrashed(index) && lookup.assetIsPresent[index] {
+      let asset = assets.record(index)
+      let id = asset.id.lowercased()
+      guard let run = input.trashedByRuns[id], asset.libraryId == nil else { continue }
+      candidates.append(
+        CandidateRecord(
+          assetId: id, checksum: asset.checksum, bucket: .restore, reason: "put-back",
+          detail: "back in the library after run \(run) trashed it; restored from the trash",
+          originalFileName: asset.originalFileName, assetType: asset.assetType,
+          visibility: asset.visibility, ownerId: asset.ownerId,
+          fileCreatedAt: asset.fileCreatedAt,
+          livePhotoVideoId: asset.livePhotoVideoId?.lowercased(),
+          isFavorite: asset.isFavorite ? true : nil))
+    }
+    return candidates
+  }
+}
