@@ -6,7 +6,20 @@ struct BodyReader {
   let body: ImmichJSON
   private(set) var issues: [ValidationIssue] = []
 
-  init(_ body: ImmichJSON) { self.body = body }
+  /// `body` is `req.body`, nil when no parser read it. v3's zod schema wants an object and
+  /// fails at path `[]` for anything else; v2.7.5's `ValidationPipe` makes a missing body
+  /// `{}`, and class-transformer reads an array as an object without fields.
+  init(_ body: ImmichJSON?, version: ImmichVersion) {
+    switch body {
+    case .object?:
+      self.body = body ?? .object([])
+    default:
+      self.body = .object([])
+      if version.isV3 { typeMismatch([], expected: "object", got: body) }
+    }
+  }
+
+  init(_ call: RouteCall) { self.init(call.body, version: call.version) }
 
   /// Present and not null.
   func has(_ key: String) -> Bool {

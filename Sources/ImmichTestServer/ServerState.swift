@@ -14,6 +14,9 @@ public struct AssetSnapshot: Sendable, Equatable {
   public var deletedAt: Date?
   public var status: AssetStatus
   public var updateId: String
+  public var libraryId: String?
+  public var isOffline: Bool
+  public var originalPath: String
   public var isTrashed: Bool { deletedAt != nil }
 
   init(_ r: AssetRecord) {
@@ -28,6 +31,9 @@ public struct AssetSnapshot: Sendable, Equatable {
     deletedAt = r.deletedAt
     status = r.status
     updateId = r.updateId
+    libraryId = r.libraryId
+    isOffline = r.isOffline
+    originalPath = r.originalPath
   }
 }
 

@@ -74,13 +74,17 @@ struct Store: Sendable {
   mutating func nextUpdateId() -> String { updateClock.next(at: now) }
 
   mutating func makeRecord(_ asset: Scenario.Asset) -> AssetRecord {
-    AssetRecord(
+    // The library scan marks an offline asset with `deletedAt` but keeps `status` active.
+    let deletedAt = asset.isOffline ? (asset.trashedAt ?? now) : asset.trashedAt
+    let status: AssetStatus = asset.isOffline || deletedAt == nil ? .active : .trashed
+    return AssetRecord(
       id: asset.id, ownerId: asset.ownerId, checksum: Identifiers.parseChecksum(asset.checksum),
       originalFileName: asset.originalFileName, type: asset.type, visibility: asset.visibility,
       livePhotoVideoId: asset.livePhotoVideoId, fileCreatedAt: asset.fileCreatedAt,
       fileModifiedAt: asset.fileCreatedAt, createdAt: now, updatedAt: now,
-      deletedAt: asset.trashedAt, status: asset.trashedAt == nil ? .active : .trashed,
-      isFavorite: asset.isFavorite, durationMs: asset.durationMs, updateId: nextUpdateId())
+      deletedAt: deletedAt, status: status, isFavorite: asset.isFavorite,
+      durationMs: asset.durationMs, updateId: nextUpdateId(), libraryId: asset.libraryId,
+      isOffline: asset.isOffline, libraryPath: asset.libraryId == nil ? nil : asset.originalPath)
   }
 
   private mutating func indexSideTables(_ record: AssetRecord) {

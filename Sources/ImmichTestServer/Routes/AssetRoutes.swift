@@ -3,7 +3,7 @@ enum AssetRoutes {
   static let all: [Route] = [
     Route("DELETE", "/api/assets", .authenticated(permission: Permission.assetDelete)) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let ids = r.uuidArray("ids", required: true) ?? []
       let force = r.bool("force") ?? false
       try r.finish()
@@ -32,9 +32,12 @@ enum AssetRoutes {
       guard let asset = store.assets[call.param("id")], asset.visibility != .locked,
         store.canShare(asset, userId: caller.userId)
       else { throw APIError.noAccess(Permission.assetRead) }
-      let tags = (store.assetTags[asset.id] ?? []).compactMap { store.tags[$0] }
+      let detail = Rendering.AssetDetail(
+        owner: store.users[asset.ownerId],
+        tags: (store.assetTags[asset.id] ?? []).compactMap { store.tags[$0] })
       return .jsonText(
-        200, Rendering.assetText(asset, version: call.version, callerId: caller.userId, tags: tags))
+        200,
+        Rendering.assetText(asset, version: call.version, callerId: caller.userId, detail: detail))
     },
   ]
 }
@@ -44,7 +47,7 @@ enum TrashRoutes {
   static let all: [Route] = [
     Route("POST", "/api/trash/restore/assets", .authenticated(permission: Permission.assetDelete)) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let ids = r.uuidArray("ids", required: true) ?? []
       try r.finish()
       guard !ids.isEmpty else { return .json(200, ["count": 0]) }

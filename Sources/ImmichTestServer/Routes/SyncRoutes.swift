@@ -14,7 +14,7 @@ enum SyncRoutes {
     },
     Route("POST", "/api/sync/ack", .authenticated(permission: Permission.syncCheckpointUpdate)) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let acks = r.stringArray("acks", required: true, maxCount: 1000) ?? []
       try r.finish()
       var session = try sessionOf(call, in: store)
@@ -37,7 +37,7 @@ enum SyncRoutes {
     },
     Route("DELETE", "/api/sync/ack", .authenticated(permission: Permission.syncCheckpointDelete)) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let types = r.stringArray("types")
       for (i, type) in (types ?? []).enumerated() where !entityTypes.contains(type) {
         r.invalidOption([.string("types"), .number(Double(i))], entityTypes)
@@ -54,7 +54,7 @@ enum SyncRoutes {
   ]
 
   static func stream(_ store: inout Store, _ call: RouteCall) throws(APIError) -> Reply {
-    var r = BodyReader(call.body)
+    var r = BodyReader(call)
     let types = r.stringArray("types", required: true) ?? []
     let allowed = requestTypes(call.version)
     for (i, type) in types.enumerated() where !allowed.contains(type) {
