@@ -4,12 +4,14 @@ import Foundation
 /// collected, and `finish()` throws them together as one "Validation failed".
 struct BodyReader {
   let body: ImmichJSON
+  let version: ImmichVersion
   private(set) var issues: [ValidationIssue] = []
 
   /// `body` is `req.body`, nil when no parser read it. v3's zod schema wants an object and
   /// fails at path `[]` for anything else; v2.7.5's `ValidationPipe` makes a missing body
   /// `{}`, and class-transformer reads an array as an object without fields.
   init(_ body: ImmichJSON?, version: ImmichVersion) {
+    self.version = version
     switch body {
     case .object?:
       self.body = body ?? .object([])
@@ -107,7 +109,9 @@ struct BodyReader {
 
   mutating func date(_ key: String) -> Date? {
     guard let s = string(key) else { return nil }
-    guard let date = Timestamps.parseWithOffset(s) else {
+    // v2 turned the text into a JS `Date`, which takes a date-time without an offset too.
+    let parsed = version.isV3 ? Timestamps.parseWithOffset(s) : Timestamps.parseLenient(s)
+    guard let date = parsed else {
       fail([.string(key)], "invalid_format", "Invalid ISO datetime", [("format", "datetime")])
       return nil
     }

@@ -40,6 +40,8 @@ struct UserRecord: Sendable {
   var name: String
   var isAdmin: Bool
   var createdAt: Date
+  /// The row's `updateId`, for the `AuthUsersV1` sync stream.
+  var updateId = ""
 }
 
 struct APIKeyRecord: Sendable {

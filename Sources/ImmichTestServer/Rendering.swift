@@ -135,6 +135,17 @@ enum Rendering {
       [("dateTimeOriginal", date(a.fileCreatedAt))] + unknown.map { ($0, ImmichJSON.null) })
   }
 
+  /// `SyncAuthUserV1`: the caller's own user row.
+  static func syncAuthUser(_ u: UserRecord) -> ImmichJSON {
+    [
+      "id": .string(u.id), "name": .string(u.name), "email": .string(u.email),
+      "avatarColor": .null, "deletedAt": .null, "hasProfileImage": false,
+      "profileChangedAt": date(u.createdAt), "isAdmin": .bool(u.isAdmin), "oauthId": "",
+      "pinCode": .null, "quotaSizeInBytes": .null, "quotaUsageInBytes": 0,
+      "storageLabel": u.isAdmin ? "admin" : .null,
+    ]
+  }
+
   /// `UserAdminResponseDto`.
   static func userAdmin(_ u: UserRecord) -> ImmichJSON {
     [

@@ -169,6 +169,17 @@ public final class ServerState: @unchecked Sendable {
   /// Removes rows for good, with the Live Photo cascade and `AssetDeleteV1` audit rows.
   public func hardDelete(_ ids: [String]) { withStore { $0.purge(ids) } }
 
+  /// Ids a force delete or "empty trash" marked `deleted` and the purge job has not yet
+  /// removed: real Immich still answers for them (API-FACTS §13).
+  public var pendingPurgeIDs: Set<String> {
+    withStore { Set($0.assets.values.filter { $0.status == .deleted }.map(\.id)) }
+  }
+
+  /// Runs the background jobs a real server would have run by now: the purge of every
+  /// `deleted` row, with the Live Photo cascade. Returns the ids removed.
+  @discardableResult
+  public func runQueuedJobs() -> [String] { withStore { $0.runPurgeJob() } }
+
   /// Moves the server's clock forward, e.g. 31 days to make a sync complete-ack stale.
   public func advanceClock(by seconds: TimeInterval) { withStore { $0.clockOffset += seconds } }
 

@@ -51,7 +51,7 @@ struct Store: Sendable {
     for user in scenario.users {
       users[user.id] = UserRecord(
         id: user.id, email: user.email, password: user.password, name: user.name,
-        isAdmin: user.isAdmin, createdAt: created)
+        isAdmin: user.isAdmin, createdAt: created, updateId: updateClock.next(at: created))
     }
     apiKeys = scenario.apiKeys.map {
       APIKeyRecord(
@@ -127,8 +127,8 @@ struct Store: Sendable {
     assetsChanged()
   }
 
-  /// The purge job (`AssetDelete`), run at once: deletes the rows, then each motion video no
-  /// remaining asset still references.
+  /// The `AssetDelete` job: deletes the rows, then each motion video no remaining asset still
+  /// references, whatever its own status.
   mutating func purge(_ ids: [String]) {
     var videos: [String] = []
     for id in ids {
@@ -138,6 +138,14 @@ struct Store: Sendable {
     for video in videos where assets[video] != nil && (motionReferences[video] ?? []).isEmpty {
       removeRow(video)
     }
+  }
+
+  /// `AssetEmptyTrash`, queued by a force delete or "empty trash": purges every row whose
+  /// status is `deleted`. Returns the ids of the rows removed, cascaded videos included.
+  mutating func runPurgeJob() -> [String] {
+    let before = audit.count
+    purge(assets.values.filter { $0.status == .deleted }.map(\.id).sorted())
+    return audit[before...].map(\.assetId)
   }
 
   mutating func assetsChanged() {

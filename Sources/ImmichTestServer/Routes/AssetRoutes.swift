@@ -11,17 +11,13 @@ enum AssetRoutes {
       guard store.canDeleteAll(ids, userId: caller.userId) else {
         throw APIError.noAccess(Permission.assetDelete)
       }
-      if force {
-        // The purge job runs at once: rows go, motion videos cascade, audit rows appear.
-        store.purge(ids)
-      } else {
-        // Exactly the listed ids: a Live Photo's video stays where it is.
-        let now = store.now
-        for id in ids {
-          store.update(id) {
-            $0.deletedAt = now
-            $0.status = .trashed
-          }
+      // Exactly the listed ids: a Live Photo's video stays where it is. `force` only marks
+      // the rows `deleted`; they stay readable until the purge job removes them.
+      let now = store.now
+      for id in ids {
+        store.update(id) {
+          $0.deletedAt = now
+          $0.status = force ? .deleted : .trashed
         }
       }
       return .empty(204)
@@ -76,8 +72,9 @@ enum TrashRoutes {
     },
     Route("POST", "/api/trash/empty", .authenticated(permission: Permission.assetDelete)) {
       store, call in
+      // `status` trashed → deleted; `deletedAt` stays. Offline assets are `active` and stay.
       let trashed = store.trashedIds(of: try call.user.userId)
-      store.purge(trashed)
+      for id in trashed { store.update(id) { $0.status = .deleted } }
       return .json(200, ["count": .number(Double(trashed.count))])
     },
   ]
