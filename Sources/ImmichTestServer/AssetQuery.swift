@@ -54,7 +54,8 @@ struct AssetQuery: Sendable {
     // `StatisticsSearchDto` lacks the result-shaping and per-asset fields of
     // `MetadataSearchDto` (id, checksum, names, paths, withDeleted, with*, paging); zod strips
     // them, so statistics ignores them. Trash dates still imply withDeleted there.
-    var r = BodyReader(paging ? body : body?.removing(Self.metadataOnlyKeys), version: store.version)
+    var r = BodyReader(
+      paging ? body : body?.removing(Self.metadataOnlyKeys), version: store.version)
     let id = r.uuid("id")
     let checksum = r.string("checksum")
     let fileName = r.string("originalFileName")

@@ -6,6 +6,8 @@ struct BodyReader {
   let body: ImmichJSON
   let version: ImmichVersion
   private(set) var issues: [ValidationIssue] = []
+  /// zod stops at a body that is not an object: its one issue is the only one reported.
+  private var rootIssue: ValidationIssue?
 
   /// `body` is `req.body`, nil when no parser read it. v3's zod schema wants an object and
   /// fails at path `[]` for anything else; v2.7.5's `ValidationPipe` makes a missing body
@@ -17,7 +19,13 @@ struct BodyReader {
       self.body = body ?? .object([])
     default:
       self.body = .object([])
-      if version.isV3 { typeMismatch([], expected: "object", got: body) }
+      if version.isV3 {
+        let received = body?.typeName ?? "undefined"
+        rootIssue = ValidationIssue(
+          code: "invalid_type", path: [],
+          message: "Invalid input: expected object, received \(received)",
+          extra: [("expected", "object")])
+      }
     }
   }
 
@@ -173,6 +181,7 @@ struct BodyReader {
   }
 
   func finish() throws(APIError) {
+    if let rootIssue { throw APIError.validation([rootIssue]) }
     if !issues.isEmpty { throw APIError.validation(issues) }
   }
 }

@@ -63,13 +63,15 @@ enum JSONSyntax {
   /// body-parser's `createStrictSyntaxError`: a bare scalar is reported as an unexpected
   /// token at its first character.
   static func strictMessage(for bytes: [UInt8]) -> String {
-    let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
+      in: .whitespacesAndNewlines)
     let first = text.first.map(String.init) ?? ""
     return "Unexpected token '\(first)', \"\(text)\" is not valid JSON"
   }
 
   enum Expectation {
-    case value, propertyName, colon, commaOrBrace, commaOrBracket, end, closingQuote
+    case value, propertyName, quotedPropertyName, colon, commaOrBrace, commaOrBracket, end
+    case closingQuote
   }
 
   struct Failure {
@@ -85,6 +87,7 @@ enum JSONSyntax {
     let place = "in JSON at position \(at) (line \(line) column \(column))"
     switch failure.expected {
     case .propertyName: return "Expected property name or '}' \(place)"
+    case .quotedPropertyName: return "Expected double-quoted property name \(place)"
     case .colon: return "Expected ':' after property name \(place)"
     case .commaOrBrace: return "Expected ',' or '}' after property value \(place)"
     case .commaOrBracket: return "Expected ',' or ']' after array element \(place)"
@@ -153,11 +156,13 @@ enum JSONSyntax {
         index += 1
         return nil
       }
+      var first = true
       while true {
         skipSpace()
         guard peek() == UInt8(ascii: "\"") else {
-          return Failure(expected: .propertyName, position: index)
+          return Failure(expected: first ? .propertyName : .quotedPropertyName, position: index)
         }
+        first = false
         if let failure = string() { return failure }
         skipSpace()
         guard peek() == UInt8(ascii: ":") else { return Failure(expected: .colon, position: index) }

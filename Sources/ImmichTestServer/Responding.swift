@@ -66,7 +66,8 @@ extension ImmichTestServer {
       RecordedRequest(
         sequence: sequence, method: api.method, path: api.path,
         query: RecordedRequest.maskedQuery(api.query), body: RecordedRequest.maskedBody(api),
-        contentType: api.header("content-type"), credential: credential, status: status, fault: fault)
+        contentType: api.header("content-type"), credential: credential, status: status,
+        fault: fault)
     }
   }
 
