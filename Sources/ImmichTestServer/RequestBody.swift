@@ -94,10 +94,19 @@ enum JSONSyntax {
     case .end: return "Unexpected non-whitespace character after JSON \(place)"
     case .closingQuote: return "Unterminated string \(place)"
     case .value:
-      let text = String(decoding: bytes, as: UTF8.self)
       let token = String(decoding: [bytes[at]], as: UTF8.self)
-      return "Unexpected token '\(token)', \"\(text)\" is not valid JSON"
+      return "Unexpected token '\(token)', \(context(bytes, at: at)) is not valid JSON"
     }
+  }
+
+  /// V8 quotes a text of up to 20 characters whole, and otherwise the ten characters either
+  /// side of the failure, marking what it left out with `...`.
+  static func context(_ bytes: [UInt8], at: Int) -> String {
+    guard bytes.count > 20 else { return "\"\(String(decoding: bytes, as: UTF8.self))\"" }
+    let start = max(0, at - 10)
+    let end = min(bytes.count, at + 10)
+    let text = String(decoding: bytes[start..<end], as: UTF8.self)
+    return (start > 0 ? "...\"" : "\"") + text + (end < bytes.count ? "\"..." : "\"")
   }
 
   /// Walks the text the way a JSON parser does and stops at the first byte it cannot take.
@@ -127,11 +136,14 @@ enum JSONSyntax {
         while let c = peek(), "+-0123456789.eE".utf8.contains(c) { index += 1 }
         return nil
       default:
-        for word in ["true", "false", "null"] where bytes[index...].starts(with: word.utf8) {
-          index += word.utf8.count
-          return nil
+        // A literal is read letter by letter: `tru}` fails at the `}`.
+        guard let word = ["true", "false", "null"].first(where: { $0.utf8.first == peek() })
+        else { return Failure(expected: .value, position: index) }
+        for letter in word.utf8 {
+          guard peek() == letter else { return Failure(expected: .value, position: index) }
+          index += 1
         }
-        return Failure(expected: .value, position: index)
+        return nil
       }
     }
 

@@ -98,6 +98,12 @@ import Testing
     Unparsable(
       text: #"{"ids":[1 2]}"#,
       message: "Expected ',' or ']' after array element in JSON at position 10 (line 1 column 11)"),
+    Unparsable(
+      text: #"{"a":tru}"#, message: #"Unexpected token '}', "{"a":tru}" is not valid JSON"#),
+    Unparsable(
+      text: #"{"size":1000,"checksum":"abcdefghijklmnop","x":tru}"#,
+      message: #"Unexpected token '}', ..."p","x":tru}" is not valid JSON"#),
+    Unparsable(text: #"{"a":"#, message: "Unexpected end of JSON input"),
   ]
 
   /// body-parser's SyntaxError becomes a 400 with JSON.parse's message, never a 500.
