@@ -8,6 +8,8 @@ struct BodyReader {
   private(set) var issues: [ValidationIssue] = []
   /// zod stops at a body that is not an object: its one issue is the only one reported.
   private var rootIssue: ValidationIssue?
+  /// v2's class-transformer step, which runs before validation and throws on its own.
+  private var transformFailure: APIError?
 
   /// `body` is `req.body`, nil when no parser read it. v3's zod schema wants an object and
   /// fails at path `[]` for anything else; v2.7.5's `ValidationPipe` makes a missing body
@@ -120,7 +122,12 @@ struct BodyReader {
     // v2 turned the text into a JS `Date`, which takes a date-time without an offset too.
     let parsed = version.isV3 ? Timestamps.parseWithOffset(s) : Timestamps.parseLenient(s)
     guard let date = parsed else {
-      fail([.string(key)], "invalid_format", "Invalid ISO datetime", [("format", "datetime")])
+      if version.isV3 {
+        fail([.string(key)], "invalid_format", "Invalid ISO datetime", [("format", "datetime")])
+      } else if transformFailure == nil {
+        // `ValidateDate`'s transform throws before any validator runs.
+        transformFailure = .badRequest("\(key) must be a date string")
+      }
       return nil
     }
     return date
@@ -172,6 +179,12 @@ struct BodyReader {
   }
 
   mutating func uuidArray(_ key: String, required: Bool = false) -> [String]? {
+    if required, !version.isV3, body[key] == nil || body[key] == .null {
+      // v2's `ValidateUUID({each: true})`: every one of its three validators fails.
+      for message in ["each value in \(key) must be a UUID", "\(key) should not be empty"] {
+        fail([.string(key)], "class_validator", message)
+      }
+    }
     guard let items = stringArray(key, required: required) else { return nil }
     for (i, s) in items.enumerated() where !Identifiers.isUUIDv4(s) {
       fail(
@@ -182,6 +195,7 @@ struct BodyReader {
 
   func finish() throws(APIError) {
     if let rootIssue { throw APIError.validation([rootIssue]) }
+    if let transformFailure { throw transformFailure }
     if !issues.isEmpty { throw APIError.validation(issues) }
   }
 }

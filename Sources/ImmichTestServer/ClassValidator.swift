@@ -10,10 +10,11 @@ extension ValidationIssue {
     let isElement = path.last.map { $0.stringValue == nil } ?? false
     let subject = isElement ? "each value in \(property)" : property
     switch code {
+    case "class_validator":
+      return message
     case "invalid_format":
       switch extraValue("format")?.stringValue {
       case "uuid": return "\(subject) must be a UUID"
-      case "datetime": return "\(subject) must be a Date instance"
       case "email": return "\(subject) must be an email"
       case "regex": return "\(subject) must be a hexadecimal color"
       default: return "\(subject) is invalid"

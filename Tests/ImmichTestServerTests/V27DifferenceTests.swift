@@ -100,6 +100,14 @@ struct V27DifferenceTests {
       #expect(size.json?["message"] == ["size must not be greater than 1000"])
       let flag = try await client.post("/api/search/metadata", ["withDeleted": "yes"], as: key)
       #expect(flag.json?["message"] == ["withDeleted must be a boolean value"])
+      let missing = try await client.delete("/api/assets", [:], as: key)
+      #expect(
+        missing.json?["message"] == [
+          "each value in ids must be a UUID", "ids should not be empty", "ids must be an array",
+        ])
+      // `ValidateDate`'s transform throws before validation, with a message of its own.
+      let date = try await client.post("/api/search/metadata", ["takenAfter": "soon"], as: key)
+      #expect(date.json?["message"] == "takenAfter must be a date string")
       let type = try await client.post("/api/search/metadata", ["type": "PHOTO"], as: key)
       #expect(
         type.json?["message"] == [
