@@ -77,6 +77,13 @@ struct APIRouter: Sendable {
     if !request.path.hasPrefix("/api/") && request.path != "/api" {
       return Outcome(reply: webRequest(request, version: version), credential: .none)
     }
+    // Express's body parsers run before routing and guards: bad JSON is a 400 even for an
+    // unknown route or a missing credential.
+    let body: ImmichJSON?
+    switch RequestBody.read(request) {
+    case .success(let read): body = read
+    case .failure(let error): return Outcome(reply: .failure(error), credential: .none)
+    }
     let parts = request.path.split(separator: "/")
     var found: (Route, [String: String])?
     for route in routes {
@@ -117,12 +124,6 @@ struct APIRouter: Sendable {
     if !issues.isEmpty {
       return Outcome(reply: .failure(.validation(issues)), credential: credential)
     }
-    let body: ImmichJSON?
-    switch RequestBody.read(request) {
-    case .success(let read): body = read
-    case .failure(let error): return Outcome(reply: .failure(error), credential: credential)
-    }
-
     let call = RouteCall(
       request: request, caller: caller, params: params, body: body, version: version)
     do {

@@ -120,6 +120,20 @@ import Testing
     }
   }
 
+  /// The parser runs before routing and authentication.
+  @Test func badJSONIsRefusedBeforeTheRouteOrTheKeyIsLookedAt() async throws {
+    try await withWorld(.v3_1) { _, _, client in
+      for path in ["/api/search/metadata", "/api/no-such-route"] {
+        let reply = try await client.sendText(
+          .POST, path, "{", contentType: "application/json")
+        #expect(reply.status == 400)
+        #expect(
+          reply.json?["message"]
+            == "Expected property name or '}' in JSON at position 1 (line 1 column 2)")
+      }
+    }
+  }
+
   @Test(arguments: ImmichVersion.allCases)
   func anArrayBodyIsRefusedByV3AndReadAsNoFieldsByV2(version: ImmichVersion) async throws {
     try await withWorld(version) { w, _, client in
