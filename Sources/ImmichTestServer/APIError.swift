@@ -34,15 +34,6 @@ struct ValidationIssue: Sendable {
     .object(
       [("code", .string(code))] + extra + [("path", .array(path)), ("message", .string(message))])
   }
-
-  /// v2.x joins the path into the message: `[ids.0] Invalid UUID`.
-  var legacyMessage: String {
-    let joined = path.map { part -> String in
-      if case .string(let s) = part { return s }
-      return part.intValue.map(String.init) ?? ""
-    }.joined(separator: ".")
-    return "[\(joined)] \(message)"
-  }
 }
 
 /// The global exception filter of each version.
@@ -57,7 +48,7 @@ enum ErrorBody {
     }
     let message: ImmichJSON =
       error.issues.isEmpty
-      ? .string(error.message) : .array(error.issues.map { .string($0.legacyMessage) })
+      ? .string(error.message) : .array(error.issues.map { .string($0.classValidatorMessage) })
     return [
       "message": message, "error": .string(reasonPhrase(error.status)),
       "statusCode": .number(Double(error.status)), "correlationId": .string(correlationId),

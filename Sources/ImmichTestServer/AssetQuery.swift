@@ -17,6 +17,13 @@ struct AssetQuery: Sendable {
     case all([String])
   }
 
+  /// `libraryId`: absent (any), null (the upload library) or one external library.
+  enum LibraryFilter: Sendable, Equatable {
+    case any
+    case uploads
+    case library(String)
+  }
+
   var owners: Set<String>
   var id: String?
   var checksum: [UInt8]?
@@ -35,17 +42,20 @@ struct AssetQuery: Sendable {
   var trashedAfter: Date?
   var trashedBefore: Date?
   var tags: TagFilter = .any
-  /// Albums and people are not modelled: asking for any makes nothing match.
+  var library: LibraryFilter = .any
+  var isOffline: Bool?
+  /// People are not modelled: asking for any makes nothing match.
   var matchesNothing = false
 
   /// Reads the search body. `paging` adds `page`, `size` and `order`, which statistics lacks.
   static func parse(
-    _ body: ImmichJSON, caller: Caller, store: Store, paging: Bool
+    _ body: ImmichJSON?, caller: Caller, store: Store, paging: Bool
   ) throws(APIError) -> (AssetQuery, page: Int, size: Int, descending: Bool) {
     // `StatisticsSearchDto` lacks the result-shaping and per-asset fields of
     // `MetadataSearchDto` (id, checksum, names, paths, withDeleted, with*, paging); zod strips
     // them, so statistics ignores them. Trash dates still imply withDeleted there.
-    var r = BodyReader(paging ? body : body.removing(Self.metadataOnlyKeys))
+    var r = BodyReader(
+      paging ? body : body?.removing(Self.metadataOnlyKeys), version: store.version)
     let id = r.uuid("id")
     let checksum = r.string("checksum")
     let fileName = r.string("originalFileName")
@@ -70,17 +80,17 @@ struct AssetQuery: Sendable {
       "updatedBefore", "trashedAfter", "trashedBefore",
     ].map { r.date($0) }
     var tags = TagFilter.any
-    if let value = body["tagIds"] {
+    if let value = r.body["tagIds"] {
       if value == .null {
         tags = .untagged
       } else if let ids = r.uuidArray("tagIds") {
-        tags = .all(ids)
+        // The ids reach SQL, whose uuid cast matches any case.
+        tags = .all(ids.map { $0.lowercased() })
       }
     }
     let people = r.uuidArray("personIds") ?? []
     let albums = r.uuidArray("albumIds") ?? []
-    // Every modelled asset is in the upload library (`libraryId` null).
-    let library = r.uuid("libraryId")
+    let libraryId = r.uuid("libraryId")
     var page = 1
     var size = 250
     var descending = true
@@ -96,6 +106,10 @@ struct AssetQuery: Sendable {
       }
     }
     try r.finish()
+    if paging && !albums.isEmpty {
+      // No album exists in the double, so the caller can read none of them.
+      throw APIError.noAccess(Permission.albumRead)
+    }
 
     let filter: VisibilityFilter
     if let visibility {
@@ -106,7 +120,7 @@ struct AssetQuery: Sendable {
       filter = store.version.isV3 ? .notLocked : .only(.timeline)
     }
     var query = AssetQuery(
-      owners: store.searchableOwners(for: caller.userId), id: id,
+      owners: store.searchableOwners(for: caller.userId), id: id?.lowercased(),
       checksum: checksum.map(Identifiers.parseChecksum), originalFileName: fileName?.lowercased(),
       type: type, visibility: filter, isFavorite: isFavorite, isMotion: isMotion)
     query.takenAfter = dates[0]
@@ -120,8 +134,13 @@ struct AssetQuery: Sendable {
     query.withDeleted =
       (withDeleted ?? false) || dates[6] != nil || dates[7] != nil || isOffline != nil
     query.tags = tags
-    query.matchesNothing =
-      !people.isEmpty || !albums.isEmpty || isOffline == true || library != nil
+    query.isOffline = isOffline
+    if let libraryId {
+      query.library = .library(libraryId.lowercased())
+    } else if r.body["libraryId"] == .null {
+      query.library = .uploads
+    }
+    query.matchesNothing = !people.isEmpty || !albums.isEmpty
     return (query, page, size, descending)
   }
 
@@ -143,6 +162,12 @@ struct AssetQuery: Sendable {
     if let type, a.type != type { return false }
     if let isFavorite, a.isFavorite != isFavorite { return false }
     if let isMotion, (a.livePhotoVideoId != nil) != isMotion { return false }
+    if let isOffline, a.isOffline != isOffline { return false }
+    switch library {
+    case .any: break
+    case .uploads: if a.libraryId != nil { return false }
+    case .library(let id): if a.libraryId != id { return false }
+    }
     if let originalFileName, !a.originalFileName.lowercased().contains(originalFileName) {
       return false
     }
@@ -176,7 +201,7 @@ struct AssetQuery: Sendable {
     "\(owners.sorted())|\(id ?? "")|\(checksum ?? [])|\(originalFileName ?? "")|\(String(describing: type))"
       + "|\(visibility)|\(String(describing: isFavorite))|\(String(describing: isMotion))"
       + "|\(withDeleted)|\([takenAfter, takenBefore, createdAfter, createdBefore, updatedAfter, updatedBefore, trashedAfter, trashedBefore])"
-      + "|\(tags)|\(matchesNothing)"
+      + "|\(tags)|\(library)|\(String(describing: isOffline))|\(matchesNothing)"
   }
 }
 

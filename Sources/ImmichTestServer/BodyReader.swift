@@ -4,9 +4,34 @@ import Foundation
 /// collected, and `finish()` throws them together as one "Validation failed".
 struct BodyReader {
   let body: ImmichJSON
+  let version: ImmichVersion
   private(set) var issues: [ValidationIssue] = []
+  /// zod stops at a body that is not an object: its one issue is the only one reported.
+  private var rootIssue: ValidationIssue?
+  /// v2's class-transformer step, which runs before validation and throws on its own.
+  private var transformFailure: APIError?
 
-  init(_ body: ImmichJSON) { self.body = body }
+  /// `body` is `req.body`, nil when no parser read it. v3's zod schema wants an object and
+  /// fails at path `[]` for anything else; v2.7.5's `ValidationPipe` makes a missing body
+  /// `{}`, and class-transformer reads an array as an object without fields.
+  init(_ body: ImmichJSON?, version: ImmichVersion) {
+    self.version = version
+    switch body {
+    case .object?:
+      self.body = body ?? .object([])
+    default:
+      self.body = .object([])
+      if version.isV3 {
+        let received = body?.typeName ?? "undefined"
+        rootIssue = ValidationIssue(
+          code: "invalid_type", path: [],
+          message: "Invalid input: expected object, received \(received)",
+          extra: [("expected", "object")])
+      }
+    }
+  }
+
+  init(_ call: RouteCall) { self.init(call.body, version: call.version) }
 
   /// Present and not null.
   func has(_ key: String) -> Bool {
@@ -94,8 +119,15 @@ struct BodyReader {
 
   mutating func date(_ key: String) -> Date? {
     guard let s = string(key) else { return nil }
-    guard let date = Timestamps.parseWithOffset(s) else {
-      fail([.string(key)], "invalid_format", "Invalid ISO datetime", [("format", "datetime")])
+    // v2 turned the text into a JS `Date`, which takes a date-time without an offset too.
+    let parsed = version.isV3 ? Timestamps.parseWithOffset(s) : Timestamps.parseLenient(s)
+    guard let date = parsed else {
+      if version.isV3 {
+        fail([.string(key)], "invalid_format", "Invalid ISO datetime", [("format", "datetime")])
+      } else if transformFailure == nil {
+        // `ValidateDate`'s transform throws before any validator runs.
+        transformFailure = .badRequest("\(key) must be a date string")
+      }
       return nil
     }
     return date
@@ -147,6 +179,12 @@ struct BodyReader {
   }
 
   mutating func uuidArray(_ key: String, required: Bool = false) -> [String]? {
+    if required, !version.isV3, body[key] == nil || body[key] == .null {
+      // v2's `ValidateUUID({each: true})`: every one of its three validators fails.
+      for message in ["each value in \(key) must be a UUID", "\(key) should not be empty"] {
+        fail([.string(key)], "class_validator", message)
+      }
+    }
     guard let items = stringArray(key, required: required) else { return nil }
     for (i, s) in items.enumerated() where !Identifiers.isUUIDv4(s) {
       fail(
@@ -156,6 +194,8 @@ struct BodyReader {
   }
 
   func finish() throws(APIError) {
+    if let rootIssue { throw APIError.validation([rootIssue]) }
+    if let transformFailure { throw transformFailure }
     if !issues.isEmpty { throw APIError.validation(issues) }
   }
 }

@@ -12,6 +12,7 @@ import Hummingbird
 ///   truncateAfterLines?}`; `DELETE` clears them
 /// - `POST /__testserver/advance-clock` — `{seconds}` or `{days}`
 /// - `POST /__testserver/pending-reset` — `{sessionId?}`: flag one or every session
+/// - `POST /__testserver/run-jobs` — runs the purge job; answers `{purged: [ids]}`
 extension ImmichTestServer {
   func control(_ request: APIRequest) -> Response {
     let body = request.json ?? .object([])
@@ -48,6 +49,9 @@ extension ImmichTestServer {
         state.setPendingSyncReset(sessionID: session.id)
       }
       return Self.controlJSON(["ok": true])
+    case "POST /__testserver/run-jobs":
+      let purged = state.runQueuedJobs()
+      return Self.controlJSON(["purged": .array(purged.map(ImmichJSON.string))])
     default:
       return Self.controlJSON(["error": .string("unknown control route \(route)")], status: 404)
     }
@@ -82,6 +86,7 @@ extension ImmichTestServer {
       "trashed": .number(Double(trashed.count)),
       "trashedIds": .array(trashed.map(ImmichJSON.string)),
       "hardDeletedIds": .array(state.deletedAssetIDs.map(ImmichJSON.string)),
+      "pendingPurgeIds": .array(state.pendingPurgeIDs.sorted().map(ImmichJSON.string)),
       "tags": .array(
         state.tags.map {
           ["id": .string($0.id), "value": .string($0.value), "inClosure": .bool($0.inClosure)]
@@ -104,7 +109,7 @@ extension ImmichTestServer {
     [
       "sequence": .number(Double(r.sequence)), "method": .string(r.method), "path": .string(r.path),
       "query": .object(r.query.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }),
-      "body": .string(r.body),
+      "body": .string(r.body), "contentType": ImmichJSON.from(r.contentType),
       "credential": [
         "kind": .string(r.credential.kind.rawValue), "source": ImmichJSON.from(r.credential.source),
         "name": ImmichJSON.from(r.credential.name), "valid": .bool(r.credential.valid),
@@ -121,7 +126,8 @@ extension ImmichTestServer {
       "visibility": .string(a.visibility.rawValue),
       "livePhotoVideoId": ImmichJSON.from(a.livePhotoVideoId),
       "fileCreatedAt": Rendering.date(a.fileCreatedAt), "deletedAt": Rendering.date(a.deletedAt),
-      "status": .string(a.status.rawValue),
+      "status": .string(a.status.rawValue), "libraryId": ImmichJSON.from(a.libraryId),
+      "isOffline": .bool(a.isOffline), "originalPath": .string(a.originalPath),
     ]
   }
 

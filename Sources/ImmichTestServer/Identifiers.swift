@@ -116,6 +116,14 @@ enum Timestamps {
       + "\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(millisOfDay % 1000, 3))Z"
   }
 
+  /// v2's class-transformer `new Date(text)`: an offset, or none (read as UTC, the server's
+  /// zone in its container), or a bare date.
+  static func parseLenient(_ text: String) -> Date? {
+    if let date = parseWithOffset(text) { return date }
+    let utc = text.contains("T") ? text + "Z" : text + "T00:00:00Z"
+    return parseWithOffset(utc)
+  }
+
   /// zod's `iso.datetime({offset: true})`: a `Z` or `±hh:mm` offset is required.
   static func parseWithOffset(_ text: String) -> Date? {
     guard text.count >= 20, text.contains("T") else { return nil }

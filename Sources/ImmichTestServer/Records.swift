@@ -23,9 +23,14 @@ struct AssetRecord: Sendable {
   var isFavorite: Bool
   var durationMs: Int?
   var updateId: String
+  /// External-library assets only (API-FACTS §13).
+  var libraryId: String? = nil
+  var isOffline = false
+  /// The import path of an external-library asset; nil for the upload folder.
+  var libraryPath: String? = nil
 
   var sortKey: AssetSortKey { AssetSortKey(time: fileCreatedAt.timeIntervalSince1970, id: id) }
-  var originalPath: String { "/data/upload/\(ownerId)/\(originalFileName)" }
+  var originalPath: String { libraryPath ?? "/data/upload/\(ownerId)/\(originalFileName)" }
 }
 
 struct UserRecord: Sendable {
@@ -35,6 +40,8 @@ struct UserRecord: Sendable {
   var name: String
   var isAdmin: Bool
   var createdAt: Date
+  /// The row's `updateId`, for the `AuthUsersV1` sync stream.
+  var updateId = ""
 }
 
 struct APIKeyRecord: Sendable {

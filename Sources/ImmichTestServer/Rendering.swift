@@ -19,6 +19,12 @@ enum Rendering {
       "\(hours):" + String(format: "%02d:%02d.%05d", minutes, seconds, fraction))
   }
 
+  /// Sync sends the column as it is: v2's `AssetResponseDto` fills `"0:00:00.00000"` in for a
+  /// still, but its `SyncAssetV1` leaves the null.
+  static func syncDuration(_ ms: Int?, _ version: ImmichVersion) -> ImmichJSON {
+    ms == nil ? .null : duration(ms, version)
+  }
+
   static func mimeType(_ asset: AssetRecord) -> String {
     let ext = (asset.originalFileName as NSString).pathExtension.lowercased()
     switch ext {
@@ -30,11 +36,19 @@ enum Rendering {
     }
   }
 
-  /// `AssetResponseDto` as JSON text. `tags` only where the real endpoint loads them
-  /// (`GET /assets/:id`). Written straight into a string, not through `ImmichJSON`, because a search
-  /// page holds up to a thousand of these and a full listing is 100,000.
+  /// What `GET /assets/:id` loads beyond a search row: the owner, EXIF, tags, and the stack
+  /// (`mapAsset(…, {withStack: true})`).
+  struct AssetDetail {
+    var owner: UserRecord?
+    var tags: [TagRecord]
+  }
+
+  /// `AssetResponseDto` as JSON text; `detail` only where the real endpoint loads it
+  /// (`GET /assets/:id`): a search row has no `owner`, `exifInfo`, `tags` or `stack` key.
+  /// Written straight into a string, not through `ImmichJSON`, because a search page holds up
+  /// to a thousand of these and a full listing is 100,000.
   static func assetText(
-    _ a: AssetRecord, version: ImmichVersion, callerId: String, tags: [TagRecord]? = nil
+    _ a: AssetRecord, version: ImmichVersion, callerId: String, detail: AssetDetail? = nil
   ) -> String {
     var out = ""
     out.reserveCapacity(900)
@@ -54,7 +68,8 @@ enum Rendering {
       raw("deviceId", "\"CLI\"")
     }
     raw("ownerId", "\"\(a.ownerId)\"")
-    raw("libraryId", "null")
+    if let owner = detail?.owner { raw("owner", user(owner).serialized) }
+    raw("libraryId", a.libraryId.map { "\"\($0)\"" } ?? "null")
     raw("type", "\"\(a.type.rawValue)\"")
     text("originalPath", a.originalPath)
     text("originalFileName", a.originalFileName)
@@ -68,16 +83,20 @@ enum Rendering {
     raw("isFavorite", String(a.isFavorite && a.ownerId == callerId))
     raw("isArchived", String(a.visibility == .archive))
     raw("isTrashed", String(a.deletedAt != nil))
-    raw("isOffline", "false")
+    raw("isOffline", String(a.isOffline))
     raw("visibility", "\"\(a.visibility.rawValue)\"")
     raw("duration", duration(a.durationMs, version).serialized)
     raw("livePhotoVideoId", a.livePhotoVideoId.map { "\"\($0)\"" } ?? "null")
     raw("people", "[]")
     raw("checksum", "\"\(Identifiers.base64(a.checksum))\"")
-    out += ",\"stack\":null,\"duplicateId\":null,\"hasMetadata\":true,\"width\":null"
+    // `stack` is mapped only `withStack`; no asset of the double is stacked.
+    if detail != nil { out += ",\"stack\":null" }
+    out += ",\"duplicateId\":null,\"hasMetadata\":true,\"width\":null"
     out += ",\"height\":null,\"isEdited\":false,\"resized\":true"
-    if let tags {
-      raw("tags", ImmichJSON.array(tags.sorted { $0.value < $1.value }.map(tag)).serialized)
+    if let detail {
+      raw("exifInfo", exif(a).serialized)
+      raw(
+        "tags", ImmichJSON.array(detail.tags.sorted { $0.value < $1.value }.map(tag)).serialized)
     }
     out += "}"
     return out
@@ -93,6 +112,38 @@ enum Rendering {
     ]
     if let color = t.color { fields.append(("color", .string(color))) }
     return .object(fields)
+  }
+
+  /// `UserResponseDto`: the `owner` of an asset.
+  static func user(_ u: UserRecord) -> ImmichJSON {
+    [
+      "id": .string(u.id), "email": .string(u.email), "name": .string(u.name),
+      "profileImagePath": "", "avatarColor": "primary", "profileChangedAt": date(u.createdAt),
+    ]
+  }
+
+  /// `ExifResponseDto`: the double reads no metadata, so every field is null but the two it
+  /// knows (`mapExif` sends every key).
+  static func exif(_ a: AssetRecord) -> ImmichJSON {
+    let unknown = [
+      "make", "model", "exifImageWidth", "exifImageHeight", "fileSizeInByte", "orientation",
+      "modifyDate", "timeZone", "lensModel", "fNumber", "focalLength", "iso", "exposureTime",
+      "latitude", "longitude", "city", "state", "country", "description", "projectionType",
+      "rating",
+    ]
+    return .object(
+      [("dateTimeOriginal", date(a.fileCreatedAt))] + unknown.map { ($0, ImmichJSON.null) })
+  }
+
+  /// `SyncAuthUserV1`: the caller's own user row.
+  static func syncAuthUser(_ u: UserRecord) -> ImmichJSON {
+    [
+      "id": .string(u.id), "name": .string(u.name), "email": .string(u.email),
+      "avatarColor": .null, "deletedAt": .null, "hasProfileImage": false,
+      "profileChangedAt": date(u.createdAt), "isAdmin": .bool(u.isAdmin), "oauthId": "",
+      "pinCode": .null, "quotaSizeInBytes": .null, "quotaUsageInBytes": 0,
+      "storageLabel": u.isAdmin ? "admin" : .null,
+    ]
   }
 
   /// `UserAdminResponseDto`.
@@ -119,11 +170,12 @@ enum Rendering {
     if version.isV3 { fields.append(("createdAt", date(a.createdAt))) }
     fields += [
       ("localDateTime", date(a.fileCreatedAt)),
-      ("duration", duration(a.durationMs, version)),
+      ("duration", syncDuration(a.durationMs, version)),
       ("type", .string(a.type.rawValue)), ("deletedAt", date(a.deletedAt)),
       ("isFavorite", .bool(a.isFavorite)), ("visibility", .string(a.visibility.rawValue)),
       ("livePhotoVideoId", ImmichJSON.from(a.livePhotoVideoId)), ("stackId", .null),
-      ("libraryId", .null), ("width", .null), ("height", .null), ("isEdited", false),
+      ("libraryId", ImmichJSON.from(a.libraryId)), ("width", .null), ("height", .null),
+      ("isEdited", false),
     ]
     return .object(fields)
   }

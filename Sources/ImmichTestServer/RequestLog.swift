@@ -9,6 +9,8 @@ public struct RecordedRequest: Sendable, Codable, Equatable {
   public var query: [String: String]
   /// UTF-8 text of the body, masked; multipart uploads are summarised.
   public var body: String
+  /// The `Content-Type` header as sent: whether the server read the body as JSON at all.
+  public var contentType: String?
   public var credential: CredentialUse
   /// The status sent, or nil when a fault closed the connection without a response.
   public var status: Int?

@@ -39,7 +39,8 @@ extension ImmichTestServer {
     let correlationId = Identifiers.newAssetID()
     var headers = HTTPFields()
     // HTTPTypes is not a direct dependency; its field names are reached through HTTPFields.
-    if version.isV3, let name = HTTPFields.Element.Name("X-Correlation-ID") {
+    // v2 sent the id on every response as `x-immich-cid` (API-FACTS §8.2).
+    if let name = HTTPFields.Element.Name(version.isV3 ? "X-Correlation-ID" : "x-immich-cid") {
       headers[name] = correlationId
     }
     let reply: Reply
@@ -65,7 +66,8 @@ extension ImmichTestServer {
       RecordedRequest(
         sequence: sequence, method: api.method, path: api.path,
         query: RecordedRequest.maskedQuery(api.query), body: RecordedRequest.maskedBody(api),
-        credential: credential, status: status, fault: fault)
+        contentType: api.header("content-type"), credential: credential, status: status,
+        fault: fault)
     }
   }
 

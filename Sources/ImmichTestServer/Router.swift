@@ -13,7 +13,8 @@ struct RouteCall: Sendable {
   /// Non-nil for authenticated routes.
   var caller: Caller?
   var params: [String: String]
-  var body: ImmichJSON
+  /// `req.body`: nil when no body parser read it (no or another Content-Type).
+  var body: ImmichJSON?
   var version: ImmichVersion
 
   /// The caller of an authenticated route.
@@ -76,6 +77,13 @@ struct APIRouter: Sendable {
     if !request.path.hasPrefix("/api/") && request.path != "/api" {
       return Outcome(reply: webRequest(request, version: version), credential: .none)
     }
+    // Express's body parsers run before routing and guards: bad JSON is a 400 even for an
+    // unknown route or a missing credential.
+    let body: ImmichJSON?
+    switch RequestBody.read(request) {
+    case .success(let read): body = read
+    case .failure(let error): return Outcome(reply: .failure(error), credential: .none)
+    }
     let parts = request.path.split(separator: "/")
     var found: (Route, [String: String])?
     for route in routes {
@@ -116,17 +124,6 @@ struct APIRouter: Sendable {
     if !issues.isEmpty {
       return Outcome(reply: .failure(.validation(issues)), credential: credential)
     }
-    let isMultipart = request.header("content-type")?.lowercased().hasPrefix("multipart/") ?? false
-    let body: ImmichJSON
-    if isMultipart {
-      body = .object([])
-    } else if let parsed = request.json {
-      body = parsed
-    } else {
-      return Outcome(
-        reply: .failure(.badRequest("Invalid JSON in request body")), credential: credential)
-    }
-
     let call = RouteCall(
       request: request, caller: caller, params: params, body: body, version: version)
     do {

@@ -145,16 +145,32 @@ public struct Scenario: Codable, Sendable {
     public var isFavorite: Bool
     /// Videos only; milliseconds.
     public var durationMs: Int?
+    /// The external library the asset was imported from; nil for uploads (API-FACTS §13).
+    public var libraryId: String?
+    /// An external-library asset whose file the library scan could not `stat`: Immich sets
+    /// `isOffline` and `deletedAt` but leaves `status` active, so trash restore and "empty
+    /// trash" pass it by.
+    public var isOffline: Bool
+    /// Where the file lies on the server; nil for the upload folder's
+    /// `/data/upload/<owner>/<name>`. External-library assets carry their import path.
+    public var originalPath: String?
 
     public init(
       id: String = UUID().uuidString.lowercased(), ownerId: String, checksum: String? = nil,
       originalFileName: String, type: AssetType = .image, visibility: AssetVisibility = .timeline,
       livePhotoVideoId: String? = nil, fileCreatedAt: Date = Date(), trashedAt: Date? = nil,
-      isFavorite: Bool = false, durationMs: Int? = nil
+      isFavorite: Bool = false, durationMs: Int? = nil, libraryId: String? = nil,
+      isOffline: Bool = false, originalPath: String? = nil
     ) {
       self.id = id
       self.ownerId = ownerId
-      self.checksum = checksum ?? Scenario.checksum(of: Array("\(id)".utf8))
+      // A library import hashes the path, not the bytes; an upload the bytes.
+      self.checksum =
+        checksum
+        ?? (libraryId != nil
+          ? Scenario.pathChecksum(
+            of: originalPath ?? Scenario.libraryPath(fileName: originalFileName))
+          : Scenario.checksum(of: Array("\(id)".utf8)))
       self.originalFileName = originalFileName
       self.type = type
       self.visibility = visibility
@@ -163,11 +179,17 @@ public struct Scenario: Codable, Sendable {
       self.trashedAt = trashedAt
       self.isFavorite = isFavorite
       self.durationMs = durationMs
+      self.libraryId = libraryId
+      self.isOffline = isOffline
+      self.originalPath =
+        originalPath
+        ?? (libraryId != nil ? Scenario.libraryPath(fileName: originalFileName) : nil)
     }
 
     enum CodingKeys: String, CodingKey {
       case id, ownerId, checksum, originalFileName, type, visibility, livePhotoVideoId
       case fileCreatedAt, trashedAt, trashed, isFavorite, durationMs
+      case libraryId, isOffline, originalPath
     }
 
     public init(from decoder: any Decoder) throws {
@@ -184,7 +206,10 @@ public struct Scenario: Codable, Sendable {
         fileCreatedAt: try c.decodeIfPresent(Date.self, forKey: .fileCreatedAt) ?? Date(),
         trashedAt: try c.decodeIfPresent(Date.self, forKey: .trashedAt) ?? (trashed ? Date() : nil),
         isFavorite: try c.decodeIfPresent(Bool.self, forKey: .isFavorite) ?? false,
-        durationMs: try c.decodeIfPresent(Int.self, forKey: .durationMs))
+        durationMs: try c.decodeIfPresent(Int.self, forKey: .durationMs),
+        libraryId: try c.decodeIfPresent(String.self, forKey: .libraryId),
+        isOffline: try c.decodeIfPresent(Bool.self, forKey: .isOffline) ?? false,
+        originalPath: try c.decodeIfPresent(String.self, forKey: .originalPath))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -200,6 +225,9 @@ public struct Scenario: Codable, Sendable {
       try c.encodeIfPresent(trashedAt, forKey: .trashedAt)
       try c.encode(isFavorite, forKey: .isFavorite)
       try c.encodeIfPresent(durationMs, forKey: .durationMs)
+      try c.encodeIfPresent(libraryId, forKey: .libraryId)
+      try c.encode(isOffline, forKey: .isOffline)
+      try c.encodeIfPresent(originalPath, forKey: .originalPath)
     }
   }
 }
@@ -235,4 +263,13 @@ extension Scenario {
   public static func checksum(of bytes: [UInt8]) -> String {
     Identifiers.base64(SHA1.digest(bytes))
   }
+
+  /// Base64 SHA-1 of `"path:" + path`: what an external-library import stores as the
+  /// checksum (`checksumAlgorithm = sha1-path`), so it never equals the file's own SHA-1.
+  public static func pathChecksum(of path: String) -> String {
+    checksum(of: Array("path:\(path)".utf8))
+  }
+
+  /// Where an external-library asset lies when the test names no path.
+  public static func libraryPath(fileName: String) -> String { "/mnt/library/\(fileName)" }
 }

@@ -31,17 +31,23 @@ extension Scenario {
     partners.append(Partner(sharedById: owner.id, sharedWithId: viewer.id, inTimeline: inTimeline))
   }
 
-  /// Adds one asset; the checksum defaults to the SHA-1 of the file name and id.
+  /// Adds one asset; the checksum defaults to the SHA-1 of the file name and id — or, for an
+  /// external-library asset (`libraryId` set), to `pathChecksum(of:)` its path
+  /// (`originalPath`, default `libraryPath(fileName:)`). An `isOffline` asset starts with
+  /// `deletedAt` set, as the library scan leaves it.
   @discardableResult
   public mutating func addAsset(
     owner: User, fileName: String, type: AssetType = .image,
     visibility: AssetVisibility = .timeline, createdAt: Date = Date(), trashed: Bool = false,
-    checksum: String? = nil
+    checksum: String? = nil, libraryId: String? = nil, isOffline: Bool = false,
+    originalPath: String? = nil
   ) -> Asset {
     let asset = Asset(
       ownerId: owner.id, checksum: checksum, originalFileName: fileName, type: type,
-      visibility: visibility, fileCreatedAt: createdAt, trashedAt: trashed ? createdAt : nil,
-      durationMs: type == .video ? 3000 : nil)
+      visibility: visibility, fileCreatedAt: createdAt,
+      trashedAt: trashed || isOffline ? createdAt : nil,
+      durationMs: type == .video ? 3000 : nil, libraryId: libraryId, isOffline: isOffline,
+      originalPath: originalPath)
     assets.append(asset)
     return asset
   }

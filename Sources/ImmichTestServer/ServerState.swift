@@ -14,6 +14,9 @@ public struct AssetSnapshot: Sendable, Equatable {
   public var deletedAt: Date?
   public var status: AssetStatus
   public var updateId: String
+  public var libraryId: String?
+  public var isOffline: Bool
+  public var originalPath: String
   public var isTrashed: Bool { deletedAt != nil }
 
   init(_ r: AssetRecord) {
@@ -28,6 +31,9 @@ public struct AssetSnapshot: Sendable, Equatable {
     deletedAt = r.deletedAt
     status = r.status
     updateId = r.updateId
+    libraryId = r.libraryId
+    isOffline = r.isOffline
+    originalPath = r.originalPath
   }
 }
 
@@ -162,6 +168,17 @@ public final class ServerState: @unchecked Sendable {
 
   /// Removes rows for good, with the Live Photo cascade and `AssetDeleteV1` audit rows.
   public func hardDelete(_ ids: [String]) { withStore { $0.purge(ids) } }
+
+  /// Ids a force delete or "empty trash" marked `deleted` and the purge job has not yet
+  /// removed: real Immich still answers for them (API-FACTS §13).
+  public var pendingPurgeIDs: Set<String> {
+    withStore { Set($0.assets.values.filter { $0.status == .deleted }.map(\.id)) }
+  }
+
+  /// Runs the background jobs a real server would have run by now: the purge of every
+  /// `deleted` row, with the Live Photo cascade. Returns the ids removed.
+  @discardableResult
+  public func runQueuedJobs() -> [String] { withStore { $0.runPurgeJob() } }
 
   /// Moves the server's clock forward, e.g. 31 days to make a sync complete-ack stale.
   public func advanceClock(by seconds: TimeInterval) { withStore { $0.clockOffset += seconds } }

@@ -51,7 +51,7 @@ struct Store: Sendable {
     for user in scenario.users {
       users[user.id] = UserRecord(
         id: user.id, email: user.email, password: user.password, name: user.name,
-        isAdmin: user.isAdmin, createdAt: created)
+        isAdmin: user.isAdmin, createdAt: created, updateId: updateClock.next(at: created))
     }
     apiKeys = scenario.apiKeys.map {
       APIKeyRecord(
@@ -74,13 +74,17 @@ struct Store: Sendable {
   mutating func nextUpdateId() -> String { updateClock.next(at: now) }
 
   mutating func makeRecord(_ asset: Scenario.Asset) -> AssetRecord {
-    AssetRecord(
+    // The library scan marks an offline asset with `deletedAt` but keeps `status` active.
+    let deletedAt = asset.isOffline ? (asset.trashedAt ?? now) : asset.trashedAt
+    let status: AssetStatus = asset.isOffline || deletedAt == nil ? .active : .trashed
+    return AssetRecord(
       id: asset.id, ownerId: asset.ownerId, checksum: Identifiers.parseChecksum(asset.checksum),
       originalFileName: asset.originalFileName, type: asset.type, visibility: asset.visibility,
       livePhotoVideoId: asset.livePhotoVideoId, fileCreatedAt: asset.fileCreatedAt,
       fileModifiedAt: asset.fileCreatedAt, createdAt: now, updatedAt: now,
-      deletedAt: asset.trashedAt, status: asset.trashedAt == nil ? .active : .trashed,
-      isFavorite: asset.isFavorite, durationMs: asset.durationMs, updateId: nextUpdateId())
+      deletedAt: deletedAt, status: status, isFavorite: asset.isFavorite,
+      durationMs: asset.durationMs, updateId: nextUpdateId(), libraryId: asset.libraryId,
+      isOffline: asset.isOffline, libraryPath: asset.libraryId == nil ? nil : asset.originalPath)
   }
 
   private mutating func indexSideTables(_ record: AssetRecord) {
@@ -123,8 +127,8 @@ struct Store: Sendable {
     assetsChanged()
   }
 
-  /// The purge job (`AssetDelete`), run at once: deletes the rows, then each motion video no
-  /// remaining asset still references.
+  /// The `AssetDelete` job: deletes the rows, then each motion video no remaining asset still
+  /// references, whatever its own status.
   mutating func purge(_ ids: [String]) {
     var videos: [String] = []
     for id in ids {
@@ -134,6 +138,14 @@ struct Store: Sendable {
     for video in videos where assets[video] != nil && (motionReferences[video] ?? []).isEmpty {
       removeRow(video)
     }
+  }
+
+  /// `AssetEmptyTrash`, queued by a force delete or "empty trash": purges every row whose
+  /// status is `deleted`. Returns the ids of the rows removed, cascaded videos included.
+  mutating func runPurgeJob() -> [String] {
+    let before = audit.count
+    purge(assets.values.filter { $0.status == .deleted }.map(\.id).sorted())
+    return audit[before...].map(\.assetId)
   }
 
   mutating func assetsChanged() {

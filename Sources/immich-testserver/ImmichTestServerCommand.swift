@@ -11,7 +11,8 @@ struct ImmichTestServerCommand: AsyncParsableCommand {
     abstract: "Run a test double of the Immich API on the loopback interface",
     discussion: """
       Prints its base URL on stdout, then serves until SIGINT or SIGTERM. The control API \
-      under /__testserver/ exposes the request log, state, faults and the clock.
+      under /__testserver/ exposes the request log, state, faults, the clock and the purge \
+      job that a forced delete or an emptied trash waits for.
       """)
 
   @Option(help: "TCP port on 127.0.0.1; 0 picks a free one.")

@@ -78,16 +78,69 @@ import Testing
     }
   }
 
-  @Test func forceDeleteRemovesRowsAndCascadesToTheMotionVideo() async throws {
-    try await withWorld(.v3_1) { w, server, client in
+  /// API-FACTS §13: `force` marks the row `deleted`; only the purge job removes it, and the
+  /// Live Photo video with it.
+  @Test(arguments: ImmichVersion.allCases)
+  func forceDeleteWaitsForThePurgeJobWhichCascadesToTheMotionVideo(version: ImmichVersion)
+    async throws
+  {
+    try await withWorld(version) { w, server, client in
       let reply = try await client.delete(
         "/api/assets", ["ids": [.string(w.liveStill.id)], "force": true], as: .key(w.aliceKey))
       #expect(reply.status == 204)
+      #expect(server.state.asset(w.liveStill.id)?.status == .deleted)
+      #expect(server.state.pendingPurgeIDs == [w.liveStill.id])
+      #expect(server.state.deletedAssetIDs.isEmpty)
+      // Until the job runs the asset still answers, as trashed.
+      let pending = try await client.get("/api/assets/\(w.liveStill.id)", as: .key(w.aliceKey))
+      #expect(pending.status == 200)
+      #expect(pending.json?["isTrashed"] == true)
+      #expect(server.state.asset(w.liveVideo.id)?.status == .active)
+
+      let purged = server.state.runQueuedJobs()
+      #expect(purged == [w.liveStill.id, w.liveVideo.id])
       #expect(server.state.asset(w.liveStill.id) == nil)
       #expect(server.state.asset(w.liveVideo.id) == nil)
       #expect(server.state.deletedAssetIDs == [w.liveStill.id, w.liveVideo.id])
       let gone = try await client.get("/api/assets/\(w.liveStill.id)", as: .key(w.aliceKey))
       #expect(gone.status == 400)
+    }
+  }
+
+  /// While the purge waits, search, restore and sync still see the row (API-FACTS §13).
+  @Test func aRowAwaitingThePurgeIsListedAsTrashedAndCannotBeRestored() async throws {
+    try await withWorld(.v3_1) { w, server, client in
+      let token = try await client.login("alice@example.com", "alice-pw")
+      _ = try await client.post(
+        "/api/sync/stream", ["types": ["AssetsV2"]], as: .bearer(token))
+      _ = try await client.delete(
+        "/api/assets", ["ids": [.string(w.newest.id)], "force": true], as: .key(w.aliceKey))
+
+      #expect(
+        try await client.searchIds(["id": .string(w.newest.id)], as: .key(w.aliceKey)).isEmpty)
+      let listed = try await client.post(
+        "/api/search/metadata", ["id": .string(w.newest.id), "withDeleted": true],
+        as: .key(w.aliceKey))
+      let row = try #require(listed.json?["assets"]?["items"]?.arrayValue?.first)
+      #expect(row["isTrashed"] == true)
+
+      let restore = try await client.post(
+        "/api/trash/restore/assets", ["ids": [.string(w.newest.id)]], as: .key(w.aliceKey))
+      #expect(restore.json == ["count": 1])
+      #expect(server.state.asset(w.newest.id)?.status == .deleted)
+
+      let stream = try await client.post(
+        "/api/sync/stream", ["types": ["AssetsV2"]], as: .bearer(token))
+      let upsert = try #require(
+        stream.lines.first { $0["data"]?["id"]?.stringValue == w.newest.id })
+      #expect(upsert["type"] == "AssetV2")
+      #expect(upsert["data"]?["deletedAt"] != .null)
+      #expect(!stream.lines.contains { $0["type"] == "AssetDeleteV1" })
+
+      server.state.runQueuedJobs()
+      let after = try await client.post(
+        "/api/sync/stream", ["types": ["AssetsV2"]], as: .bearer(token))
+      #expect(after.lines.contains { $0["type"] == "AssetDeleteV1" })
     }
   }
 
@@ -118,9 +171,13 @@ import Testing
       )
       let emptied = try await client.post("/api/trash/empty", as: .key(w.aliceKey))
       #expect(emptied.json == ["count": 2])
+      #expect(server.state.pendingPurgeIDs == [w.oldest.id, w.archived.id])
+      #expect(server.state.trashedAssetIDs == [w.bobs.id])
+      // The control API runs the job, as the executable's users would.
+      let jobs = try await client.post("/__testserver/run-jobs")
+      #expect(Set(jobs.json?["purged"]?.strings ?? []) == [w.oldest.id, w.archived.id])
       #expect(server.state.asset(w.oldest.id) == nil)
       #expect(server.state.asset(w.archived.id) == nil)
-      #expect(server.state.trashedAssetIDs == [w.bobs.id])
     }
   }
 

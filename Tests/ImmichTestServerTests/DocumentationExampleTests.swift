@@ -53,4 +53,27 @@ import Testing
       #expect(server.state.assetCount == 10)
     }
   }
+
+  /// The second example: external-library assets and the purge job.
+  @Test func libraryAndPurgeExampleWorks() async throws {
+    var scenario = Scenario(version: .v3_1)
+    let (alice, key) = scenario.addUser(email: "alice@example.com")
+    let libraryID = "0c6a3e1f-8b2d-4e7a-9f10-2b3c4d5e6f70"
+    let (still, video) = scenario.addLivePhoto(owner: alice, baseName: "IMG_0002")
+    let shelf = scenario.addAsset(owner: alice, fileName: "IMG_0003.JPG", libraryId: libraryID)
+    let gone = scenario.addAsset(
+      owner: alice, fileName: "IMG_0004.JPG", libraryId: libraryID, isOffline: true)
+    #expect(shelf.checksum == Scenario.pathChecksum(of: "/mnt/library/IMG_0003.JPG"))
+    try await ImmichTestServer.withRunning(scenario) { server, url in
+      #expect(server.state.asset(gone.id)?.status == .active)
+      #expect(server.state.asset(gone.id)?.isTrashed == true)
+      let reply = try await TestClient(base: url).delete(
+        "/api/assets", ["ids": [.string(still.id)], "force": true], as: .key(key.secret))
+      #expect(reply.status == 204)
+      #expect(server.state.pendingPurgeIDs == [still.id])
+      server.state.runQueuedJobs()
+      #expect(server.state.asset(still.id) == nil)
+      #expect(server.state.asset(video.id) == nil)
+    }
+  }
 }

@@ -64,6 +64,25 @@ struct TestClient {
       status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
   }
 
+  /// A body as raw text under any Content-Type, or none: how a careless client sends JSON.
+  func sendText(
+    _ method: HTTPMethod, _ path: String, _ text: String, contentType: String?,
+    as credential: Credential = .none
+  ) async throws -> HTTPReply {
+    var request = HTTPClientRequest(url: base.absoluteString + path)
+    request.method = method
+    if case .key(let k) = credential { request.headers.add(name: "x-api-key", value: k) }
+    if case .bearer(let t) = credential {
+      request.headers.add(name: "Authorization", value: "Bearer \(t)")
+    }
+    if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
+    request.body = .bytes(ByteBuffer(string: text))
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+    let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
+    return HTTPReply(
+      status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
+  }
+
   func get(_ path: String, as credential: Credential = .none, headers: [(String, String)] = [])
     async throws -> HTTPReply
   {

@@ -130,7 +130,7 @@ import Testing
         #expect(issue["path"] == ["id"])
         #expect(issue["message"] == "Invalid UUID")
       } else {
-        #expect(body["message"] == ["[id] Invalid UUID"])
+        #expect(body["message"] == ["id must be a UUID"])
         #expect(body["error"] == "Bad Request")
         #expect(body["statusCode"] == 400)
       }

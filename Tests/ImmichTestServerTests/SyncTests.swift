@@ -181,4 +181,31 @@ import Testing
       #expect(try await client.get("/api/sync/ack", as: .bearer(token)).json == [])
     }
   }
+
+  /// API-FACTS §7.3: kysely cannot insert an empty list; the error interceptor names the handler.
+  @Test(arguments: ImmichVersion.allCases)
+  func anEmptyAckListIsA500(version: ImmichVersion) async throws {
+    try await withWorld(version) { _, _, client in
+      let token = try await client.login("alice@example.com", "alice-pw")
+      let reply = try await client.post("/api/sync/ack", ["acks": []], as: .bearer(token))
+      #expect(reply.status == 500)
+      #expect(reply.json?["message"] == "Failed to send sync ack")
+    }
+  }
+
+  /// `AuthUsersV1` sends the caller's own user first, once until acked.
+  @Test func authUsersSendsTheCallersOwnUser() async throws {
+    try await withWorld(.v3_1) { w, _, client in
+      let token = try await client.login("alice@example.com", "alice-pw")
+      let first = try await stream(client, token, ["AssetsV2", "AuthUsersV1"]).lines
+      let user = try #require(first.first)
+      #expect(user["type"] == "AuthUserV1")
+      #expect(user["data"]?["id"]?.stringValue == w.alice.id)
+      #expect(user["data"]?["email"] == "alice@example.com")
+      #expect(first.filter { $0["type"] == "AuthUserV1" }.count == 1)
+      try await ackAll(client, token, first)
+      let next = try await stream(client, token, ["AuthUsersV1"]).lines
+      #expect(next.map { $0["type"] } == ["SyncCompleteV1"])
+    }
+  }
 }

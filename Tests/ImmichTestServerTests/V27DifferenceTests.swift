@@ -60,8 +60,8 @@ struct V27DifferenceTests {
     }
   }
 
-  /// §8.2 and §9: the missing device fields are reported in v2's error shape, one
-  /// `"[path] message"` string each.
+  /// §8.2 and §9: the missing device fields are reported in v2's error shape, in
+  /// class-validator's words.
   @Test func uploadWithoutDeviceFieldsIsAV2ValidationError() async throws {
     try await withWorld(.v2_7) { w, _, client in
       let boundary = "v2-boundary"
@@ -81,11 +81,75 @@ struct V27DifferenceTests {
       let json = try #require(reply.json)
       let messages = json["message"]?.strings ?? []
       #expect(messages.count == 2)
-      #expect(messages.contains { $0.hasPrefix("[deviceAssetId] ") })
-      #expect(messages.contains { $0.hasPrefix("[deviceId] ") })
+      #expect(messages.contains("deviceAssetId must be a string"))
+      #expect(messages.contains("deviceId must be a string"))
       #expect(json["error"] == "Bad Request")
       #expect(json["statusCode"] == 400)
       #expect(json["correlationId"]?.stringValue?.count == 36)
+    }
+  }
+
+  /// §8.2: class-validator's sentences, not zod's issues.
+  @Test func validationMessagesAreClassValidators() async throws {
+    try await withWorld(.v2_7) { w, _, client in
+      let key = Credential.key(w.aliceKey)
+      let ids = try await client.delete("/api/assets", ["ids": ["not-a-uuid"]], as: key)
+      #expect(ids.status == 400)
+      #expect(ids.json?["message"] == ["each value in ids must be a UUID"])
+      let size = try await client.post("/api/search/metadata", ["size": 5000], as: key)
+      #expect(size.json?["message"] == ["size must not be greater than 1000"])
+      let flag = try await client.post("/api/search/metadata", ["withDeleted": "yes"], as: key)
+      #expect(flag.json?["message"] == ["withDeleted must be a boolean value"])
+      let missing = try await client.delete("/api/assets", [:], as: key)
+      #expect(
+        missing.json?["message"] == [
+          "each value in ids must be a UUID", "ids should not be empty", "ids must be an array",
+        ])
+      // `ValidateDate`'s transform throws before validation, with a message of its own.
+      let date = try await client.post("/api/search/metadata", ["takenAfter": "soon"], as: key)
+      #expect(date.json?["message"] == "takenAfter must be a date string")
+      let type = try await client.post("/api/search/metadata", ["type": "PHOTO"], as: key)
+      #expect(
+        type.json?["message"] == [
+          "type must be one of the following values: IMAGE, VIDEO, AUDIO, OTHER"
+        ])
+    }
+  }
+
+  /// §8.2: `x-immich-cid` on every response, 15 features, no `minFaces`.
+  @Test func serverEndpointsAreV2s() async throws {
+    try await withWorld(.v2_7) { _, _, client in
+      let features = try await client.get("/api/server/features")
+      guard case .object(let pairs)? = features.json else {
+        Issue.record("features is not an object")
+        return
+      }
+      #expect(pairs.count == 15)
+      #expect(features.json?["realtimeTranscoding"] == nil)
+      let config = try await client.get("/api/server/config")
+      #expect(config.json?["minFaces"] == nil)
+      #expect(config.json?["trashDays"] == 30)
+      for reply in [features, config, try await client.get("/api/nothing-here")] {
+        #expect(reply.header("x-immich-cid")?.count == 36)
+        #expect(reply.header("X-Correlation-ID") == nil)
+      }
+    }
+  }
+
+  /// §7.2: sync sends the `duration` column as it is — null for a still — where the asset
+  /// DTO fills in zero.
+  @Test func aStillsDurationIsNullInSyncOnly() async throws {
+    try await withWorld(.v2_7) { w, _, client in
+      let token = try await client.login("alice@example.com", "alice-pw")
+      let lines = try await client.post(
+        "/api/sync/stream", ["types": ["AssetsV1"]], as: .bearer(token)
+      ).lines
+      let still = try #require(lines.first { $0["data"]?["id"]?.stringValue == w.newest.id })
+      #expect(still["data"]?["duration"] == .null)
+      let video = try #require(lines.first { $0["data"]?["id"]?.stringValue == w.liveVideo.id })
+      #expect(video["data"]?["duration"] == "0:00:02.50000")
+      let dto = try await client.get("/api/assets/\(w.newest.id)", as: .key(w.aliceKey)).json
+      #expect(dto?["duration"] == "0:00:00.00000")
     }
   }
 

@@ -3,7 +3,7 @@ enum AssetRoutes {
   static let all: [Route] = [
     Route("DELETE", "/api/assets", .authenticated(permission: Permission.assetDelete)) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let ids = r.uuidArray("ids", required: true) ?? []
       let force = r.bool("force") ?? false
       try r.finish()
@@ -11,17 +11,13 @@ enum AssetRoutes {
       guard store.canDeleteAll(ids, userId: caller.userId) else {
         throw APIError.noAccess(Permission.assetDelete)
       }
-      if force {
-        // The purge job runs at once: rows go, motion videos cascade, audit rows appear.
-        store.purge(ids)
-      } else {
-        // Exactly the listed ids: a Live Photo's video stays where it is.
-        let now = store.now
-        for id in ids {
-          store.update(id) {
-            $0.deletedAt = now
-            $0.status = .trashed
-          }
+      // Exactly the listed ids: a Live Photo's video stays where it is. `force` only marks
+      // the rows `deleted`; they stay readable until the purge job removes them.
+      let now = store.now
+      for id in ids {
+        store.update(id) {
+          $0.deletedAt = now
+          $0.status = force ? .deleted : .trashed
         }
       }
       return .empty(204)
@@ -32,9 +28,12 @@ enum AssetRoutes {
       guard let asset = store.assets[call.param("id")], asset.visibility != .locked,
         store.canShare(asset, userId: caller.userId)
       else { throw APIError.noAccess(Permission.assetRead) }
-      let tags = (store.assetTags[asset.id] ?? []).compactMap { store.tags[$0] }
+      let detail = Rendering.AssetDetail(
+        owner: store.users[asset.ownerId],
+        tags: (store.assetTags[asset.id] ?? []).compactMap { store.tags[$0] })
       return .jsonText(
-        200, Rendering.assetText(asset, version: call.version, callerId: caller.userId, tags: tags))
+        200,
+        Rendering.assetText(asset, version: call.version, callerId: caller.userId, detail: detail))
     },
   ]
 }
@@ -44,7 +43,7 @@ enum TrashRoutes {
   static let all: [Route] = [
     Route("POST", "/api/trash/restore/assets", .authenticated(permission: Permission.assetDelete)) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let ids = r.uuidArray("ids", required: true) ?? []
       try r.finish()
       guard !ids.isEmpty else { return .json(200, ["count": 0]) }
@@ -73,8 +72,9 @@ enum TrashRoutes {
     },
     Route("POST", "/api/trash/empty", .authenticated(permission: Permission.assetDelete)) {
       store, call in
+      // `status` trashed → deleted; `deletedAt` stays. Offline assets are `active` and stay.
       let trashed = store.trashedIds(of: try call.user.userId)
-      store.purge(trashed)
+      for id in trashed { store.update(id) { $0.status = .deleted } }
       return .json(200, ["count": .number(Double(trashed.count))])
     },
   ]

@@ -23,7 +23,7 @@ enum AuthRoutes {
     },
     Route("PUT", "/api/sessions/:id", .authenticated(permission: Permission.sessionUpdate)) {
       store, call in
-      var reader = BodyReader(call.body)
+      var reader = BodyReader(call)
       let pending = reader.bool("isPendingSyncReset")
       try reader.finish()
       let caller = try call.user
@@ -39,7 +39,7 @@ enum AuthRoutes {
   ]
 
   static func login(_ store: inout Store, _ call: RouteCall) throws(APIError) -> Reply {
-    var reader = BodyReader(call.body)
+    var reader = BodyReader(call)
     let email = reader.string("email", required: true)
     if let email, !isEmailAddress(email) {
       reader.fail(

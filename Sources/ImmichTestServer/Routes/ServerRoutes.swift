@@ -22,24 +22,27 @@ enum ServerRoutes {
     return .object(fields)
   }
 
-  /// Exactly the 16 keys the e2e test expects.
+  /// Exactly the 16 keys the e2e test expects; v2.7.5 had no `realtimeTranscoding`.
   static func features(_ store: Store) -> ImmichJSON {
-    [
+    let all: ImmichJSON = [
       "smartSearch": false, "duplicateDetection": false, "configFile": false,
       "facialRecognition": false, "map": false, "trash": .bool(store.trashEnabled),
       "reverseGeocoding": false, "importFaces": false, "oauth": false, "oauthAutoLaunch": false,
       "passwordLogin": .bool(store.passwordLoginEnabled), "sidecar": true, "search": true,
       "email": false, "ocr": false, "realtimeTranscoding": false,
     ]
+    return store.version.isV3 ? all : all.removing(["realtimeTranscoding"])
   }
 
+  /// v2.7.5 had no `minFaces`.
   static func config(_ store: Store) -> ImmichJSON {
-    [
+    let all: ImmichJSON = [
       "loginPageMessage": "", "trashDays": .number(Double(store.trashDays)),
       "userDeleteDelay": 7, "oauthButtonText": "Login with OAuth", "isInitialized": true,
       "isOnboarded": true, "externalDomain": "", "publicUsers": true,
       "mapDarkStyleUrl": "", "mapLightStyleUrl": "", "maintenanceMode": false, "minFaces": 3,
     ]
+    return store.version.isV3 ? all : all.removing(["minFaces"])
   }
 
   static func about(_ v: ImmichVersion) -> ImmichJSON {

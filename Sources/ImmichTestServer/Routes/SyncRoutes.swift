@@ -14,10 +14,13 @@ enum SyncRoutes {
     },
     Route("POST", "/api/sync/ack", .authenticated(permission: Permission.syncCheckpointUpdate)) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let acks = r.stringArray("acks", required: true, maxCount: 1000) ?? []
       try r.finish()
       var session = try sessionOf(call, in: store)
+      // kysely builds invalid SQL for an empty `values([])`; the error interceptor names the
+      // handler (API-FACTS §7.3).
+      guard !acks.isEmpty else { throw APIError(status: 500, message: "Failed to send sync ack") }
       var checkpoints: [String: String] = [:]
       for ack in acks {
         let type = String(ack.split(separator: "|", omittingEmptySubsequences: false).first ?? "")
@@ -37,7 +40,7 @@ enum SyncRoutes {
     },
     Route("DELETE", "/api/sync/ack", .authenticated(permission: Permission.syncCheckpointDelete)) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let types = r.stringArray("types")
       for (i, type) in (types ?? []).enumerated() where !entityTypes.contains(type) {
         r.invalidOption([.string("types"), .number(Double(i))], entityTypes)
@@ -54,7 +57,7 @@ enum SyncRoutes {
   ]
 
   static func stream(_ store: inout Store, _ call: RouteCall) throws(APIError) -> Reply {
-    var r = BodyReader(call.body)
+    var r = BodyReader(call)
     let types = r.stringArray("types", required: true) ?? []
     let allowed = requestTypes(call.version)
     for (i, type) in types.enumerated() where !allowed.contains(type) {
@@ -146,6 +149,16 @@ extension Store {
     }
     let nowId = nextUpdateId()
     var lines: [ImmichJSON] = []
+    // `SYNC_TYPES_ORDER`: the caller's own user comes before assets.
+    if types.contains("AuthUsersV1"), let user = users[session.userId] {
+      let ack = Store.ackedId(session.checkpoints["AuthUserV1"])
+      if user.updateId > ack && user.updateId < nowId {
+        lines.append([
+          "type": "AuthUserV1", "data": Rendering.syncAuthUser(user),
+          "ack": .string("AuthUserV1|\(user.updateId)"),
+        ])
+      }
+    }
     let upsertType = version.isV3 ? "AssetV2" : "AssetV1"
     if types.contains(version.isV3 ? "AssetsV2" : "AssetsV1") {
       let deleteAck = Store.ackedId(session.checkpoints["AssetDeleteV1"])

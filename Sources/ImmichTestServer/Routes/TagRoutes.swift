@@ -6,7 +6,7 @@ enum TagRoutes {
   static let all: [Route] = [
     Route("POST", "/api/tags", .authenticated(permission: Permission.tagCreate), create),
     Route("PUT", "/api/tags", .authenticated(permission: Permission.tagCreate)) { store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let values = r.stringArray("tags", required: true) ?? []
       try r.finish()
       let userId = try call.user.userId
@@ -26,14 +26,17 @@ enum TagRoutes {
     },
     Route("PUT", "/api/tags/assets", .authenticated(permission: Permission.tagAsset)) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let tagIds = r.uuidArray("tagIds", required: true) ?? []
       let assetIds = r.uuidArray("assetIds", required: true) ?? []
       try r.finish()
       let userId = try call.user.userId
-      // Foreign tags and assets are skipped silently; only new pairs count.
-      let tags = tagIds.filter { store.tags[$0]?.userId == userId }
-      let assets = assetIds.filter { store.assets[$0]?.ownerId == userId }
+      // Foreign tags and assets are skipped silently; only new pairs count. The ids tagged are
+      // those `checkAccess` returns from the database: lower-case, whatever case was sent.
+      let tags = tagIds.map { $0.lowercased() }.filter { store.tags[$0]?.userId == userId }
+      let assets = assetIds.map { $0.lowercased() }.filter {
+        store.assets[$0]?.ownerId == userId
+      }
       var created = 0
       for asset in assets {
         for tag in tags where store.assetTags[asset, default: []].insert(tag).inserted {
@@ -47,7 +50,7 @@ enum TagRoutes {
       return .json(200, Rendering.tag(tag))
     },
     Route("PUT", "/api/tags/:id", .authenticated(permission: Permission.tagUpdate)) { store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       let color = r.hexColor("color")
       try r.finish()
       var tag = try store.ownTag(
@@ -55,7 +58,7 @@ enum TagRoutes {
       // `update(id, { color })`: undefined leaves the colour, null clears it [inferred].
       if let color {
         tag.color = normalizedColor(color)
-      } else if call.body["color"] == .null {
+      } else if r.body["color"] == .null {
         tag.color = nil
       }
       tag.updatedAt = store.now
@@ -80,7 +83,7 @@ enum TagRoutes {
   ]
 
   static func create(_ store: inout Store, _ call: RouteCall) throws(APIError) -> Reply {
-    var r = BodyReader(call.body)
+    var r = BodyReader(call)
     let name = r.string("name", required: true) ?? ""
     let parentId = r.uuid("parentId")
     let color = r.hexColor("color")
@@ -110,7 +113,7 @@ enum TagRoutes {
   static func bulkAssets(_ store: inout Store, _ call: RouteCall, adding: Bool) throws(APIError)
     -> Reply
   {
-    var r = BodyReader(call.body)
+    var r = BodyReader(call)
     let ids = r.uuidArray("ids", required: true) ?? []
     try r.finish()
     let userId = try call.user.userId

@@ -7,9 +7,9 @@ enum UploadRoutes {
       "POST", "/api/assets/bulk-upload-check", .authenticated(permission: Permission.assetUpload)
     ) {
       store, call in
-      var r = BodyReader(call.body)
+      var r = BodyReader(call)
       var items: [(id: String, checksum: String)] = []
-      if let list = call.body["assets"], let array = list.arrayValue {
+      if let list = r.body["assets"], let array = list.arrayValue {
         for (i, item) in array.enumerated() {
           guard let id = item["id"]?.stringValue, let checksum = item["checksum"]?.stringValue
           else {
@@ -61,7 +61,7 @@ enum UploadRoutes {
     if let file = form.file("assetData") {
       fields.append(("assetData", .string(file.filename ?? "")))
     }
-    var r = BodyReader(.object(fields))
+    var r = BodyReader(.object(fields), version: call.version)
     _ = r.string("assetData", required: true)
     let created = r.date("fileCreatedAt")
     let modified = r.date("fileModifiedAt")
