@@ -4,9 +4,11 @@ import Foundation
 ///
 /// Order per run: `started` and `planned` are journalled, the run tag is upserted
 /// (`PUT /api/tags`), then for each batch the assets are tagged (`PUT /api/tags/assets`), the tag
-/// journalled, the batch trashed (`DELETE /api/assets`, `force:false`) and the trash journalled.
-/// An asset is therefore never trashed untagged, and never trashed without the journal knowing
-/// it planned to. A failing request stops the run where it is and leaves it unfinished; the next
+/// journalled, the intent to trash journalled (`sending`), the batch trashed
+/// (`DELETE /api/assets`, `force:false`), what the server moved read back, and that journalled:
+/// `trashed` for what is in the trash, `failed` (step `verify`) and untagged for what a 2xx
+/// answer left where it was (Immich #30237). An asset is therefore never trashed untagged, and
+/// never trashed without the journal knowing it planned to. A failing request stops the run where it is and leaves it unfinished; the next
 /// run settles it through the server (see `RunRecovery`).
 public struct TrashRun {
   public let server: any RunServer
@@ -57,7 +59,7 @@ public struct TrashRun {
         break
       }
       let ids = batch.flatMap(\.ids)
-      var step = "tag"
+      var step = TrashStep.tag
       do {
         if tagID == nil {
           let id = try await server.upsertTag(RunTag(runID).value)
@@ -67,13 +69,37 @@ public struct TrashRun {
         guard let tag = tagID else { break }
         try await server.tagAssets(tagID: tag, assetIDs: ids)
         try journal.append(JournalEntry(.tagged, runID: run, tagID: tag, assetIDs: ids))
-        step = "trash"
-        try await server.trash(assetIDs: ids)
-        try journal.append(JournalEntry(.trashed, runID: run, tagID: tag, assetIDs: ids))
+        // From here until an outcome is journalled, the DELETE may be in flight: a run that
+        // dies now leaves its successor to wait for the server's answer (`RunRecovery`).
+        try journal.append(JournalEntry(.sending, runID: run, tagID: tag, assetIDs: ids))
+        step = TrashStep.trash
+        do { try await server.trash(assetIDs: ids) } catch let rejected as TrashRejected {
+          step = TrashStep.rejected
+          throw rejected.error
+        }
+        let moved = try await readBack(ids, tagID: tag)
+        if !moved.isEmpty {
+          try journal.append(
+            JournalEntry(.trashed, runID: run, tagID: tag, assetIDs: ids.filter(moved.contains)))
+        }
+        let stayed = ids.filter { !moved.contains($0) }
+        if !stayed.isEmpty {
+          try journal.append(
+            JournalEntry(
+              .failed, runID: run, assetIDs: stayed, step: TrashStep.notMoved,
+              message: Self.notMovedMessage))
+          // Not in the trash, so not tagged either: the next run plans it afresh.
+          try await server.untagAssets(tagID: tag, assetIDs: stayed)
+          try journal.append(JournalEntry(.untagged, runID: run, tagID: tag, assetIDs: stayed))
+        }
         for unit in batch {
-          emitUnit(unit, "trashed", run, emit, nil)
-          trashed += 1
-          if unit.videoID != nil { videos += 1 }
+          if unit.ids.allSatisfy(moved.contains) {
+            emitUnit(unit, "trashed", run, emit, nil)
+            trashed += 1
+            if unit.videoID != nil { videos += 1 }
+          } else {
+            emitUnit(unit, "failed", run, emit, Self.notMovedMessage)
+          }
         }
       } catch {
         let failure = error as? CairnError ?? CairnError(.serverFailure, "\(error)")
@@ -99,6 +125,28 @@ public struct TrashRun {
       outcome.failure = error
     }
     return outcome
+  }
+
+  static let notMovedMessage =
+    "the server answered the DELETE but did not move it to the trash (Immich #30237)"
+
+  /// Which of `ids` the server now has in its trash. A DELETE answered 2xx is not proof
+  /// (Immich #30237): the run's tag lists what it moved, and an id the listing lacks (its tag
+  /// lost) is asked about on its own and, when trashed, tagged again.
+  func readBack(_ ids: [String], tagID: String) async throws -> Set<String> {
+    let wanted = Set(ids)
+    var moved = Set(
+      try await server.assets(taggedWith: tagID).filter { $0.isTrashed && wanted.contains($0.id) }
+        .map(\.id))
+    var retag: [String] = []
+    for id in ids where !moved.contains(id) {
+      if let asset = try await server.asset(id: id), asset.isTrashed {
+        moved.insert(id)
+        retag.append(id)
+      }
+    }
+    if !retag.isEmpty { try await server.tagAssets(tagID: tagID, assetIDs: retag) }
+    return moved
   }
 
   private func emitUnit(
