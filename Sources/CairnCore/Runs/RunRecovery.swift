@@ -95,14 +95,22 @@ public struct RunRecovery {
   func adopt(_ run: RunHistory, tagID: String) async throws -> [String] {
     let ids = run.inDoubt.sorted()
     let deadline = (run.lastSentAt ?? .distantPast).addingTimeInterval(inFlightWait)
+    let tagValue = RunID(run.runID).map { RunTag($0).value }
     var waited = false
     var inTrash: [String] = []
+    var untaggedInTrash: [String] = []
     while true {
       inTrash = []
+      untaggedInTrash = []
       var active = 0
       for id in ids {
         guard let asset = try await server.asset(id: id) else { continue }
-        if asset.isTrashed { inTrash.append(id) } else { active += 1 }
+        guard asset.isTrashed else {
+          active += 1
+          continue
+        }
+        inTrash.append(id)
+        if let tagValue, asset.tagValues?.contains(tagValue) != true { untaggedInTrash.append(id) }
       }
       if active == 0 || Date() >= deadline { break }
       if !waited {
@@ -114,9 +122,11 @@ public struct RunRecovery {
       try await Task.sleep(nanoseconds: UInt64(pollInterval * 1_000_000_000))
     }
     guard !inTrash.isEmpty else { return [] }
-    // The tag may have been taken off by an older cairn's recovery: put it back, so that
+    // The tag may have been taken off (by an older cairn's recovery): put it back, so that
     // restoring by run id finds every asset the run trashed.
-    try await server.tagAssets(tagID: tagID, assetIDs: inTrash)
+    if !untaggedInTrash.isEmpty {
+      try await server.tagAssets(tagID: tagID, assetIDs: untaggedInTrash)
+    }
     try journal.append(
       JournalEntry(
         .trashed, runID: run.runID, tagID: tagID, assetIDs: inTrash,
