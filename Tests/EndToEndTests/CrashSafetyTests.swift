@@ -28,6 +28,19 @@ struct CrashSafetyTests {
       .count
   }
 
+  /// Waits until the server has answered the DELETE it held (the request log records a
+  /// request once answered): only then has every DELETE that will ever arrive arrived.
+  func awaitHeldDelete(_ f: ActFixture) async throws {
+    let deadline = Date().addingTimeInterval(15)
+    while Date() < deadline,
+      !f.server.log.requests(method: "DELETE", path: "/api/assets").contains(where: {
+        $0.fault == "delay"
+      })
+    {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+  }
+
   func runTags(_ f: ActFixture, _ asset: Scenario.Asset) -> Set<String> {
     f.tagValues(asset).filter { $0.hasPrefix("cairn/v1/run/") }
   }
@@ -67,6 +80,7 @@ struct CrashSafetyTests {
     let rerun = try await f.shell("setsid cairn-trash --yes < '\(plan)'")
     #expect(rerun.status == 0, "\(rerun.stderr)")
     #expect(rerun.stderr.contains("may still be in the server's hands"), "\(rerun.stderr)")
+    try await awaitHeldDelete(f)
     for asset in intended {
       #expect(f.isTrashed(asset), "\(asset.originalFileName) not in the trash")
       #expect(deletes(f, asset.id) == 1, "\(asset.originalFileName): \(deletes(f, asset.id))")
@@ -94,6 +108,7 @@ struct CrashSafetyTests {
         action: .status(500, body: #"{"message":"boom"}"#)))
     let failed = try await f.shell("setsid cairn-trash --yes --batch-size 2 < '\(plan)'")
     #expect(failed.status == 69, "\(failed.stderr)")
+    try await awaitHeldDelete(f)
     let journalled = try f.journal().runs.reduce(into: Set<String>()) { $0.formUnion($1.inTrash) }
     for id in f.server.state.trashedAssetIDs {
       let asset = try #require(intended.first { $0.id == id })
