@@ -71,7 +71,8 @@ struct Gate {
         Diagnostics.writeStderr(line + "\n")
       }
     }
-    if let refusal = try scanRefusal(stream.header, reconciled, state) ?? SafetyRails.check(inputs) {
+    if let refusal = try scanRefusal(stream.header, reconciled, state) ?? SafetyRails.check(inputs)
+    {
       state.close()
       clock.lap("rails", "refused")
       throw refusal.error

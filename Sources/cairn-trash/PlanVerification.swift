@@ -25,7 +25,8 @@ struct PlanVerification {
     }
     guard let pass = try binding.gatePass(), pass.scan == header.scan, pass.plan == digest else {
       throw SafetyRails.Refusal(
-        .gatePass, "this plan (\(digest.prefix(12))) is not the one cairn-gate passed for the "
+        .gatePass,
+        "this plan (\(digest.prefix(12))) is not the one cairn-gate passed for the "
           + "latest scan", "feed cairn-trash the output of cairn-gate, run just now"
       ).error
     }
@@ -73,7 +74,8 @@ struct PlanVerification {
         refusals.append("\(name): \(reason)")
         continue
       }
-      candidate.livePhotoVideoId = check.proposals[candidate.assetId.lowercased()]?
+      candidate.livePhotoVideoId =
+        check.proposals[candidate.assetId.lowercased()]?
         .livePhotoVideoId
       if let video = candidate.livePhotoVideoId {
         let asset: RunAsset?

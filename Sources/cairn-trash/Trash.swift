@@ -89,8 +89,7 @@ struct Trash {
             server: connection.runServer, journal: journal,
             inFlightWait: try Self.inFlightWait(configuration)
           )
-          .settle(unfinished)
-          {
+          .settle(unfinished) {
             Diagnostics.info(
               "run \(settled.runID): \(settled.adopted.count + settled.confirmedTrashed.count) "
                 + "found in the trash, \(settled.untagged.count) untagged")

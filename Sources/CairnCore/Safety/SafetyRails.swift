@@ -230,7 +230,8 @@ public enum SafetyRails {
     }
     guard stated == latest else {
       return Refusal(
-        .scan, "the plan was made from an older scan (\(stated)) than the latest recorded one "
+        .scan,
+        "the plan was made from an older scan (\(stated)) than the latest recorded one "
           + "(\(latest))", rerun)
     }
     return nil
