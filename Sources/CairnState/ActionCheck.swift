@@ -1,5 +1,6 @@
 import CairnCore
 import Foundation
+import GRDB
 
 /// The check a stage that changes the server makes on every item at the moment it acts,
 /// against the partition's own state rather than against its input.
@@ -25,6 +26,9 @@ public struct ActionCheck {
   let approvals: Set<String>
   let exclusions: Set<String>
   private var scanned: Set<ByteKey>?
+  /// Paths of observed checksums read ahead by `prepare`, so a plan of thousands of items
+  /// costs one read of the store rather than one each.
+  private var pathsRead: [String: [String]] = [:]
 
   /// Loads what the check reads. Refused (25) when the latest scan left no snapshot to check
   /// against.
@@ -48,6 +52,22 @@ public struct ActionCheck {
     exclusions = try store.exclusions.checksums()
   }
 
+  /// Reads what `refusal(for:)` will need about `candidates` in one transaction.
+  public mutating func prepare(_ candidates: [CandidateRecord]) throws(CairnError) {
+    let checksums = Set(candidates.map(\.checksum))
+    pathsRead = try store.database.read { db in
+      var found: [String: [String]] = [:]
+      let observed = try db.cachedStatement(
+        sql: "SELECT EXISTS (SELECT 1 FROM observed WHERE checksum = ?)")
+      let paths = try db.cachedStatement(sql: "SELECT path FROM observedPath WHERE checksum = ?")
+      for checksum in checksums
+      where try Bool.fetchOne(observed, arguments: [checksum]) == true {
+        found[checksum] = try String.fetchAll(paths, arguments: [checksum])
+      }
+      return found
+    }
+  }
+
   /// Why `candidate` must not be acted on, or nil when it passes.
   public func refusal(for candidate: CandidateRecord) throws(CairnError) -> String? {
     let id = candidate.assetId.lowercased()
@@ -63,14 +83,14 @@ public struct ActionCheck {
       return "cairn-reconcile put it in the \(proposal.bucket) bucket and nobody approved it "
         + "(cairn-gate --approve)"
     }
-    guard let entry = try store.observed.entry(candidate.checksum) else {
+    guard let paths = try observedPaths(candidate.checksum) else {
       return "its checksum was never observed in the library"
     }
     guard absent.contains(candidate.checksum) else {
       return scan.lists(checksum: candidate.checksum)
         ? "it is present in the latest scan" : "the latest scan did not find it gone"
     }
-    if let outside = entry.paths.first(where: { !underScannedRoot($0) }) {
+    if let outside = paths.first(where: { !underScannedRoot($0) }) {
       return "it was last seen at \(outside), outside the roots of the latest scan"
     }
     if exclusions.contains(candidate.checksum) { return "excluded (a person asked to keep it)" }
@@ -85,6 +105,21 @@ public struct ActionCheck {
       return "its motion video is present in the latest scan"
     }
     return nil
+  }
+
+  /// The paths `checksum` was last seen at; nil when it was never observed. (Its row alone:
+  /// `ObservedStore.entry` reads the whole snapshot again to date it, for every item.)
+  private func observedPaths(_ checksum: String) throws(CairnError) -> [String]? {
+    if let paths = pathsRead[checksum] { return paths }
+    return try store.database.read { db in
+      guard
+        try Bool.fetchOne(
+          db, sql: "SELECT EXISTS (SELECT 1 FROM observed WHERE checksum = ?)",
+          arguments: [checksum]) == true
+      else { return nil }
+      return try String.fetchAll(
+        db, sql: "SELECT path FROM observedPath WHERE checksum = ?", arguments: [checksum])
+    }
   }
 
   private func underScannedRoot(_ path: String) -> Bool {

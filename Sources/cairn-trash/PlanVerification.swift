@@ -60,6 +60,7 @@ struct PlanVerification {
     -> [CandidateRecord]
   {
     var check = try ActionCheck(store: state.store)
+    try check.prepare(candidates)
     let excluded = state.exclusions
     var refusals: [String] = []
     var checked: [CandidateRecord] = []

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Order per run: `started` and `planned` are journalled, the run tag is upserted
 /// (`PUT /api/tags`), then for each batch the assets are tagged (`PUT /api/tags/assets`), the tag
-/// journalled, the intent to trash journalled (`sending`), the batch trashed
-/// (`DELETE /api/assets`, `force:false`), what the server moved read back, and that journalled:
+/// journalled, the intent to trash journalled (`sending`) and the batch trashed
+/// (`DELETE /api/assets`, `force:false`); then what the server moved is read back (one listing
+/// of the run's tag for all batches) and journalled:
 /// `trashed` for what is in the trash, `failed` (step `verify`) and untagged for what a 2xx
 /// answer left where it was (Immich #30237). An asset is therefore never trashed untagged, and
 /// never trashed without the journal knowing it planned to. A failing request stops the run where it is and leaves it unfinished; the next
@@ -50,6 +51,9 @@ public struct TrashRun {
       return outcome
     }
     var tagID: String?
+    // Batches sent and answered, read back together once the sending is over: one listing of
+    // the run's tag instead of one per batch, which would grow with the run.
+    var sent: [[TrashPlan.Unit]] = []
     for (index, batch) in batches.enumerated() {
       if index > 0 && shouldStop() {
         outcome.interrupted = true
@@ -77,30 +81,7 @@ public struct TrashRun {
           step = TrashStep.rejected
           throw rejected.error
         }
-        let moved = try await readBack(ids, tagID: tag)
-        if !moved.isEmpty {
-          try journal.append(
-            JournalEntry(.trashed, runID: run, tagID: tag, assetIDs: ids.filter(moved.contains)))
-        }
-        let stayed = ids.filter { !moved.contains($0) }
-        if !stayed.isEmpty {
-          try journal.append(
-            JournalEntry(
-              .failed, runID: run, assetIDs: stayed, step: TrashStep.notMoved,
-              message: Self.notMovedMessage))
-          // Not in the trash, so not tagged either: the next run plans it afresh.
-          try await server.untagAssets(tagID: tag, assetIDs: stayed)
-          try journal.append(JournalEntry(.untagged, runID: run, tagID: tag, assetIDs: stayed))
-        }
-        for unit in batch {
-          if unit.ids.allSatisfy(moved.contains) {
-            emitUnit(unit, "trashed", run, emit, nil)
-            trashed += 1
-            if unit.videoID != nil { videos += 1 }
-          } else {
-            emitUnit(unit, "failed", run, emit, Self.notMovedMessage)
-          }
-        }
+        sent.append(batch)
       } catch {
         let failure = error as? CairnError ?? CairnError(.serverFailure, "\(error)")
         outcome.failure = failure
@@ -111,11 +92,23 @@ public struct TrashRun {
         for rest in batches[(index + 1)...] {
           for unit in rest { emitUnit(unit, "skipped", run, emit, "not attempted: \(step) failed") }
         }
-        outcome.counts = ["trashed": trashed, "livePhotoVideos": videos]
-        return outcome
+        break
+      }
+    }
+    if let tag = tagID, !sent.isEmpty {
+      do {
+        (trashed, videos) = try await settle(sent, tagID: tag, run: run, emit: emit)
+      } catch {
+        let failure = error as? CairnError ?? CairnError(.serverFailure, "\(error)")
+        if outcome.failure == nil { outcome.failure = failure }
+        // Nothing journalled for them: they stay in doubt, and the next run asks the server.
+        for unit in sent.joined() {
+          emitUnit(unit, "failed", run, emit, "sent, but not read back: \(failure.message)")
+        }
       }
     }
     outcome.counts = ["trashed": trashed, "livePhotoVideos": videos]
+    if outcome.failure != nil { return outcome }
     do {
       try journal.append(
         JournalEntry(
@@ -125,6 +118,41 @@ public struct TrashRun {
       outcome.failure = error
     }
     return outcome
+  }
+
+  /// Reads back what the server did with the batches `sent`, journals it and emits a result
+  /// per asset: `trashed` for what is in the trash; `failed` (step `verify`), with its tag
+  /// removed, for what a 2xx answer left where it was. Returns the stills and videos trashed.
+  func settle(
+    _ sent: [[TrashPlan.Unit]], tagID: String, run: String, emit: (ResultRecord) -> Void
+  ) async throws -> (Int, Int) {
+    let ids = sent.joined().flatMap(\.ids)
+    let moved = try await readBack(ids, tagID: tagID)
+    for chunk in ids.filter(moved.contains).chunked(1000) {
+      try journal.append(JournalEntry(.trashed, runID: run, tagID: tagID, assetIDs: chunk))
+    }
+    let stayed = ids.filter { !moved.contains($0) }
+    for chunk in stayed.chunked(1000) {
+      try journal.append(
+        JournalEntry(
+          .failed, runID: run, assetIDs: chunk, step: TrashStep.notMoved,
+          message: Self.notMovedMessage))
+      // Not in the trash, so not tagged either: the next run plans it afresh.
+      try await server.untagAssets(tagID: tagID, assetIDs: chunk)
+      try journal.append(JournalEntry(.untagged, runID: run, tagID: tagID, assetIDs: chunk))
+    }
+    var trashed = 0
+    var videos = 0
+    for unit in sent.joined() {
+      if unit.ids.allSatisfy(moved.contains) {
+        emitUnit(unit, "trashed", run, emit, nil)
+        trashed += 1
+        if unit.videoID != nil { videos += 1 }
+      } else {
+        emitUnit(unit, "failed", run, emit, Self.notMovedMessage)
+      }
+    }
+    return (trashed, videos)
   }
 
   static let notMovedMessage =
