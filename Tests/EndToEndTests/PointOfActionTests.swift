@@ -70,6 +70,21 @@ struct PointOfActionTests {
     #expect(try f.journal().entries.count == before, "a refusal journals nothing")
   }
 
+  @Test func aMotionVideoNamedByTheStreamIsNotTheOneSent() async throws {
+    let f = try await ActFixture()
+    defer { Task { await f.stop() } }
+    try await reviewFirstRun(f)
+    _ = try f.reconcileStream([f.candidate(f.photos[1])])
+    // The plan digest does not cover the video: a stream can name any asset as one.
+    var smuggler = f.candidate(f.photos[1])
+    smuggler.livePhotoVideoId = f.neverLocal.id
+    let result = try await f.gateAndTrash(try f.reconcileStream([smuggler], reconciled: false))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(f.isTrashed(f.photos[1]))
+    #expect(!f.isTrashed(f.neverLocal))
+    #expect(f.tagValues(f.neverLocal).isEmpty)
+  }
+
   @Test func aPendingCandidatePassedOffAsADeletionIsRefused() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
