@@ -68,6 +68,8 @@ let package = Package(
     .testTarget(name: "CairnStateTests", dependencies: ["CairnState", "CairnTestSupport"]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
     .testTarget(name: "ImmichTestServerTests", dependencies: ["ImmichTestServer", "CairnTestSupport", httpClient]),
-    .testTarget(name: "EndToEndTests", dependencies: ["CairnCore", "ImmichTestServer", "CairnTestSupport"]),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["CairnCore", "CairnState", "ImmichTestServer", "CairnTestSupport"]),
   ]
 )

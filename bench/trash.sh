@@ -5,8 +5,8 @@
 #
 #   bench/trash.sh [N]
 #
-# Needs a release build: swift build -c release --product cairn-gate --product cairn-trash \
-#   --product immich-testserver
+# Needs a release build: swift build -c release --product cairn-fetch --product cairn-observe \
+#   --product cairn-reconcile --product cairn-gate --product cairn-trash --product immich-testserver
 # Writes under bench/out/ (ignored by git).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,33 +30,46 @@ export IMMICH_URL="$base/api" IMMICH_API_KEY=demo-secret
 key="x-api-key: demo-secret"
 requests() { curl -s "$base/__testserver/requests" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
 
-# Candidates for every asset, as cairn-reconcile would write them.
+# A plan cairn-trash accepts is one cairn computed: a library holding every asset's bytes is
+# observed, then scanned without them (one other file keeps the root from looking unmounted),
+# and cairn-reconcile proposes every asset from that scan; the gate passes the plan.
 user=$(curl -s -H "$key" "$base/api/users/me" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 curl -s "$base/__testserver/assets" > "$out/assets.json"
+"$bin/cairn-fetch" -q > "$out/listing.ndjson"
 python3 - "$out" "$IMMICH_URL" "$user" <<'PY'
 import json, sys
 out, url, user = sys.argv[1:]
 assets = json.load(open(out + "/assets.json"))
-with open(out + "/candidates.ndjson", "w") as f:
-    f.write(json.dumps({"type": "header", "schema": "1.0", "tool": "cairn-reconcile", "version": "bench",
-                        "pipeline": ["cairn-hash", "cairn-reconcile"], "roots": ["/photos"],
-                        "server": {"url": url, "userId": user}, "createdAt": "2026-11-22T00:00:00.000Z"}) + "\n")
-    for a in assets:
-        f.write(json.dumps({"type": "candidate", "assetId": a["id"], "checksum": a["checksum"],
-                            "bucket": "delete", "reason": "gone", "paths": [],
-                            "originalFileName": a["originalFileName"], "visibility": a["visibility"],
-                            "ownerId": a["ownerId"], "assetType": a["type"]}) + "\n")
-    f.write(json.dumps({"type": "end", "tool": "cairn-reconcile", "complete": True, "errors": 0,
-                        "counts": {"matched": len(assets), "serverAssets": len(assets)},
-                        "roots": [{"path": "/photos", "complete": True, "files": len(assets)}]}) + "\n")
+def scan(name, files):
+    with open(out + "/" + name, "w") as f:
+        f.write(json.dumps({"type": "header", "schema": "1.0", "tool": "cairn-hash", "version": "bench",
+                            "pipeline": ["cairn-hash"], "roots": ["/photos"],
+                            "server": {"url": url, "userId": user},
+                            "createdAt": "2026-11-22T00:00:00.000Z"}) + "\n")
+        for i, checksum in enumerate(files):
+            f.write(json.dumps({"type": "file", "path": "/photos/%07d.jpg" % i, "root": "/photos",
+                                "size": 1000, "mtime": "2026-11-22T00:00:00.000Z",
+                                "checksum": checksum, "device": 1, "inode": i + 1}) + "\n")
+        f.write(json.dumps({"type": "end", "tool": "cairn-hash", "complete": True, "errors": 0,
+                            "counts": {"files": len(files)},
+                            "roots": [{"path": "/photos", "complete": True,
+                                       "files": len(files)}]}) + "\n")
+keeper = "AAAAAAAAAAAAAAAAAAAAAAAAAAA="
+scan("scan-full.ndjson", [keeper] + [a["checksum"] for a in assets])
+scan("scan-gone.ndjson", [keeper])
 ids = [a["id"] for a in assets]
 for i in range(0, len(ids), 1000):
     with open(out + "/batch.%05d" % i, "w") as f:
         f.write(json.dumps(ids[i:i + 1000]))
 PY
+"$bin/cairn-observe" -q --no-trash < "$out/scan-full.ndjson" > /dev/null
+"$bin/cairn-reconcile" -q --server "$out/listing.ndjson" < "$out/scan-gone.ndjson" \
+  > "$out/candidates.ndjson"
 
-# The threshold would (rightly) refuse trashing everything; this is a benchmark.
-CAIRN_THRESHOLD_PERCENT=100 "$bin/cairn-gate" -q < "$out/candidates.ndjson" > "$out/plan.ndjson"
+# The threshold would (rightly) refuse trashing everything, in the gate and again in cairn-trash;
+# this is a benchmark.
+export CAIRN_THRESHOLD_PERCENT=100
+"$bin/cairn-gate" -q < "$out/candidates.ndjson" > "$out/plan.ndjson"
 
 # Baseline: the same batches with curl (one tag upsert, then per 1000 ids a tag and a trash),
 # bodies prepared beforehand.

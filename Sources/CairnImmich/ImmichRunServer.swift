@@ -56,7 +56,12 @@ public struct ImmichRunServer: RunServer {
       _ = try await client.send(
         .DELETE, "/assets", body: ["ids": assetIDs.map { $0.lowercased() }, "force": false],
         retry: .never)
-    } catch { throw error.cairnError }
+    } catch {
+      if let status = error.httpStatus, (400..<502).contains(status) {
+        throw TrashRejected(error.cairnError)
+      }
+      throw error.cairnError
+    }
   }
 
   public func restore(assetIDs: [String]) async throws {

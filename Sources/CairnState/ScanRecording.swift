@@ -63,6 +63,7 @@ extension PartitionStore {
           lastScan: record.scannedAt, time: time)
         let unchanged = (scan: previous, sources: delta.sources(count: files.count))
         let written = try database.saveScanSnapshot(db, next, at: time, over: unchanged)
+        try ScanBinding.recordScan(db, written: written)
         if written == nil {
           // No snapshot to date the unchanged files: date them here.
           try db.execute(
@@ -103,6 +104,7 @@ extension PartitionStore {
               roots: completeRoots.sorted(), files: files, absent: absent,
               sharedIdentities: shared), at: time)
         }
+        try ScanBinding.recordScan(db, written: snapshots.written)
         return (summary, snapshots)
       }
     }

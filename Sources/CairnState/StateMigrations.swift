@@ -121,6 +121,19 @@ enum StateMigrations {
           WHERE firstChecksum <> currentChecksum
           """)
     }
+    migrator.registerMigration("v5-scan-binding") { db in
+      // The candidates `cairn-reconcile` proposed from the latest recorded scan (see
+      // `ScanBinding`): the stage that acts trusts a candidate only when it is one of them.
+      try db.execute(
+        sql: """
+          CREATE TABLE proposal (
+            assetId TEXT PRIMARY KEY NOT NULL,
+            checksum TEXT NOT NULL,
+            bucket TEXT NOT NULL,
+            livePhotoVideoId TEXT
+          ) WITHOUT ROWID;
+          """)
+    }
     return migrator
   }
 }

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnState
 import Foundation
 
 /// What `cairn-gate` does with one stream.
@@ -58,9 +59,13 @@ struct Gate {
 
     let plan = GatePlan(
       candidates: candidates, exclusions: try state.exclusions(), approvals: try state.approvals())
+    // The numbers the rails compare are the ones cairn-reconcile recorded for this scan, not
+    // the ones the stream claims.
+    let reconciled = try state.reconciled()
     let inputs = SafetyRails.Inputs(
       header: stream.header, end: stream.end, errorRecords: stream.errors.count,
-      planned: plan.toTrash.count, lastMatched: try state.lastMatched(),
+      planned: plan.toTrash.count, matched: reconciled?.matched,
+      serverAssets: reconciled?.serverAssets, lastMatched: try state.lastMatched(),
       settings: try state.railSettings(), planDigest: plan.digest, overrideDigest: overrideDigest)
 
     if Diagnostics.verbosity > .quiet {
@@ -68,13 +73,19 @@ struct Gate {
         Diagnostics.writeStderr(line + "\n")
       }
     }
-    if let refusal = SafetyRails.check(inputs) {
+    if let refusal = try scanRefusal(stream.header, reconciled, state) ?? SafetyRails.check(inputs)
+    {
       state.close()
       clock.lap("rails", "refused")
       throw refusal.error
     }
     clock.lap("rails", "\(plan.toTrash.count) to trash")
     if let matched = inputs.matched, matched > 0 { try state.setLastMatched(matched) }
+    // cairn-trash acts only on the plan passed here, with the override accepted here.
+    try state.recordPass(
+      ScanBinding.GatePass(
+        scan: reconciled?.scan ?? "", plan: plan.digest,
+        overrideDigest: overrideDigest == plan.digest ? overrideDigest : nil))
     state.close()
     if overrideDigest != nil && plan.toTrash.count >= inputs.settings.floor {
       Diagnostics.info("threshold overridden for plan \(plan.digest)")
@@ -85,7 +96,7 @@ struct Gate {
     writer.write(
       HeaderRecord(
         tool: "cairn-gate", pipeline: header.pipeline, roots: header.roots, server: header.server,
-        runId: header.runId, dryRun: header.dryRun))
+        runId: header.runId, dryRun: header.dryRun, scan: header.scan))
     for candidate in plan.toTrash { writer.write(candidate) }
     for candidate in plan.toRestore { writer.write(candidate) }
     for bytes in passThrough { writer.writeLine(bytes) }
@@ -99,5 +110,21 @@ struct Gate {
     writer.flush()
     clock.lap("emit", "\(plan.toTrash.count) candidates")
     return .success
+  }
+
+  /// The scan rail: the stream must come from the latest recorded scan, which cairn-reconcile
+  /// must have recorded its candidates for.
+  private func scanRefusal(
+    _ header: HeaderRecord, _ reconciled: ScanBinding.Reconciled?, _ state: GateStateStore
+  ) throws(CairnError) -> SafetyRails.Refusal? {
+    if let refusal = SafetyRails.scanBinding(stated: header.scan, latest: try state.latestScan()) {
+      return refusal
+    }
+    guard reconciled != nil else {
+      return SafetyRails.Refusal(
+        .scan, "no cairn-reconcile run is recorded for scan \(header.scan ?? "")",
+        "rerun the whole pipeline")
+    }
+    return nil
   }
 }

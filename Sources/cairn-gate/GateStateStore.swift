@@ -54,5 +54,15 @@ struct GateStateStore {
       thresholdPercent: settings.thresholdPercent, floor: settings.floor)
   }
 
+  func latestScan() throws(CairnError) -> String? { try store.binding.latestScan() }
+
+  func reconciled() throws(CairnError) -> ScanBinding.Reconciled? {
+    try store.binding.reconciled()
+  }
+
+  func recordPass(_ pass: ScanBinding.GatePass) throws(CairnError) {
+    try store.binding.recordGatePass(pass)
+  }
+
   func close() { store.close() }
 }

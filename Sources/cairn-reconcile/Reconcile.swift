@@ -106,6 +106,13 @@ struct Reconcile {
     let output = try store.reconcile(input)
     clock.lap("reconcile", "\(output.candidates.count) candidates")
     store.keepLookups(scanLookup, listing: plan.listing)
+    // The plan is bound to this scan: the stages that act check it against what is kept here.
+    let scanID = try store.binding.latestScan()
+    if let scanID {
+      try store.binding.recordReconciliation(
+        scan: scanID, matched: output.summary.matched, serverAssets: output.summary.serverAssets,
+        candidates: output.candidates)
+    }
     // Free the partition before writing: the next stage may open it as soon as it reads.
     store.close()
 
@@ -113,7 +120,7 @@ struct Reconcile {
     writer.write(
       HeaderRecord(
         tool: "cairn-reconcile", pipeline: scan.header.pipeline, roots: scan.header.roots,
-        server: listing.identity, createdAt: now))
+        server: listing.identity, scan: scanID, createdAt: now))
     for candidate in output.candidates { writer.write(candidate) }
     writer.write(
       EndRecord(

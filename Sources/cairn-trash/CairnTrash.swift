@@ -14,11 +14,19 @@ struct CairnTrash: AsyncParsableCommand {
       DELETE /api/assets (force:false, batches of at most 1000), journalling every step. \
       Writes a result record per asset and an end record with the run id and counts.
 
+      Trusts nothing else its input says: the plan must name the latest recorded scan and be \
+      the one cairn-gate passed for it; the gate's rails are run again from the partition's \
+      state; every item must be a candidate cairn-reconcile computed from that scan, observed \
+      and found gone by it. Any failure refuses the whole plan (exit 25) before anything \
+      changes. After the DELETEs it reads back what the server moved: an asset left where it \
+      was is reported failed (exit 1) and planned again next time.
+
       The first run on a partition is a dry run whatever the flags. A real run asks for \
       confirmation on the terminal, or takes --yes; without a terminal and without --yes it \
       refuses. A run that was interrupted (crash, kill, lost connection) is settled by the \
-      next one before anything else: what the server trashed is kept and journalled, the rest \
-      is untagged and left for the current plan.
+      next one before anything else: a DELETE that may still be in the server's hands is \
+      waited for (CAIRN_SETTLE_WAIT), never sent again; what the server trashed is kept and \
+      journalled, the rest is untagged and left for the current plan.
       """,
     version: CairnVersion.current)
 

@@ -47,6 +47,14 @@ struct Trash {
     }
     let state = try PartitionAccess.lock(connection.partition, configuration)
     defer { state.store.close() }
+    // Everything the plan claims is checked against the state before anything changes.
+    let verification = PlanVerification(state: state, configuration: configuration)
+    try verification.verifyPlan(
+      header: header, end: stream.end, errorRecords: stream.errors.count,
+      candidates: candidates, digest: digest)
+    let items = try await verification.checkItems(
+      PlanVerification.trashItems(candidates), server: connection.runServer)
+    clock.lap("check plan", "\(items.count) items checked against the state")
 
     let trashSettings: TrashSettings
     do { trashSettings = try await connection.runServer.trashSettings() } catch {
@@ -77,12 +85,14 @@ struct Trash {
           "settling interrupted run(s) \(unfinished.map(\.runID).joined(separator: ", ")): "
             + "keeping what the server trashed, untagging the rest")
         do {
-          for settled in try await RunRecovery(server: connection.runServer, journal: journal)
-            .settle(unfinished)
-          {
+          for settled in try await RunRecovery(
+            server: connection.runServer, journal: journal,
+            inFlightWait: try Self.inFlightWait(configuration)
+          )
+          .settle(unfinished) {
             Diagnostics.info(
-              "run \(settled.runID): \(settled.confirmedTrashed.count) found in the trash, "
-                + "\(settled.untagged.count) untagged")
+              "run \(settled.runID): \(settled.adopted.count + settled.confirmedTrashed.count) "
+                + "found in the trash, \(settled.untagged.count) untagged")
           }
         } catch {
           throw asCairnError(error, .serverFailure)
@@ -93,9 +103,9 @@ struct Trash {
 
     var inTrash: [String: String] = [:]
     for run in history { for id in run.inTrash { inTrash[id] = run.runID } }
-    let (toTrash, toRestore) = PutBack.split(candidates)
+    let toRestore = PutBack.split(candidates).restore
     let screened: [CandidateRecord]
-    do { screened = try await connection.runServer.completeOwnership(toTrash) } catch {
+    do { screened = try await connection.runServer.completeOwnership(items) } catch {
       throw asCairnError(error, .serverFailure)
     }
     // A motion video whose bytes the library holds now (or may: a snapshot that can't be read)
@@ -116,7 +126,7 @@ struct Trash {
     writer.write(
       HeaderRecord(
         tool: "cairn-trash", pipeline: header.pipeline, roots: header.roots, server: header.server,
-        runId: isDry ? nil : runID.description, dryRun: isDry))
+        runId: isDry ? nil : runID.description, dryRun: isDry, scan: header.scan))
     for (candidate, reason) in plan.skipped {
       writer.write(
         ResultRecord(
@@ -201,6 +211,12 @@ struct Trash {
       Diagnostics.info("interrupted: run \(runID) stopped after the batch in flight")
       return .interrupted
     }
+    if failures > 0 {
+      Diagnostics.error(
+        "run \(runID): \(failures) asset(s) not moved to the trash (see the failed results); "
+          + "the next run plans them again")
+      return .partial
+    }
     Diagnostics.info(
       "run \(runID): \(counts["trashed"] ?? 0) asset(s) and \(counts["livePhotoVideos"] ?? 0) "
         + "motion video(s) moved to the trash; undo with: cairn-restore --run-id \(runID)")
@@ -220,6 +236,17 @@ struct Trash {
           assetId: video, action: action, runId: runID, livePhotoVideo: true,
           message: "motion video of \(unit.assetID)"))
     }
+  }
+}
+
+extension Trash {
+  /// How long recovery waits for the answer to an interrupted run's `DELETE`:
+  /// `CAIRN_SETTLE_WAIT` seconds, by default the request timeout (`CAIRN_HTTP_TIMEOUT`) and 5 s,
+  /// the longest the interrupted run itself would have waited.
+  static func inFlightWait(_ configuration: Configuration) throws(CairnError) -> TimeInterval {
+    let timeout = try configuration.integer("CAIRN_HTTP_TIMEOUT", in: 1...600, default: 30)
+    return TimeInterval(
+      try configuration.integer("CAIRN_SETTLE_WAIT", in: 0...3600, default: timeout + 5))
   }
 }
 

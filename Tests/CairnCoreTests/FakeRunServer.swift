@@ -33,7 +33,11 @@ final class FakeRunServer: RunServer, @unchecked Sendable {
   private func fail(_ name: String, _ when: Fault) throws {
     if faults[name] == when {
       faults[name] = nil
-      throw CairnError(.serverFailure, "\(name): HTTP 500")
+      let error = CairnError(.serverFailure, "\(name): HTTP 500")
+      // A DELETE failing before it takes effect is the server's own error answer (nothing
+      // applied); failing after, the answer was lost (applied, but the run can't know).
+      if name == "trash" && when == .before { throw TrashRejected(error) }
+      throw error
     }
   }
 
@@ -84,7 +88,10 @@ final class FakeRunServer: RunServer, @unchecked Sendable {
       // All or nothing, as Immich: one foreign, locked or unknown id fails the whole request.
       for id in assetIDs {
         guard let a = assets[id], a.owner == "me", a.visibility != "locked", id == id.lowercased()
-        else { throw CairnError(.serverFailure, "400 Not found or no asset.delete access") }
+        else {
+          throw TrashRejected(
+            CairnError(.serverFailure, "400 Not found or no asset.delete access"))
+        }
       }
       for id in assetIDs {
         if assets[id]?.trashed == true { trashedTwice += 1 }

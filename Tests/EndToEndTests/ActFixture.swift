@@ -1,4 +1,5 @@
 import CairnCore
+import CairnState
 import CairnTestSupport
 import Foundation
 import ImmichTestServer
@@ -21,7 +22,7 @@ final class ActFixture: @unchecked Sendable {
   var environment: [String: String] {
     dir.isolatedEnvironment([
       "IMMICH_URL": apiBase, "IMMICH_API_KEY": Self.secret, "CAIRN_HTTP_ATTEMPTS": "1",
-      "CAIRN_HTTP_TIMEOUT": "60",
+      "CAIRN_HTTP_TIMEOUT": "60", "CAIRN_SETTLE_WAIT": "8",
     ])
   }
 
@@ -66,15 +67,25 @@ final class ActFixture: @unchecked Sendable {
   }
 
   /// A reconcile-like stream: header naming this server and user, the candidates, an end record.
+  ///
+  /// The fixture plays cairn-reconcile in the state too (`reconciled`): a scan of /photos
+  /// holding all my photos is recorded once, then one without the candidates' files, and the
+  /// candidates are recorded as proposed from it, with `matched` and `serverAssets`; the header
+  /// names that scan. With `reconciled: false` the stream names the latest scan but the state
+  /// is left alone, as for a plan written by hand.
   func reconcileStream(
     _ candidates: [CandidateRecord], matched: Int = 1000, serverAssets: Int = 1000,
     roots: [RootStatus] = [RootStatus(path: "/photos", complete: true, files: 900)],
-    errors: [ErrorRecord] = [], end: Bool = true, complete: Bool = true
-  ) -> String {
+    errors: [ErrorRecord] = [], end: Bool = true, complete: Bool = true, reconciled: Bool = true
+  ) throws -> String {
+    let scan =
+      reconciled
+      ? try recordReconciliation(candidates, matched: matched, serverAssets: serverAssets)
+      : try latestScan()
     var lines = [
       HeaderRecord(
         tool: "cairn-reconcile", pipeline: ["cairn-hash"], roots: ["/photos"],
-        server: ServerIdentity(url: apiBase, userId: me.id)
+        server: ServerIdentity(url: apiBase, userId: me.id), scan: scan
       ).jsonString()
     ]
     lines += candidates.map { $0.jsonString() }
@@ -91,6 +102,62 @@ final class ActFixture: @unchecked Sendable {
     }
     return lines.joined(separator: "\n") + "\n"
   }
+
+  // MARK: State
+
+  var partition: ServerPartition { ServerPartition(serverURL: apiBase, userId: me.id) }
+
+  /// Opens the partition's state (and its lock) for `body`.
+  func withState<T>(_ body: (PartitionStore) throws -> T) throws -> T {
+    let store = try PartitionStore.open(partition, paths: CairnPaths(environment: environment))
+    defer { store.close() }
+    return try body(store)
+  }
+
+  /// My assets as files under /photos (the Live Photo's two halves included).
+  var libraryFiles: [ScannedFile] {
+    ([live.still, live.video] + photos).enumerated().map { index, asset in
+      ScannedFile(
+        root: "/photos", path: "/photos/\(asset.originalFileName)", checksum: asset.checksum,
+        identity: FileIdentity(key: "1:\(index + 1)"))
+    }
+  }
+
+  /// Records a scan of /photos holding my files but those of `gone`; returns its scan id.
+  @discardableResult
+  func recordScan(without gone: Set<String>) throws -> String? {
+    try withState { store in
+      if try store.observed.count() == 0 {
+        try store.recordScan(
+          ScanFiles(libraryFiles), completeRoots: ["/photos"], at: Date().addingTimeInterval(-60))
+      }
+      try store.recordScan(
+        ScanFiles(libraryFiles.filter { !gone.contains($0.checksum) }),
+        completeRoots: ["/photos"], at: Date())
+      return try store.binding.latestScan()
+    }
+  }
+
+  /// What cairn-reconcile leaves in the state for `candidates`: the scan they are gone from
+  /// (a Live Photo's video goes with its still), and the proposals.
+  func recordReconciliation(_ candidates: [CandidateRecord], matched: Int, serverAssets: Int)
+    throws -> String?
+  {
+    var gone = Set(candidates.map(\.checksum))
+    if candidates.contains(where: { $0.assetId == live.still.id }) {
+      gone.insert(live.video.checksum)
+    }
+    let scan = try recordScan(without: gone)
+    try withState { store in
+      if let scan {
+        try store.binding.recordReconciliation(
+          scan: scan, matched: matched, serverAssets: serverAssets, candidates: candidates)
+      }
+    }
+    return scan
+  }
+
+  func latestScan() throws -> String? { try withState { try $0.binding.latestScan() } }
 
   /// Writes `text` to a file in the test folder and returns its path.
   func write(_ name: String, _ text: String) throws -> String {

@@ -25,9 +25,9 @@ struct FaultConvergenceTests {
   }
 
   /// The stills and photos the plan trashes, and every asset id that must end in the trash.
-  func plan(_ f: ActFixture) -> (stream: String, intended: Set<String>) {
+  func plan(_ f: ActFixture) throws -> (stream: String, intended: Set<String>) {
     let assets = [f.live.still] + f.photos
-    let stream = f.reconcileStream(assets.map { f.candidate($0) }, matched: 10_000)
+    let stream = try f.reconcileStream(assets.map { f.candidate($0) }, matched: 10_000)
     return (stream, Set(assets.map(\.id) + [f.live.video.id]))
   }
 
@@ -55,7 +55,7 @@ struct FaultConvergenceTests {
   func aFailedRequestConvergesOnRerun(_ c: Case, _ version: ImmichVersion) async throws {
     let f = try await ActFixture(version: version, photoCount: 5)
     defer { Task { await f.stop() } }
-    let (stream, intended) = plan(f)
+    let (stream, intended) = try plan(f)
     _ = try await f.gateAndTrash(stream)  // first run: dry
     let action: Fault.Action = c.reset ? .reset : .status(500, body: #"{"message":"boom"}"#)
     f.server.faults.inject(Fault(method: c.method, path: c.path, count: 1, action: action))
@@ -79,7 +79,7 @@ struct FaultConvergenceTests {
     while trials < 12 && Date() < deadline {
       trials += 1
       let f = try await ActFixture(photoCount: 12)
-      let (stream, intended) = plan(f)
+      let (stream, intended) = try plan(f)
       _ = try await f.gateAndTrash(stream)  // first run: dry
       let input = try f.write("reconcile-kill.ndjson", stream)
       let planPath = f.dir.path + "/plan.ndjson"

@@ -11,7 +11,7 @@ struct GateDecisionTests {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
     let pending = [f.candidate(f.photos[0], .pending), f.candidate(f.photos[1], .pending)]
-    let stream = f.reconcileStream(pending + [f.candidate(f.photos[2])])
+    let stream = try f.reconcileStream(pending + [f.candidate(f.photos[2])])
     let input = try f.write("reconcile-pending.ndjson", stream)
 
     let plain = try await f.shell("cairn-gate < '\(input)'")
@@ -64,7 +64,7 @@ struct GateDecisionTests {
   @Test func sigintStopsAfterTheBatchInFlightJournalsAndExits130() async throws {
     let f = try await ActFixture(photoCount: 10)
     defer { Task { await f.stop() } }
-    let stream = f.reconcileStream(f.photos.map { f.candidate($0) }, matched: 10_000)
+    let stream = try f.reconcileStream(f.photos.map { f.candidate($0) }, matched: 10_000)
     _ = try await f.gateAndTrash(stream)  // first run: dry
     let input = try f.write("reconcile-int.ndjson", stream)
     let planPath = f.dir.path + "/plan.ndjson"

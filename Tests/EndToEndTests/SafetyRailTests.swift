@@ -40,7 +40,7 @@ struct SafetyRailTests {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
     try await reviewed(f)
-    let stream = f.reconcileStream(
+    let stream = try f.reconcileStream(
       [f.candidate(f.photos[0])],
       errors: [ErrorRecord(tool: "cairn-hash", message: "Permission denied", path: "/photos/x.jpg")]
     )
@@ -66,7 +66,7 @@ struct SafetyRailTests {
     defer { Task { await f.stop() } }
     try await reviewed(f)
     // 6 candidates of 100 matched: 6% > 1%, and 6 >= the floor of 5.
-    let stream = f.reconcileStream(f.photos.prefix(6).map { f.candidate($0) }, matched: 100)
+    let stream = try f.reconcileStream(f.photos.prefix(6).map { f.candidate($0) }, matched: 100)
     let input = try f.write("reconcile-many.ndjson", stream)
     let refused = try await f.shell("cairn-gate < '\(input)'")
     expectRefused(refused, "threshold", f)
@@ -125,7 +125,7 @@ struct SafetyRailTests {
     defer { Task { await f.stop() } }
     try await reviewed(f)
     let result = try await f.gateAndTrash(
-      f.reconcileStream([f.candidate(f.partnerPhoto), f.candidate(f.photos[0])]))
+      try f.reconcileStream([f.candidate(f.partnerPhoto), f.candidate(f.photos[0])]))
     #expect(result.status == 0, "\(result.stderr)")
     #expect(!f.isTrashed(f.partnerPhoto))
     #expect(f.isTrashed(f.photos[0]))

@@ -15,7 +15,7 @@ struct TrashPipelineTests {
     let f = try await ActFixture(version: version)
     defer { Task { await f.stop() } }
     let wanted = [f.candidate(f.live.still), f.candidate(f.photos[0])]
-    let stream = f.reconcileStream(wanted)
+    let stream = try f.reconcileStream(wanted)
 
     // First run with candidates: a dry run whatever the flags, and nothing mutates.
     let first = try await f.gateAndTrash(stream)
@@ -81,7 +81,7 @@ struct TrashPipelineTests {
   @Test func dryRunIsAccurateAndChangesNothing() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
-    let stream = f.reconcileStream([f.candidate(f.live.still), f.candidate(f.photos[2])])
+    let stream = try f.reconcileStream([f.candidate(f.live.still), f.candidate(f.photos[2])])
     _ = try await f.gateAndTrash(stream)  // the forced first dry run
     f.server.log.clear()
     let dry = try await f.gateAndTrash(stream, trash: "--dry-run --yes")
@@ -100,7 +100,7 @@ struct TrashPipelineTests {
   @Test func restoreAndTagDryRunsChangeNothing() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
-    let stream = f.reconcileStream([f.candidate(f.photos[0])])
+    let stream = try f.reconcileStream([f.candidate(f.photos[0])])
     _ = try await f.gateAndTrash(stream)
     let trashed = try await f.gateAndTrash(stream)
     let runID = try #require(try trashed.records(ofType: "end").first?["runId"] as? String)
@@ -125,7 +125,7 @@ struct TrashPipelineTests {
   @Test func withoutATerminalAndWithoutYesItRefuses() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
-    let stream = f.reconcileStream([f.candidate(f.photos[0])])
+    let stream = try f.reconcileStream([f.candidate(f.photos[0])])
     _ = try await f.gateAndTrash(stream)
     let refused = try await f.gateAndTrash(stream, trash: "")
     #expect(refused.status == 25)
@@ -136,7 +136,7 @@ struct TrashPipelineTests {
   @Test func theJournalIsLostAndTheServerStillKnowsTheRun() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
-    let stream = f.reconcileStream([f.candidate(f.live.still)])
+    let stream = try f.reconcileStream([f.candidate(f.live.still)])
     _ = try await f.gateAndTrash(stream)
     let trashed = try await f.gateAndTrash(stream)
     let runID = try #require(try trashed.records(ofType: "end").first?["runId"] as? String)
@@ -166,7 +166,7 @@ struct TrashPipelineTests {
   @Test func theAPIKeyAppearsInNoOutputJournalOrStateFile() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
-    let stream = f.reconcileStream([f.candidate(f.live.still), f.candidate(f.photos[0])])
+    let stream = try f.reconcileStream([f.candidate(f.live.still), f.candidate(f.photos[0])])
     var outputs: [ToolResult] = []
     outputs.append(try await f.gateAndTrash(stream))
     outputs.append(try await f.gateAndTrash(stream))

@@ -19,12 +19,15 @@ public struct HeaderRecord: Record, Equatable {
   public var runId: String?
   /// True when the stage ran (or will run) without changing anything.
   public var dryRun: Bool?
+  /// The recorded scan the stream's plan was computed from (`cairn-reconcile` writes it,
+  /// `cairn-gate` passes it on): a stage that acts refuses a plan from any other scan.
+  public var scan: String?
   public var createdAt: Date
 
   public init(
     tool: String, pipeline upstream: [String] = [], roots: [String] = [],
     server: ServerIdentity? = nil, runId: String? = nil, dryRun: Bool? = nil,
-    createdAt: Date = Date()
+    scan: String? = nil, createdAt: Date = Date()
   ) {
     self.schema = Schema.current
     self.tool = tool
@@ -34,6 +37,7 @@ public struct HeaderRecord: Record, Equatable {
     self.server = server
     self.runId = runId
     self.dryRun = dryRun
+    self.scan = scan
     self.createdAt = createdAt
   }
 
@@ -48,6 +52,7 @@ public struct HeaderRecord: Record, Equatable {
     }
     runId = try object.optionalString("runId")
     dryRun = try object.optionalBool("dryRun")
+    scan = try object.optionalString("scan")
     createdAt = try object.optionalDate("createdAt") ?? Date(timeIntervalSince1970: 0)
   }
 
@@ -60,6 +65,7 @@ public struct HeaderRecord: Record, Equatable {
     if let server { w.object("server") { server.write(to: &$0) } }
     w.field("runId", runId)
     w.field("dryRun", dryRun)
+    w.field("scan", scan)
     w.field("createdAt", createdAt)
   }
 

@@ -4,11 +4,13 @@ import Foundation
 ///
 /// The journal is a plain NDJSON file (`jq` reads it); each line says what happened, to which
 /// assets, when. A run is `started`, `planned` (the assets it means to act on), then per batch
-/// `tagged` and `trashed` (or `failed`), and `completed`. A restore journals `restored` under
+/// `tagged`, `sending` (the batch's ids, written before its `DELETE` is sent: until an outcome
+/// is journalled, that request may still be in flight) and `trashed` (or `failed`), and
+/// `completed`. A restore journals `restored` under
 /// the run it undoes. `reviewed` records that a dry run's plan was shown to a person.
 public struct JournalEntry: Sendable, Equatable {
   public enum Event: String, Sendable, CaseIterable {
-    case started, planned, tagged, trashed, failed, untagged, restored, completed, reviewed
+    case started, planned, tagged, sending, trashed, failed, untagged, restored, completed, reviewed
   }
 
   public var event: Event
@@ -20,9 +22,11 @@ public struct JournalEntry: Sendable, Equatable {
   public var tagID: String?
   /// `planned`: the assets the run means to act on (still and motion video each on their own).
   public var assets: [JournalAsset]
-  /// `tagged`, `trashed`, `failed`, `untagged`, `restored`: the assets concerned.
+  /// `tagged`, `sending`, `trashed`, `failed`, `untagged`, `restored`: the assets concerned.
   public var assetIDs: [String]
-  /// `failed`: which step (`tag`, `trash`, `restore`) and why; `completed`: a note.
+  /// `failed`: which step and why: `tag`, `trash` (no answer: the request may have been
+  /// applied), `trash-rejected` (the server answered with an error: nothing was applied),
+  /// `verify` (answered, but the read-back found it not moved), `restore`; `completed`: a note.
   public var step: String?
   public var message: String?
   /// `completed`: what the run did, by name.

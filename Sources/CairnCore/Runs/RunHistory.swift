@@ -10,6 +10,11 @@ public struct RunHistory: Sendable, Equatable {
   /// Every asset planned, in plan order (stills and motion videos).
   public var planned: [JournalAsset] = []
   public var tagged: Set<String> = []
+  /// Assets a `DELETE` was sent for, and when the last was sent.
+  public var sent: Set<String> = []
+  public var lastSentAt: Date?
+  /// Sent assets whose outcome is known: trashed, rejected by the server, or found not moved.
+  public var settledSends: Set<String> = []
   public var trashed: Set<String> = []
   /// Failed assets and the last reason given.
   public var failed: [String: String] = [:]
@@ -27,6 +32,10 @@ public struct RunHistory: Sendable, Equatable {
   /// A trash run that started and never wrote `completed`: a crash, kill or lost connection
   /// interrupted it, and the next run must settle it before doing anything else.
   public var isUnfinished: Bool { startedAt != nil && !completed }
+
+  /// Assets whose `DELETE` was sent and whose outcome the journal doesn't know: the request may
+  /// still be in flight (the run died waiting for it) or its answer was lost.
+  public var inDoubt: Set<String> { sent.subtracting(settledSends).subtracting(untagged) }
 
   /// Trashed by this run and not restored since.
   public var inTrash: Set<String> { trashed.subtracting(restored) }
@@ -62,11 +71,18 @@ public struct RunHistory: Sendable, Equatable {
     case .tagged:
       tagID = entry.tagID ?? tagID
       tagged.formUnion(entry.assetIDs)
+    case .sending:
+      sent.formUnion(entry.assetIDs)
+      lastSentAt = entry.at
     case .trashed:
       trashed.formUnion(entry.assetIDs)
+      settledSends.formUnion(entry.assetIDs)
       for id in entry.assetIDs { failed[id] = nil }
     case .failed:
       for id in entry.assetIDs { failed[id] = entry.message ?? entry.step ?? "failed" }
+      if entry.step == TrashStep.rejected || entry.step == TrashStep.notMoved {
+        settledSends.formUnion(entry.assetIDs)
+      }
     case .untagged:
       untagged.formUnion(entry.assetIDs)
       tagged.subtract(entry.assetIDs)
@@ -80,4 +96,15 @@ public struct RunHistory: Sendable, Equatable {
       plan = entry.plan ?? plan
     }
   }
+}
+
+/// The `step` of a `failed` journal entry of a trash run.
+public enum TrashStep {
+  public static let tag = "tag"
+  /// The `DELETE` got no answer (lost connection, timeout, kill): it may have been applied.
+  public static let trash = "trash"
+  /// The server answered the `DELETE` with an error: Immich applies it all or nothing.
+  public static let rejected = "trash-rejected"
+  /// The server answered, but reading back found the asset not in the trash (Immich #30237).
+  public static let notMoved = "verify"
 }

@@ -16,7 +16,9 @@ public protocol RunServer: Sendable {
   func tagAssets(tagID: String, assetIDs: [String]) async throws
   /// `DELETE /api/tags/{tagID}/assets {ids}`.
   func untagAssets(tagID: String, assetIDs: [String]) async throws
-  /// `DELETE /api/assets {ids, force:false}`: to the trash, never a hard delete.
+  /// `DELETE /api/assets {ids, force:false}`: to the trash, never a hard delete. Throws
+  /// `TrashRejected` when the server answered with an error (nothing was applied), anything
+  /// else when the answer is unknown (the request may have been applied).
   func trash(assetIDs: [String]) async throws
   /// `POST /api/trash/restore/assets {ids}`.
   func restore(assetIDs: [String]) async throws
@@ -84,4 +86,13 @@ public struct RunAsset: Sendable, Equatable {
     self.livePhotoVideoID = livePhotoVideoID
     self.fileCreatedAt = fileCreatedAt
   }
+}
+
+/// The server answered a `DELETE /api/assets` with an error of its own (4xx, or Immich's 500):
+/// Immich applies it all or nothing in one transaction, so nothing was moved. A lost answer, a
+/// timeout or a proxy's 502–504 is not this: then the request may still have been applied.
+public struct TrashRejected: Error, Sendable {
+  public let error: CairnError
+
+  public init(_ error: CairnError) { self.error = error }
 }

@@ -4,9 +4,12 @@ import Foundation
 ///
 /// Order per run: `started` and `planned` are journalled, the run tag is upserted
 /// (`PUT /api/tags`), then for each batch the assets are tagged (`PUT /api/tags/assets`), the tag
-/// journalled, the batch trashed (`DELETE /api/assets`, `force:false`) and the trash journalled.
-/// An asset is therefore never trashed untagged, and never trashed without the journal knowing
-/// it planned to. A failing request stops the run where it is and leaves it unfinished; the next
+/// journalled, the intent to trash journalled (`sending`) and the batch trashed
+/// (`DELETE /api/assets`, `force:false`); then what the server moved is read back (one listing
+/// of the run's tag for all batches) and journalled:
+/// `trashed` for what is in the trash, `failed` (step `verify`) and untagged for what a 2xx
+/// answer left where it was (Immich #30237). An asset is therefore never trashed untagged, and
+/// never trashed without the journal knowing it planned to. A failing request stops the run where it is and leaves it unfinished; the next
 /// run settles it through the server (see `RunRecovery`).
 public struct TrashRun {
   public let server: any RunServer
@@ -48,6 +51,9 @@ public struct TrashRun {
       return outcome
     }
     var tagID: String?
+    // Batches sent and answered, read back together once the sending is over: one listing of
+    // the run's tag instead of one per batch, which would grow with the run.
+    var sent: [[TrashPlan.Unit]] = []
     for (index, batch) in batches.enumerated() {
       if index > 0 && shouldStop() {
         outcome.interrupted = true
@@ -57,7 +63,7 @@ public struct TrashRun {
         break
       }
       let ids = batch.flatMap(\.ids)
-      var step = "tag"
+      var step = TrashStep.tag
       do {
         if tagID == nil {
           let id = try await server.upsertTag(RunTag(runID).value)
@@ -67,14 +73,15 @@ public struct TrashRun {
         guard let tag = tagID else { break }
         try await server.tagAssets(tagID: tag, assetIDs: ids)
         try journal.append(JournalEntry(.tagged, runID: run, tagID: tag, assetIDs: ids))
-        step = "trash"
-        try await server.trash(assetIDs: ids)
-        try journal.append(JournalEntry(.trashed, runID: run, tagID: tag, assetIDs: ids))
-        for unit in batch {
-          emitUnit(unit, "trashed", run, emit, nil)
-          trashed += 1
-          if unit.videoID != nil { videos += 1 }
+        // From here until an outcome is journalled, the DELETE may be in flight: a run that
+        // dies now leaves its successor to wait for the server's answer (`RunRecovery`).
+        try journal.append(JournalEntry(.sending, runID: run, tagID: tag, assetIDs: ids))
+        step = TrashStep.trash
+        do { try await server.trash(assetIDs: ids) } catch let rejected as TrashRejected {
+          step = TrashStep.rejected
+          throw rejected.error
         }
+        sent.append(batch)
       } catch {
         let failure = error as? CairnError ?? CairnError(.serverFailure, "\(error)")
         outcome.failure = failure
@@ -85,11 +92,23 @@ public struct TrashRun {
         for rest in batches[(index + 1)...] {
           for unit in rest { emitUnit(unit, "skipped", run, emit, "not attempted: \(step) failed") }
         }
-        outcome.counts = ["trashed": trashed, "livePhotoVideos": videos]
-        return outcome
+        break
+      }
+    }
+    if let tag = tagID, !sent.isEmpty {
+      do {
+        (trashed, videos) = try await settle(sent, tagID: tag, run: run, emit: emit)
+      } catch {
+        let failure = error as? CairnError ?? CairnError(.serverFailure, "\(error)")
+        if outcome.failure == nil { outcome.failure = failure }
+        // Nothing journalled for them: they stay in doubt, and the next run asks the server.
+        for unit in sent.joined() {
+          emitUnit(unit, "failed", run, emit, "sent, but not read back: \(failure.message)")
+        }
       }
     }
     outcome.counts = ["trashed": trashed, "livePhotoVideos": videos]
+    if outcome.failure != nil { return outcome }
     do {
       try journal.append(
         JournalEntry(
@@ -99,6 +118,63 @@ public struct TrashRun {
       outcome.failure = error
     }
     return outcome
+  }
+
+  /// Reads back what the server did with the batches `sent`, journals it and emits a result
+  /// per asset: `trashed` for what is in the trash; `failed` (step `verify`), with its tag
+  /// removed, for what a 2xx answer left where it was. Returns the stills and videos trashed.
+  func settle(
+    _ sent: [[TrashPlan.Unit]], tagID: String, run: String, emit: (ResultRecord) -> Void
+  ) async throws -> (Int, Int) {
+    let ids = sent.joined().flatMap(\.ids)
+    let moved = try await readBack(ids, tagID: tagID)
+    for chunk in ids.filter(moved.contains).chunked(1000) {
+      try journal.append(JournalEntry(.trashed, runID: run, tagID: tagID, assetIDs: chunk))
+    }
+    let stayed = ids.filter { !moved.contains($0) }
+    for chunk in stayed.chunked(1000) {
+      try journal.append(
+        JournalEntry(
+          .failed, runID: run, assetIDs: chunk, step: TrashStep.notMoved,
+          message: Self.notMovedMessage))
+      // Not in the trash, so not tagged either: the next run plans it afresh.
+      try await server.untagAssets(tagID: tagID, assetIDs: chunk)
+      try journal.append(JournalEntry(.untagged, runID: run, tagID: tagID, assetIDs: chunk))
+    }
+    var trashed = 0
+    var videos = 0
+    for unit in sent.joined() {
+      if unit.ids.allSatisfy(moved.contains) {
+        emitUnit(unit, "trashed", run, emit, nil)
+        trashed += 1
+        if unit.videoID != nil { videos += 1 }
+      } else {
+        emitUnit(unit, "failed", run, emit, Self.notMovedMessage)
+      }
+    }
+    return (trashed, videos)
+  }
+
+  static let notMovedMessage =
+    "the server answered the DELETE but did not move it to the trash (Immich #30237)"
+
+  /// Which of `ids` the server now has in its trash. A DELETE answered 2xx is not proof
+  /// (Immich #30237): the run's tag lists what it moved, and an id the listing lacks (its tag
+  /// lost) is asked about on its own and, when trashed, tagged again.
+  func readBack(_ ids: [String], tagID: String) async throws -> Set<String> {
+    let wanted = Set(ids)
+    var moved = Set(
+      try await server.assets(taggedWith: tagID).filter { $0.isTrashed && wanted.contains($0.id) }
+        .map(\.id))
+    var retag: [String] = []
+    for id in ids where !moved.contains(id) {
+      if let asset = try await server.asset(id: id), asset.isTrashed {
+        moved.insert(id)
+        retag.append(id)
+      }
+    }
+    if !retag.isEmpty { try await server.tagAssets(tagID: tagID, assetIDs: retag) }
+    return moved
   }
 
   private func emitUnit(

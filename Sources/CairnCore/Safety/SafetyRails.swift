@@ -72,6 +72,9 @@ public enum SafetyRails {
     case emptyServer = "empty-server"
     case trashDisabled = "trash-disabled"
     case planMismatch = "plan-digest"
+    case scan = "scan"
+    case gatePass = "gate-pass"
+    case pointOfAction = "point-of-action"
   }
 
   /// Why a rail refused, and what the person can do about it.
@@ -209,6 +212,27 @@ public enum SafetyRails {
       return Refusal(
         .planMismatch, "the candidates don't match the plan cairn-gate approved (\(stated))",
         "don't edit gate output; rerun cairn-gate")
+    }
+    return nil
+  }
+
+  /// A plan is bound to the scan it was computed from (`HeaderRecord.scan`): one from another
+  /// scan than the latest recorded (`latest`) describes a library that has changed since.
+  public static func scanBinding(stated: String?, latest: String?) -> Refusal? {
+    let rerun = "rerun the whole pipeline (cairn-hash ... | cairn-reconcile | cairn-gate | ...)"
+    guard let stated else {
+      return Refusal(
+        .scan, "the plan names no scan it was computed from (made by hand, or by an older cairn)",
+        rerun)
+    }
+    guard let latest else {
+      return Refusal(.scan, "no scan is recorded for this partition", rerun)
+    }
+    guard stated == latest else {
+      return Refusal(
+        .scan,
+        "the plan was made from an older scan (\(stated)) than the latest recorded one "
+          + "(\(latest))", rerun)
     }
     return nil
   }

@@ -1,0 +1,188 @@
+import CairnCore
+import Foundation
+import GRDB
+
+/// What ties a plan to the state it was computed from: the latest recorded scan, what
+/// `cairn-reconcile` proposed from it, and the plan `cairn-gate` passed.
+///
+/// A stream on a pipe can be saved, replayed, filtered or written by hand; the state can only be
+/// written by cairn's own stages. So every fact a stage that acts relies on is read here, not
+/// from its input:
+/// - `scan`: an identifier of the latest recorded scan, made new by every recording (by
+///   `cairn-observe` or `cairn-reconcile`, in the transaction that records it). A plan names
+///   the scan it was computed from (`HeaderRecord.scan`) and is refused once another scan is
+///   recorded.
+/// - the proposals: the candidates `cairn-reconcile` computed from that scan (asset id,
+///   checksum, bucket, Live Photo video), with the numbers the rails compare (matched and
+///   listed server assets). A candidate that is not one of them, or claims another bucket or
+///   checksum, was not computed by cairn.
+/// - the gate's pass: the digest of the plan `cairn-gate` let through for that scan, and the
+///   threshold override a person named for it, so that `cairn-trash` re-runs the threshold
+///   rail with the override the gate accepted and never with one a stream claims.
+public struct ScanBinding: Sendable {
+  let database: StateDatabase
+  init(_ database: StateDatabase) { self.database = database }
+
+  /// The meta keys (kept here rather than in `MetaStore.Key`: they are written together).
+  enum Key {
+    static let scan = "scan"
+    static let scanSnapshot = "scanSnapshot"
+    static let reconciledScan = "reconciledScan"
+    static let matched = "reconciledMatched"
+    static let serverAssets = "reconciledServerAssets"
+    static let gateScan = "gatePassScan"
+    static let gatePlan = "gatePassPlan"
+    static let gateOverride = "gatePassOverride"
+  }
+
+  /// What `cairn-reconcile` recorded about the latest scan.
+  public struct Reconciled: Sendable, Equatable {
+    public var scan: String
+    public var matched: Int
+    public var serverAssets: Int
+  }
+
+  /// One candidate as `cairn-reconcile` proposed it.
+  public struct Proposal: Sendable, Equatable {
+    public var assetId: String
+    public var checksum: String
+    public var bucket: String
+    public var livePhotoVideoId: String?
+  }
+
+  /// The plan `cairn-gate` passed.
+  public struct GatePass: Sendable, Equatable {
+    public var scan: String
+    public var plan: String
+    /// The digest named with `--override-threshold`, when it was this plan's.
+    public var overrideDigest: String?
+
+    public init(scan: String, plan: String, overrideDigest: String?) {
+      self.scan = scan
+      self.plan = plan
+      self.overrideDigest = overrideDigest
+    }
+  }
+
+  /// The identifier of the latest recorded scan; nil before the first scan is recorded with
+  /// this version of cairn.
+  public func latestScan() throws(CairnError) -> String? {
+    try database.read { db in try Self.value(db, Key.scan) }
+  }
+
+  /// What `cairn-reconcile` recorded, when it was for the latest scan.
+  public func reconciled() throws(CairnError) -> Reconciled? {
+    try database.read { db in
+      guard let scan = try Self.value(db, Key.scan), try Self.value(db, Key.reconciledScan) == scan,
+        let matched = try Self.value(db, Key.matched).flatMap({ Int($0) }),
+        let listed = try Self.value(db, Key.serverAssets).flatMap({ Int($0) })
+      else { return nil }
+      return Reconciled(scan: scan, matched: matched, serverAssets: listed)
+    }
+  }
+
+  /// Records what `cairn-reconcile` computed from scan `scan`, replacing any earlier proposals.
+  /// Refused when `scan` is no longer the latest (another scan was recorded meanwhile).
+  public func recordReconciliation(
+    scan: String, matched: Int, serverAssets: Int, candidates: [CandidateRecord]
+  ) throws(CairnError) {
+    try database.write { db in
+      guard try Self.value(db, Key.scan) == scan else {
+        throw CairnError(.busy, "another scan was recorded during this run; rerun the pipeline")
+      }
+      try db.execute(sql: "DELETE FROM proposal")
+      let insert = try db.cachedStatement(
+        sql: "INSERT OR REPLACE INTO proposal VALUES (?, ?, ?, ?)")
+      for candidate in candidates {
+        try insert.execute(arguments: [
+          candidate.assetId.lowercased(), candidate.checksum, candidate.bucket.rawValue,
+          candidate.livePhotoVideoId?.lowercased(),
+        ])
+      }
+      try Self.set(db, Key.reconciledScan, scan)
+      try Self.set(db, Key.matched, String(matched))
+      try Self.set(db, Key.serverAssets, String(serverAssets))
+    }
+  }
+
+  /// The proposals of the latest reconciliation, by lower-case asset id (empty when it was not
+  /// for the latest scan).
+  public func proposals() throws(CairnError) -> [String: Proposal] {
+    try database.read { db in
+      guard let scan = try Self.value(db, Key.scan), try Self.value(db, Key.reconciledScan) == scan
+      else { return [:] }
+      var found: [String: Proposal] = [:]
+      for row in try Row.fetchAll(
+        db, sql: "SELECT assetId, checksum, bucket, livePhotoVideoId FROM proposal")
+      {
+        let proposal = Proposal(
+          assetId: row[0], checksum: row[1], bucket: row[2], livePhotoVideoId: row[3])
+        found[proposal.assetId] = proposal
+      }
+      return found
+    }
+  }
+
+  /// Records that `cairn-gate` passed `plan` for `scan` (with the override a person named).
+  public func recordGatePass(_ pass: GatePass) throws(CairnError) {
+    try database.write { db in
+      try Self.set(db, Key.gateScan, pass.scan)
+      try Self.set(db, Key.gatePlan, pass.plan)
+      try Self.set(db, Key.gateOverride, pass.overrideDigest)
+    }
+  }
+
+  /// The plan `cairn-gate` last passed, when it was for the latest scan.
+  public func gatePass() throws(CairnError) -> GatePass? {
+    try database.read { db in
+      guard let scan = try Self.value(db, Key.scan), try Self.value(db, Key.gateScan) == scan,
+        let plan = try Self.value(db, Key.gatePlan)
+      else { return nil }
+      return GatePass(scan: scan, plan: plan, overrideDigest: try Self.value(db, Key.gateOverride))
+    }
+  }
+
+  /// The latest recorded scan's snapshot: nil when that scan left none (a root was incomplete,
+  /// the disk was full) or the file is missing or damaged.
+  func latestSnapshot() throws(CairnError) -> StoredScan? {
+    let named = try database.read { db -> (String?, ScanSnapshotRecord?) in
+      (try Self.value(db, Key.scanSnapshot), try StateDatabase.scanSnapshotRecord(db))
+    }
+    guard let key = named.0, let record = named.1, key == Self.text(record) else { return nil }
+    return database.storedScan(record)
+  }
+
+  /// Gives the scan being recorded a new identifier, in the transaction that records it, and
+  /// notes which snapshot file it left (`written`; nil when none). Every earlier plan is void.
+  static func recordScan(_ db: Database, written: SnapshotKey?) throws {
+    let bytes = (0..<8).map { _ in UInt8.random(in: 0...255) }
+    let id =
+      Date().iso8601 + "-" + bytes.map { String(format: "%02x", $0) }.joined()
+    try set(db, Key.scan, id)
+    let record = written == nil ? nil : try StateDatabase.scanSnapshotRecord(db)
+    try set(db, Key.scanSnapshot, record.map(text))
+  }
+
+  private static func text(_ record: ScanSnapshotRecord) -> String {
+    "\(record.length):\(record.digest):\(record.scannedAt)"
+  }
+
+  private static func value(_ db: Database, _ key: String) throws -> String? {
+    try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+  }
+
+  private static func set(_ db: Database, _ key: String, _ value: String?) throws {
+    if let value {
+      try db.execute(
+        sql: "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        arguments: [key, value])
+    } else {
+      try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+    }
+  }
+}
+
+extension PartitionStore {
+  /// The scan binding of this partition (see `ScanBinding`).
+  public var binding: ScanBinding { ScanBinding(database) }
+}

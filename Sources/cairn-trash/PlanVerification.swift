@@ -1,0 +1,114 @@
+import CairnCore
+import CairnImmich
+import CairnState
+import Foundation
+
+/// What cairn-trash checks before it changes anything, against the partition's state at that
+/// moment rather than against its input: the plan is the one cairn-gate passed for the latest
+/// recorded scan, every rail of the gate still holds, and every item passes `ActionCheck`.
+/// Each failure is a refusal (exit 25) that names the check and what to run; nothing has been
+/// sent to the server or written to the journal when it is thrown.
+struct PlanVerification {
+  let state: PartitionAccess
+  let configuration: Configuration
+
+  /// The scan binding, the gate's pass and the gate's rails, re-run from the state.
+  func verifyPlan(
+    header: HeaderRecord, end: EndRecord?, errorRecords: Int, candidates: [CandidateRecord],
+    digest: String
+  ) throws(CairnError) {
+    let binding = state.store.binding
+    if let refusal = SafetyRails.scanBinding(
+      stated: header.scan, latest: try binding.latestScan())
+    {
+      throw refusal.error
+    }
+    guard let pass = try binding.gatePass(), pass.scan == header.scan, pass.plan == digest else {
+      throw SafetyRails.Refusal(
+        .gatePass,
+        "this plan (\(digest.prefix(12))) is not the one cairn-gate passed for the "
+          + "latest scan", "feed cairn-trash the output of cairn-gate, run just now"
+      ).error
+    }
+    guard let reconciled = try binding.reconciled() else {
+      throw SafetyRails.Refusal(
+        .scan, "no cairn-reconcile run is recorded for the latest scan",
+        "rerun the whole pipeline"
+      ).error
+    }
+    let settings = try ReconciliationSettings(configuration)
+    let inputs = SafetyRails.Inputs(
+      header: header, end: end, errorRecords: errorRecords, planned: Self.trashItems(candidates).count,
+      matched: reconciled.matched, serverAssets: reconciled.serverAssets,
+      lastMatched: try state.store.meta.int(.lastMatchedCount),
+      settings: SafetyRails.Settings(
+        thresholdPercent: settings.thresholdPercent, floor: settings.floor),
+      planDigest: digest, overrideDigest: pass.overrideDigest)
+    if let refusal = SafetyRails.check(inputs) { throw refusal.error }
+  }
+
+  /// The items the trash stage acts on: the delete, pending and held buckets. (Other buckets
+  /// are other stages' business and never reach `ActionCheck`.)
+  static func trashItems(_ candidates: [CandidateRecord]) -> [CandidateRecord] {
+    candidates.filter { [Bucket.delete, .pending, .held].contains($0.bucket) }
+  }
+
+  /// Checks every item against the state; the Live Photo video each still is sent with is the
+  /// one cairn-reconcile found linked on the server, whatever the stream says. Returns the
+  /// candidates with that video filled in.
+  func checkItems(_ candidates: [CandidateRecord], server: ImmichRunServer) async throws(CairnError)
+    -> [CandidateRecord]
+  {
+    var check = try ActionCheck(store: state.store)
+    try check.prepare(candidates)
+    let excluded = state.exclusions
+    var refusals: [String] = []
+    var checked: [CandidateRecord] = []
+    for var candidate in candidates {
+      let name = candidate.originalFileName ?? candidate.assetId
+      // Excluded items are skipped with a result of their own (`TrashPlan`), not refused.
+      if excluded.contains(candidate.checksum) {
+        checked.append(candidate)
+        continue
+      }
+      if let reason = try check.refusal(for: candidate) {
+        refusals.append("\(name): \(reason)")
+        continue
+      }
+      candidate.livePhotoVideoId =
+        check.proposals[candidate.assetId.lowercased()]?
+        .livePhotoVideoId
+      if let video = candidate.livePhotoVideoId {
+        let asset: RunAsset?
+        do { asset = try await server.asset(id: video) } catch {
+          throw asCairnError(error, .serverFailure)
+        }
+        // The video's bytes are the server's word, not the stream's.
+        candidate.livePhotoVideoChecksum = asset?.checksum
+        if let checksum = asset?.checksum, let reason = check.refusal(forVideo: checksum) {
+          // cairn-reconcile puts a still whose video stays up for review; approved, it goes
+          // alone. A still proposed for the trash with its video may not lose it here.
+          guard check.proposals[candidate.assetId.lowercased()]?.bucket != Bucket.delete.rawValue
+          else {
+            refusals.append("\(name): \(reason)")
+            continue
+          }
+          candidate.livePhotoVideoId = nil
+          candidate.livePhotoVideoKept = true
+        }
+      }
+      checked.append(candidate)
+    }
+    guard refusals.isEmpty else {
+      for line in refusals.prefix(20) { Diagnostics.error(line) }
+      throw SafetyRails.Refusal(
+        .pointOfAction,
+        "\(refusals.count) item(s) of the plan fail the check against this partition's state "
+          + "(first: \(refusals[0]))",
+        "nothing was changed; rerun the whole pipeline (cairn-hash ... | cairn-reconcile | "
+          + "cairn-gate | cairn-trash)"
+      ).error
+    }
+    return checked
+  }
+}

@@ -1,0 +1,97 @@
+import CairnCore
+import Foundation
+import Testing
+
+@testable import CairnState
+
+/// The scan a plan is bound to, what reconcile and the gate record for it, and the check made
+/// at the point of action.
+struct ScanBindingTests {
+  func candidate(_ id: String, _ checksum: String, _ bucket: Bucket = .delete) -> CandidateRecord {
+    CandidateRecord(
+      assetId: id, checksum: checksum, bucket: bucket, reason: "gone", paths: [],
+      ownerId: "U-1")
+  }
+
+  /// /lib holding a, b and c, then a scan without c.
+  func recordedLibrary(_ store: PartitionStore) throws -> String {
+    try store.recordScan(
+      [
+        file("/lib/a", "A", inode: 1), file("/lib/b", "B", inode: 2), file("/lib/c", "C", inode: 3),
+      ],
+      completeRoots: ["/lib"], at: t0)
+    try store.recordScan(
+      [file("/lib/a", "A", inode: 1), file("/lib/b", "B", inode: 2)], completeRoots: ["/lib"],
+      at: t0 + day)
+    return try #require(try store.binding.latestScan())
+  }
+
+  @Test func everyRecordedScanGetsANewIdAndVoidsWhatWasRecordedForTheLastOne() throws {
+    let fixture = StoreFixture()
+    let store = try fixture.open()
+    defer { store.close() }
+    #expect(try store.binding.latestScan() == nil)
+    let scan = try recordedLibrary(store)
+    try store.binding.recordReconciliation(
+      scan: scan, matched: 3, serverAssets: 4, candidates: [candidate("ID-C", "C")])
+    try store.binding.recordGatePass(.init(scan: scan, plan: "p", overrideDigest: nil))
+    #expect(try store.binding.reconciled()?.matched == 3)
+    #expect(try store.binding.proposals()["id-c"]?.checksum == "C")
+    #expect(try store.binding.gatePass()?.plan == "p")
+    // The same library, scanned again: a new scan, and nothing recorded for it yet.
+    try store.recordScan(
+      [file("/lib/a", "A", inode: 1), file("/lib/b", "B", inode: 2)], completeRoots: ["/lib"],
+      at: t0 + 2 * day)
+    let next = try #require(try store.binding.latestScan())
+    #expect(next != scan)
+    #expect(try store.binding.reconciled() == nil)
+    #expect(try store.binding.proposals().isEmpty)
+    #expect(try store.binding.gatePass() == nil)
+    // A reconciliation of the old scan can't be recorded as the new one's.
+    #expect(throws: CairnError.self) {
+      try store.binding.recordReconciliation(
+        scan: scan, matched: 3, serverAssets: 4, candidates: [])
+    }
+  }
+
+  @Test func theCheckPassesOnlyProposedObservedGoneAndApprovedItems() throws {
+    let fixture = StoreFixture()
+    let store = try fixture.open()
+    defer { store.close() }
+    let scan = try recordedLibrary(store)
+    try store.binding.recordReconciliation(
+      scan: scan, matched: 3, serverAssets: 4,
+      candidates: [
+        candidate("ID-C", "C"), candidate("ID-B", "B"), candidate("ID-N", "N"),
+        candidate("ID-P", "C", .pending),
+      ])
+    var check = try ActionCheck(store: store)
+    #expect(try check.refusal(for: candidate("ID-C", "C")) == nil)
+    #expect(try check.refusal(for: candidate("ID-X", "C"))?.contains("not a candidate") == true)
+    #expect(try check.refusal(for: candidate("ID-C", "B"))?.contains("checksum is not") == true)
+    #expect(try check.refusal(for: candidate("ID-B", "B")) == "it is present in the latest scan")
+    #expect(try check.refusal(for: candidate("ID-N", "N"))?.contains("never observed") == true)
+    #expect(try check.refusal(for: candidate("ID-P", "C"))?.contains("pending bucket") == true)
+    #expect(check.refusal(forVideo: "A") == "its motion video is present in the latest scan")
+    #expect(check.refusal(forVideo: "V") == nil)
+    try store.approvals.add([
+      Approval(assetId: "ID-P", checksum: "C", plan: "p", approvedAt: t0)
+    ])
+    try store.exclusions.add(["V"], reason: "kept", at: t0)
+    check = try ActionCheck(store: store)
+    #expect(try check.refusal(for: candidate("ID-P", "C")) == nil)
+    #expect(check.refusal(forVideo: "V") == "its motion video is excluded")
+  }
+
+  @Test func aScanThatLeftNoSnapshotCannotBeActedOn() throws {
+    let fixture = StoreFixture()
+    let store = try fixture.open()
+    defer { store.close() }
+    _ = try recordedLibrary(store)
+    // A scan with a root left out (not complete) leaves no snapshot to check against.
+    try store.recordScan(
+      [file("/lib/a", "A", inode: 1), file("/other/x", "X", root: "/other", inode: 9)],
+      completeRoots: ["/lib"], at: t0 + 3 * day)
+    #expect(throws: CairnError.self) { try ActionCheck(store: store) }
+  }
+}
