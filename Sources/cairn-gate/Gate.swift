@@ -12,7 +12,7 @@ struct Gate {
     let reader = RecordReader()
     let stream = try RecordStream(reader: reader)
     var candidates: [CandidateRecord] = []
-    var passThrough: [[UInt8]] = []
+    var passThrough: [InputLine] = []
     while let line = try stream.next() {
       switch line.type {
       case CandidateRecord.recordType:
@@ -21,7 +21,7 @@ struct Gate {
         // Counted by the stream; an error-carrying stream is refused below.
         continue
       default:
-        passThrough.append(line.bytes)
+        passThrough.append(line)
       }
     }
     clock.lap("read", "\(candidates.count) candidates")
@@ -85,7 +85,7 @@ struct Gate {
         tool: "cairn-gate", pipeline: header.pipeline, roots: header.roots, server: header.server,
         runId: header.runId, dryRun: header.dryRun))
     for candidate in plan.toTrash { writer.write(candidate) }
-    for bytes in passThrough { writer.writeLine(bytes) }
+    for line in passThrough { writer.writeLine(line.bytes, type: line.type) }
     var counts = plan.counts
     if let matched = inputs.matched { counts[SafetyRails.CountKey.matched] = matched }
     if let listed = inputs.serverAssets { counts[SafetyRails.CountKey.serverAssets] = listed }

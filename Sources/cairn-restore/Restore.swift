@@ -108,6 +108,8 @@ struct Restore {
         continue
       }
     }
+    // A stream cut short, incomplete or carrying errors changes nothing on the server.
+    try stream.requireComplete()
     return ids
   }
 }
