@@ -166,9 +166,9 @@ import Testing
     let root = fixture.library
     let header =
       #"{"type":"header","schema":"1.0","tool":"cairn-hash","version":"t","pipeline":["cairn-hash"],"roots":["ROOT"]}"#
-    let stream =
+    let stream = StreamText.counted(
       [header, error, end].filter { !$0.isEmpty }
-      .map { $0.replacingOccurrences(of: "ROOT", with: root) }.joined(separator: "\n") + "\n"
+        .map { $0.replacingOccurrences(of: "ROOT", with: root) }.joined(separator: "\n") + "\n")
     let refused = try await ToolRunner.runDetached(
       "cairn-reconcile", ["--server", fixture.serverFile], stdin: stream,
       environment: fixture.environment())
