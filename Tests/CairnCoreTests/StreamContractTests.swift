@@ -10,7 +10,8 @@ import Testing
   private func file(_ name: String) -> String {
     #"{"type":"file","path":"/p/\#(name)","root":"/p","size":1,"mtime":"2026-01-01T00:00:00Z","checksum":"x"}"#
   }
-  private let error = #"{"type":"error","tool":"cairn-hash","message":"Permission denied","path":"/p/x"}"#
+  private let error =
+    #"{"type":"error","tool":"cairn-hash","message":"Permission denied","path":"/p/x"}"#
   private func end(_ records: String?) -> String {
     #"{"type":"end","tool":"cairn-hash","complete":true,"errors":0"#
       + (records.map { #","records":"# + $0 } ?? "") + "}"
@@ -103,7 +104,8 @@ import Testing
   @Test func aLineBeyondTheBoundIsMalformed() {
     let long = String(repeating: "x", count: RecordReader.maximumLineLength)
     let error = malformed([header, file(long), end(#"{"file":1}"#)])
-    #expect(error?.description.contains(":2: invalid record: the line is longer than 8 MiB") == true)
+    #expect(
+      error?.description.contains(":2: invalid record: the line is longer than 8 MiB") == true)
   }
 
   @Test func hostileNestingIsMalformedNotACrash() {

@@ -51,13 +51,15 @@ import Testing
   @Test func nestingUpToTheBoundIsRead() throws {
     // The object itself is the first level.
     let depth = 32
-    let text = #"{"a":"# + String(repeating: "[", count: depth - 1) + "1"
+    let text =
+      #"{"a":"# + String(repeating: "[", count: depth - 1) + "1"
       + String(repeating: "]", count: depth - 1) + "}"
     #expect(try parse(text)["a"]?.kind == .array)
   }
 
   @Test func nestingBeyondTheBoundIsRejected() {
-    let text = #"{"a":"# + String(repeating: "[", count: 32) + "1"
+    let text =
+      #"{"a":"# + String(repeating: "[", count: 32) + "1"
       + String(repeating: "]", count: 32) + "}"
     let error = #expect(throws: JSONSyntaxError.self) { try parse(text) }
     #expect(error?.message == "nested deeper than 32 levels")

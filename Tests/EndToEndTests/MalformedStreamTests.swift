@@ -34,11 +34,14 @@ struct MalformedStreamTests {
     }
   }
 
-  static func text(_ lines: [String]) -> [UInt8] { Array((lines.joined(separator: "\n") + "\n").utf8) }
+  static func text(_ lines: [String]) -> [UInt8] {
+    Array((lines.joined(separator: "\n") + "\n").utf8)
+  }
 
   static let mutations: [Mutation] = [
     Mutation(description: "duplicate key", apply: withField(Array(#""assetId":"x""#.utf8))),
-    Mutation(description: "lone surrogate escape", apply: withField(Array(#""note":"\udc00""#.utf8))),
+    Mutation(
+      description: "lone surrogate escape", apply: withField(Array(#""note":"\udc00""#.utf8))),
     Mutation(description: "escaped NUL", apply: withField(Array(#""note":"a\u0000b""#.utf8))),
     Mutation(
       description: "invalid UTF-8",
@@ -59,7 +62,9 @@ struct MalformedStreamTests {
           + [UInt8(ascii: "\"")])),
     Mutation(description: "record after the end") { text($0 + [$0[1]]) },
     Mutation(description: "second header") { text($0.dropLast() + [$0[0], $0[$0.count - 1]]) },
-    Mutation(description: "a lost line") { lines in text(lines.enumerated().filter { $0.offset != 1 }.map(\.element)) },
+    Mutation(description: "a lost line") { lines in
+      text(lines.enumerated().filter { $0.offset != 1 }.map(\.element))
+    },
     Mutation(description: "an added line") { text([$0[0], $0[1]] + $0.dropFirst()) },
     Mutation(description: "an end without counts") { lines in
       var lines = lines
@@ -105,7 +110,8 @@ struct MalformedStreamTests {
       errors: [ErrorRecord(tool: "cairn-hash", message: "Permission denied", path: "/photos/x")])
     for (name, stream) in [("complete:false", incomplete), ("errors", withErrors)] {
       let input = try f.write("\(name).ndjson", stream)
-      for stage in ["cairn-gate", "setsid cairn-trash --yes", "cairn-restore", "cairn-tag --add t"] {
+      for stage in ["cairn-gate", "setsid cairn-trash --yes", "cairn-restore", "cairn-tag --add t"]
+      {
         let result = try await f.shell("\(stage) < '\(input)'")
         #expect(result.status == 25, "\(name) in \(stage): \(result.stderr)")
         #expect(f.mutations.isEmpty, "\(name) in \(stage) reached the server")

@@ -129,7 +129,8 @@ public final class RecordReader {
         object = try JSONObject(parsing: bytes)
       } catch {
         throw InputError(
-          source: sourceName, line: lineNumber, message: "invalid record: \(Self.explain(error, bytes))")
+          source: sourceName, line: lineNumber,
+          message: "invalid record: \(Self.explain(error, bytes))")
       }
       guard let type = object["type"]?.string else {
         throw InputError(

@@ -66,7 +66,8 @@ public struct CairnError: Error, Sendable, CustomStringConvertible {
   /// Stopping because an upstream stage failed, as `record` says.
   public init(aborted record: AbortRecord, at location: String? = nil) {
     self.status = record.status
-    self.message = "stopped: \(record.tool) failed (exit status \(record.status.rawValue)): "
+    self.message =
+      "stopped: \(record.tool) failed (exit status \(record.status.rawValue)): "
       + record.message
     self.location = location
     self.abort = record
