@@ -12,7 +12,7 @@ TOOLS = cairn-hash cairn-observe cairn-fetch cairn-reconcile cairn-gate cairn-tr
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
 .PHONY: all build release test check lint man-lint man-options completions-check completions \
-	format-lint install uninstall bench demo setup clean help
+	format-lint install uninstall bench demo setup clean help fuzz fuzz-build fuzz-check
 
 all: release
 
@@ -24,6 +24,7 @@ help:
 	@echo "make install    install binaries, man pages and completions (PREFIX=$(PREFIX))"
 	@echo "make uninstall  remove what install put there"
 	@echo "make bench      run the benchmarks (docs/BENCHMARKS.md)"
+	@echo "make fuzz       fuzz every reader for FUZZ_TIME seconds each (docs/FUZZING.md)"
 	@echo "make completions  regenerate completions/ from the built binaries"
 
 build:
@@ -37,7 +38,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-check: test lint
+check: test lint fuzz-check
 
 lint: man-lint man-options completions-check format-lint
 
@@ -74,6 +75,33 @@ uninstall:
 	done
 	rm -f $(MANDIR)/man5/cairn-records.5 $(MANDIR)/man7/cairn.7
 
+# Fuzzing (docs/FUZZING.md): libFuzzer through Swift's -sanitize=fuzzer, in a build folder of
+# its own. New inputs go to .build-fuzz/corpus, crashes to .build-fuzz/crashes; a crash becomes a
+# regression test by moving it into fuzz/corpus/<target>/.
+FUZZ_TIME ?= 60
+FUZZ_TARGETS = record stream listing scan-snapshot patched-scan-snapshot listing-snapshot \
+	presence-cache configuration
+FUZZ_BIN = .build-fuzz/debug/cairn-fuzz
+
+fuzz-build:
+	CAIRN_FUZZ=1 $(SWIFT) build --build-path .build-fuzz --product cairn-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address
+
+fuzz: fuzz-build
+	@mkdir -p .build-fuzz/crashes
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== fuzz $$t ($(FUZZ_TIME) s)"; \
+	  mkdir -p .build-fuzz/corpus/$$t; \
+	  CAIRN_FUZZ_TARGET=$$t $(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
+	    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=.build-fuzz/crashes/$$t- .build-fuzz/corpus/$$t fuzz/corpus/$$t \
+	    || exit 1; \
+	done
+
+# The short pass `make check` runs; the corpus itself runs in the tests (FuzzCorpusTests).
+fuzz-check:
+	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=10
+
 bench:
 	@for b in bench/*.sh; do echo "== $$b"; bash "$$b" || exit 1; done
 
@@ -85,4 +113,4 @@ setup:
 
 clean:
 	$(SWIFT) package clean
-	rm -rf bench/out demo-work
+	rm -rf bench/out demo-work .build-fuzz
