@@ -38,7 +38,7 @@ import json, sys
 out, url, user = sys.argv[1:]
 assets = json.load(open(out + "/assets.json"))
 with open(out + "/candidates.ndjson", "w") as f:
-    f.write(json.dumps({"type": "header", "schema": "1.0", "tool": "cairn-reconcile", "version": "bench",
+    f.write(json.dumps({"type": "header", "schema": "1.1", "tool": "cairn-reconcile", "version": "bench",
                         "pipeline": ["cairn-hash", "cairn-reconcile"], "roots": ["/photos"],
                         "server": {"url": url, "userId": user}, "createdAt": "2026-11-22T00:00:00.000Z"}) + "\n")
     for a in assets:
@@ -48,6 +48,7 @@ with open(out + "/candidates.ndjson", "w") as f:
                             "ownerId": a["ownerId"], "assetType": a["type"]}) + "\n")
     f.write(json.dumps({"type": "end", "tool": "cairn-reconcile", "complete": True, "errors": 0,
                         "counts": {"matched": len(assets), "serverAssets": len(assets)},
+                        "records": {"candidate": len(assets)} if assets else {},
                         "roots": [{"path": "/photos", "complete": True, "files": len(assets)}]}) + "\n")
 ids = [a["id"] for a in assets]
 for i in range(0, len(ids), 1000):

@@ -46,7 +46,7 @@ public enum Tool {
     }
     if status != .success && status != .partial && writesRecords {
       AbortOutput.write(
-        AbortRecord(tool: name, status: status, message: "exit status \(status.rawValue)"))
+        AbortRecord(tool: name, status: status, message: status.meaning))
     }
     if status != .success { throw ExitCode(status.rawValue) }
   }
