@@ -153,6 +153,10 @@ import Testing
       #"{"type":"end","tool":"cairn-hash","complete":true,"errors":0,"counts":{},"roots":[{"path":"ROOT","complete":true,"files":0,"problem":"empty"}]}"#
     ),
     (
+      "an end record that says incomplete while its roots say complete", "",
+      #"{"type":"end","tool":"cairn-hash","complete":false,"errors":0,"counts":{},"roots":[{"path":"ROOT","complete":true,"files":1}]}"#
+    ),
+    (
       "vanished root", "",
       #"{"type":"end","tool":"cairn-hash","complete":false,"errors":0,"counts":{},"roots":[{"path":"ROOT","complete":false,"files":0,"problem":"No such file or directory"}]}"#
     ),
