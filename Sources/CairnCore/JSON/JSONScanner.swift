@@ -55,6 +55,11 @@ struct JSONScanner {
     position += 1  // {
     var fields: [JSONObject.Field] = []
     fields.reserveCapacity(12)
+    // Keys seen, one bit per length and first byte: a key whose bit is clear is new without a
+    // comparison, so a record's keys are checked for duplicates at the cost of a bit test
+    // each. An escaped key can spell any key, so once one is seen every key is compared.
+    var keyBits: UInt64 = 0
+    var escapedKeys = false
     skipWhitespace()
     if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
       position += 1
@@ -66,10 +71,16 @@ struct JSONScanner {
         throw fail("expected a field name")
       }
       let (keyStart, keyEnd, keyHasEscapes) = try scanString()
-      if isDuplicate(keyStart, keyEnd, keyHasEscapes, among: fields) {
+      escapedKeys = escapedKeys || keyHasEscapes
+      let first = keyEnd > keyStart ? UInt64(bytes[keyStart]) : 0
+      let bit: UInt64 = 1 << ((UInt64(keyEnd - keyStart) &* 31 &+ first) & 63)
+      if escapedKeys || keyBits & bit != 0,
+        isDuplicate(keyStart, keyEnd, keyHasEscapes, among: fields)
+      {
         position = keyStart - 1
         throw fail("duplicate field name")
       }
+      keyBits |= bit
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
         throw fail("expected ':' after a field name")
