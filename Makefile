@@ -18,7 +18,7 @@ DIST = cairn-$(VERSION)-$(shell uname -s | tr A-Z a-z)-$(shell uname -m)
 STAGE = .build-dist/$(DIST)
 
 .PHONY: all build release test check lint man-lint man-options completions-check completions \
-	format-lint install uninstall bench demo setup clean help stage dist check-dist check-nightly
+	format-lint install uninstall bench demo setup clean help stage dist check-dist check-nightly fuzz fuzz-build fuzz-check
 
 all: release
 
@@ -32,6 +32,7 @@ help:
 	@echo "make dist       a release tarball in .build-dist/ (binaries, man pages, completions, units)"
 	@echo "make check-dist run that release in a Debian root without Swift (needs root, debootstrap)"
 	@echo "make bench      run the benchmarks (docs/BENCHMARKS.md)"
+	@echo "make fuzz       fuzz every reader for FUZZ_TIME seconds each (docs/FUZZING.md)"
 	@echo "make completions  regenerate completions/ from the built binaries"
 
 build:
@@ -45,7 +46,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-check: test lint check-nightly check-dist
+check: test lint fuzz-check check-nightly check-dist
 
 lint: man-lint man-options completions-check format-lint
 
@@ -94,6 +95,33 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/share/systemd/user/cairn-nightly.service \
 	  $(DESTDIR)$(PREFIX)/share/systemd/user/cairn-nightly.timer
 
+# Fuzzing (docs/FUZZING.md): libFuzzer through Swift's -sanitize=fuzzer, in a build folder of
+# its own. New inputs go to .build-fuzz/corpus, crashes to .build-fuzz/crashes; a crash becomes a
+# regression test by moving it into fuzz/corpus/<target>/.
+FUZZ_TIME ?= 60
+FUZZ_TARGETS = record stream listing scan-snapshot patched-scan-snapshot listing-snapshot \
+	presence-cache configuration
+FUZZ_BIN = .build-fuzz/debug/cairn-fuzz
+
+fuzz-build:
+	CAIRN_FUZZ=1 $(SWIFT) build --build-path .build-fuzz --product cairn-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address
+
+fuzz: fuzz-build
+	@mkdir -p .build-fuzz/crashes
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== fuzz $$t ($(FUZZ_TIME) s)"; \
+	  mkdir -p .build-fuzz/corpus/$$t; \
+	  CAIRN_FUZZ_TARGET=$$t $(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -max_len=65536 \
+	    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=.build-fuzz/crashes/$$t- .build-fuzz/corpus/$$t fuzz/corpus/$$t \
+	    || exit 1; \
+	done
+
+# The short pass `make check` runs; the corpus itself runs in the tests (FuzzCorpusTests).
+fuzz-check:
+	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=10
+
 bench:
 	@for b in bench/*.sh; do echo "== $$b"; bash "$$b" || exit 1; done
 
@@ -105,4 +133,4 @@ setup:
 
 clean:
 	$(SWIFT) package clean
-	rm -rf bench/out demo-work
+	rm -rf bench/out demo-work .build-fuzz

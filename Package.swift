@@ -60,6 +60,8 @@ let package = Package(
     tool("cairn-tag", ["CairnState", "CairnImmich"]),
     tool("cairn-restore", ["CairnState", "CairnImmich"]),
     .executableTarget(name: "immich-testserver", dependencies: ["ImmichTestServer", argumentParser]),
+    // What the fuzzer feeds (records, streams, state files, configuration): see docs/FUZZING.md.
+    .target(name: "CairnFuzzHarness", dependencies: ["CairnCore", "CairnState"], path: "fuzz/Harness"),
 
     // Helpers shared by the test targets: temporary folders, running built binaries.
     .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
@@ -71,5 +73,13 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["CairnCore", "CairnState", "ImmichTestServer", "CairnTestSupport"]),
+    .testTarget(name: "FuzzCorpusTests", dependencies: ["CairnFuzzHarness", "CairnTestSupport"]),
   ]
 )
+
+// The libFuzzer driver has no `main` of its own (libFuzzer's links in with -sanitize=fuzzer), so
+// it exists only for `make fuzz`, which sets CAIRN_FUZZ and builds in .build-fuzz.
+if Context.environment["CAIRN_FUZZ"] != nil {
+  package.targets.append(
+    .executableTarget(name: "cairn-fuzz", dependencies: ["CairnFuzzHarness"], path: "fuzz/Driver"))
+}

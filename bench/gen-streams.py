@@ -19,7 +19,7 @@ def checksum(i):
 
 def header(tool, server):
     s = ',"server":{"url":"%s","userId":"%s","version":"2.7.0"}' % (URL, USER) if server else ""
-    return ('{"type":"header","schema":"1.0","tool":"%s","version":"bench","pipeline":["%s"],'
+    return ('{"type":"header","schema":"1.1","tool":"%s","version":"bench","pipeline":["%s"],'
             '"roots":["%s"]%s,"createdAt":"2026-11-22T00:00:00.000Z"}\n' % (tool, tool, root, s))
 
 sums = [checksum(i) for i in range(max(n_local, n_server))]
@@ -39,7 +39,8 @@ for name, skip in (("scan-1", set()), ("scan-2", gone)):
                     % (root, i // 1000, i, root, sums[i], 1000 + i))
             bare.write(sums[i] + "\n")
         f.write('{"type":"end","tool":"cairn-hash","complete":true,"errors":0,"counts":{"files":%d},'
-                '"roots":[{"path":"%s","complete":true,"files":%d}]}\n' % (count, root, count))
+                '"records":{"file":%d},"roots":[{"path":"%s","complete":true,"files":%d}]}\n'
+                % (count, count, root, count))
 
 with open(os.path.join(out, "server.ndjson"), "w") as f, open(os.path.join(out, "server.txt"), "w") as bare:
     f.write(header("cairn-fetch", True))
@@ -49,5 +50,5 @@ with open(os.path.join(out, "server.ndjson"), "w") as f, open(os.path.join(out, 
                 '"livePhotoVideoId":null,"isTrashed":false,"ownerId":"%s",'
                 '"fileCreatedAt":"2026-01-01T00:00:00.000Z"}\n' % (i, i, sums[i], i, USER))
         bare.write(sums[i] + "\n")
-    f.write('{"type":"end","tool":"cairn-fetch","complete":true,"errors":0,"counts":{"assets":%d}}\n'
-            % n_server)
+    f.write('{"type":"end","tool":"cairn-fetch","complete":true,"errors":0,"counts":{"assets":%d},'
+            '"records":{"asset":%d}}\n' % (n_server, n_server))

@@ -42,7 +42,7 @@ out, url, user = sys.argv[1:]
 assets = json.load(open(out + "/assets.json"))
 def scan(name, files):
     with open(out + "/" + name, "w") as f:
-        f.write(json.dumps({"type": "header", "schema": "1.0", "tool": "cairn-hash", "version": "bench",
+        f.write(json.dumps({"type": "header", "schema": "1.1", "tool": "cairn-hash", "version": "bench",
                             "pipeline": ["cairn-hash"], "roots": ["/photos"],
                             "server": {"url": url, "userId": user},
                             "createdAt": "2026-11-22T00:00:00.000Z"}) + "\n")
@@ -52,6 +52,7 @@ def scan(name, files):
                                 "checksum": checksum, "device": 1, "inode": i + 1}) + "\n")
         f.write(json.dumps({"type": "end", "tool": "cairn-hash", "complete": True, "errors": 0,
                             "counts": {"files": len(files)},
+                            "records": {"file": len(files)} if files else {},
                             "roots": [{"path": "/photos", "complete": True,
                                        "files": len(files)}]}) + "\n")
 keeper = "AAAAAAAAAAAAAAAAAAAAAAAAAAA="

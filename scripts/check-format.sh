@@ -6,5 +6,5 @@ if ! swift format --version >/dev/null 2>&1; then
   echo "check-format: swift format is not available in this toolchain" >&2
   exit 1
 fi
-swift format lint --strict --recursive --parallel --configuration .swift-format Sources Tests
+swift format lint --strict --recursive --parallel --configuration .swift-format Sources Tests fuzz
 echo "check-format: clean"

@@ -215,6 +215,6 @@ public final class LibraryScan {
       encoder.encode(
         path: path, escapedRoot: escapedRoots[rootIndex], status: status, checksum: digest)
     }
-    writer.writeLine(line)
+    writer.writeLine(line, type: FileRecord.recordType)
   }
 }

@@ -176,9 +176,12 @@ struct ScanSnapshotPatch: SnapshotEncoding {
       var fields: [UInt32] = []
       var digests: [UInt64] = []
       var fullIndexes: [Int32] = []
-      fields.reserveCapacity(count * 7)
-      digests.reserveCapacity(count * 2)
-      fullIndexes.reserveCapacity(count)
+      // Reserved for what the file can hold, not for the count it states: a damaged count
+      // must not ask for gigabytes (a crash the fuzzer found, fuzz/corpus/patched-scan-snapshot).
+      let expected = min(count, full.count + raw.count - offset)
+      fields.reserveCapacity(expected * 7)
+      digests.reserveCapacity(expected * 2)
+      fullIndexes.reserveCapacity(expected)
       for _ in 0..<pieces {
         switch reader.integer() {
         case 0:

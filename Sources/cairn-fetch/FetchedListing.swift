@@ -28,7 +28,7 @@ enum FetchedListing {
     case .records(let listing):
       for asset in listing.assets { writer.write(asset) }
     case .cached(let cached):
-      try cached.forEachLine { writer.writeLine($0) }
+      try cached.forEachLine { writer.writeLine($0, type: AssetRecord.recordType) }
     }
   }
 }

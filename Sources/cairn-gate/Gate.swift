@@ -13,7 +13,7 @@ struct Gate {
     let reader = RecordReader()
     let stream = try RecordStream(reader: reader)
     var candidates: [CandidateRecord] = []
-    var passThrough: [[UInt8]] = []
+    var passThrough: [InputLine] = []
     while let line = try stream.next() {
       switch line.type {
       case CandidateRecord.recordType:
@@ -22,7 +22,7 @@ struct Gate {
         // Counted by the stream; an error-carrying stream is refused below.
         continue
       default:
-        passThrough.append(line.bytes)
+        passThrough.append(line)
       }
     }
     clock.lap("read", "\(candidates.count) candidates")
@@ -99,7 +99,7 @@ struct Gate {
         runId: header.runId, dryRun: header.dryRun, scan: header.scan))
     for candidate in plan.toTrash { writer.write(candidate) }
     for candidate in plan.toRestore { writer.write(candidate) }
-    for bytes in passThrough { writer.writeLine(bytes) }
+    for line in passThrough { writer.writeLine(line.bytes, type: line.type) }
     var counts = plan.counts
     if let matched = inputs.matched { counts[SafetyRails.CountKey.matched] = matched }
     if let listed = inputs.serverAssets { counts[SafetyRails.CountKey.serverAssets] = listed }

@@ -33,9 +33,8 @@ struct List: AsyncParsableCommand {
         for exclusion in try store.exclusions.all() {
           count += 1
           if table {
-            writer.writeLine(
-              Array(
-                "\(exclusion.checksum)  \(exclusion.createdAt.iso8601)  \(exclusion.reason)".utf8))
+            writer.writeText(
+              "\(exclusion.checksum)  \(exclusion.createdAt.iso8601)  \(exclusion.reason)")
           } else {
             writer.write(ExclusionRecord(exclusion))
           }
@@ -46,8 +45,8 @@ struct List: AsyncParsableCommand {
         let excluded = try store.exclusions.checksums()
         let snapshot = try store.observed.snapshot()
         if table {
-          writer.writeLine(
-            Array("CHECKSUM                      LAST SEEN                 STATE      PATH".utf8))
+          writer.writeText(
+            "CHECKSUM                      LAST SEEN                 STATE      PATH")
         }
         for checksum in snapshot.keys.sorted() {
           guard let entry = snapshot[checksum] else { continue }
@@ -64,7 +63,7 @@ struct List: AsyncParsableCommand {
             let line =
               "\(checksum)  \(entry.lastSeen.iso8601)  \(state.padding(toLength: 9, withPad: " ", startingAt: 0))  "
               + (entry.paths.first ?? "-")
-            writer.writeLine(Array(line.utf8))
+            writer.writeText(line)
           } else {
             writer.write(record)
           }
@@ -93,7 +92,7 @@ struct Show: AsyncParsableCommand {
   var item: String
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common) {
+    try await Tool.run("cairn-observe", common, writesRecords: false) {
       let (store, configuration) = try openStore(partition, common)
       defer { store.close() }
       var lines: [String] = []
@@ -124,7 +123,7 @@ struct Show: AsyncParsableCommand {
         if try store.exclusions.contains(checksum) { lines.append("excluded:      yes") }
       }
       let writer = RecordWriter()
-      for line in lines { writer.writeLine(Array(line.utf8)) }
+      for line in lines { writer.writeText(line) }
       writer.flush()
       return .success
     }

@@ -58,7 +58,7 @@ struct Exclude: AsyncParsableCommand {
   var items: [String]
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common) {
+    try await Tool.run("cairn-observe", common, writesRecords: false) {
       let (store, configuration) = try openStore(partition, common)
       defer { store.close() }
       let checksums = try resolveChecksums(items, store: store, configuration: configuration)
@@ -80,7 +80,7 @@ struct Include: AsyncParsableCommand {
   var items: [String]
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common) {
+    try await Tool.run("cairn-observe", common, writesRecords: false) {
       let (store, configuration) = try openStore(partition, common)
       defer { store.close() }
       let checksums = try resolveChecksums(items, store: store, configuration: configuration)
@@ -127,7 +127,7 @@ struct Import: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common) {
+    try await Tool.run("cairn-observe", common, writesRecords: false) {
       let text: String
       if file == "-" {
         text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
@@ -168,7 +168,7 @@ struct Reset: AsyncParsableCommand {
   var yes = false
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common) {
+    try await Tool.run("cairn-observe", common, writesRecords: false) {
       let (store, _) = try openStore(partition, common)
       defer { store.close() }
       let count = try store.observed.count()

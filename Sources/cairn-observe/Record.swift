@@ -55,8 +55,9 @@ struct Observe {
     defer { store.close() }
     writer.write(header)
 
-    let scan = try ScanInput.read(stream) { line in writer.writeLine(line.bytes) }
-    if let end = scan.end { writer.writeLine(end.jsonBytes()) }
+    let scan = try ScanInput.read(stream) { line in writer.writeLine(line.bytes, type: line.type) }
+    // The writer counts what it passed on into the end record it writes.
+    if let end = scan.end { writer.write(end) }
     writer.flush()
     clock.lap("read", "\(scan.files.count) files")
 

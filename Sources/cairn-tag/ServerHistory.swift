@@ -83,6 +83,8 @@ struct ServerHistory {
       }
       if let id, seen.insert(id.lowercased()).inserted { ids.append(id.lowercased()) }
     }
+    // A stream cut short, incomplete or carrying errors changes nothing on the server.
+    try stream.requireComplete()
     clock.lap("read", "\(ids.count) assets")
     let connection = try await ServerConnection.open(try Configuration.load())
     clock.lap("connect", connection.identity.url)

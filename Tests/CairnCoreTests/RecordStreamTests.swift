@@ -12,7 +12,7 @@ import Testing
   /// A reader over `text`, through a real file descriptor as a tool would see it.
   private func stream(_ text: String) throws -> (RecordReader, TemporaryDirectory) {
     let folder = TemporaryDirectory()
-    let path = try folder.file("input.ndjson", text)
+    let path = try folder.file("input.ndjson", StreamText.counted(text))
     return (try RecordReader(path: path), folder)
   }
 

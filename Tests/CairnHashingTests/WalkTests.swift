@@ -17,12 +17,13 @@ struct WalkTests {
     let header = records[0]
     #expect(header["type"] as? String == "header")
     #expect(header["tool"] as? String == "cairn-hash")
-    #expect(header["schema"] as? String == "1.0")
+    #expect(header["schema"] as? String == "1.1")
     #expect(header["roots"] as? [String] == [dir.path + "/lib"])
     let end = records[3]
     #expect(end["type"] as? String == "end")
     #expect(end["complete"] as? Bool == true)
     #expect(end["errors"] as? Int == 0)
+    #expect(end["records"] as? [String: Int] == ["file": 2])
     let counts = try Hash.counts(result)
     #expect(counts["files"] == 2)
     #expect(counts["bytes"] == 3)

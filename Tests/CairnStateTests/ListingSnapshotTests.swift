@@ -32,7 +32,8 @@ import Testing
     user: String? = nil
   ) throws -> ServerListing {
     let path = try state.file(
-      "listing.ndjson", ([header(user ?? me)] + lines + [end]).joined(separator: "\n") + "\n")
+      "listing.ndjson",
+      StreamText.counted(([header(user ?? me)] + lines + [end]).joined(separator: "\n") + "\n"))
     let paths = CairnPaths(environment: [
       "HOME": state.path, "XDG_CACHE_HOME": state.path + "/cache",
     ])

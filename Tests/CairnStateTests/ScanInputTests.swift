@@ -24,7 +24,7 @@ import Testing
   private func read(_ lines: [String], previous: StoredScan? = nil) throws -> ScanInput {
     let folder = TemporaryDirectory()
     let path = try folder.file(
-      "scan.ndjson", ([header] + lines + [end]).joined(separator: "\n") + "\n")
+      "scan.ndjson", StreamText.counted(([header] + lines + [end]).joined(separator: "\n") + "\n"))
     return try withExtendedLifetime(folder) {
       let stream = try RecordStream(reader: try RecordReader(path: path))
       guard let previous else { return try ScanInput.read(stream) }

@@ -21,7 +21,8 @@ import Testing
 
   private func read(_ lines: [String]) throws -> ServerListing {
     let folder = TemporaryDirectory()
-    let path = try folder.file("listing.ndjson", lines.joined(separator: "\n") + "\n")
+    let path = try folder.file(
+      "listing.ndjson", StreamText.counted(lines.joined(separator: "\n") + "\n"))
     return try withExtendedLifetime(folder) { try ServerListing.read(path: path) }
   }
 
@@ -83,7 +84,8 @@ import Testing
 
   @Test func aListingFileIsReadAgainOnlyForTheRecordsAsked() throws {
     let folder = TemporaryDirectory()
-    let path = try folder.file("listing.ndjson", assortedListing.joined(separator: "\n") + "\n")
+    let path = try folder.file(
+      "listing.ndjson", StreamText.counted(assortedListing.joined(separator: "\n") + "\n"))
     // Read as a pipe would be: every line kept.
     let fd = open(path, O_RDONLY)
     defer { close(fd) }
@@ -102,7 +104,7 @@ import Testing
 
   @Test func aListingFileChangedAfterItWasReadIsNotTrusted() throws {
     let folder = TemporaryDirectory()
-    let text = assortedListing.joined(separator: "\n") + "\n"
+    let text = StreamText.counted(assortedListing.joined(separator: "\n") + "\n")
     let path = try folder.file("listing.ndjson", text)
     let rewrite = { (text: String) in
       // In place, as a shell's `>` does: the file read is the file changed.

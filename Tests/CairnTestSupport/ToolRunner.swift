@@ -22,6 +22,15 @@ public struct ToolResult: Sendable {
   public func records(ofType type: String) throws -> [[String: Any]] {
     try records().filter { ($0["type"] as? String) == type }
   }
+
+  /// The abort record, when stdout is that record alone: what a failed stage leaves for the
+  /// next one, and nothing else.
+  public var onlyAbort: [String: Any]? {
+    guard lines.count == 1, let record = try? records().first,
+      record["type"] as? String == "abort"
+    else { return nil }
+    return record
+  }
 }
 
 /// Runs the package's built binaries, as a user would, through real pipes.

@@ -97,7 +97,8 @@ final class ActFixture: @unchecked Sendable {
           counts: [
             "matched": matched, "serverAssets": serverAssets, "candidates": candidates.count,
           ],
-          roots: roots
+          roots: roots,
+          records: StreamCounts.of(candidates: candidates.count, errors: errors.count)
         ).jsonString())
     }
     return lines.joined(separator: "\n") + "\n"
@@ -212,5 +213,15 @@ final class ActFixture: @unchecked Sendable {
       server.state.tagIDs(onAsset: asset.id).compactMap { id in
         tags.first { $0.id == id }?.value
       })
+  }
+}
+
+/// The `records` counts of a stream of candidates and error records, as a writer states them.
+enum StreamCounts {
+  static func of(candidates: Int, errors: Int) -> [String: Int] {
+    var counts: [String: Int] = [:]
+    if candidates > 0 { counts[CandidateRecord.recordType] = candidates }
+    if errors > 0 { counts[ErrorRecord.recordType] = errors }
+    return counts
   }
 }

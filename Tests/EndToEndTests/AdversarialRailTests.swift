@@ -91,7 +91,7 @@ struct AdversarialRailTests {
     #expect(
       gateCut.stderr.contains("cairn-gate: refused by the incomplete-stream rail"),
       "\(gateCut.stderr)")
-    #expect(gateCut.stdout.isEmpty)
+    #expect(gateCut.onlyAbort?["status"] as? Int == 25)
     // Back to one deletion, so the gate's output is a plan cairn-trash would carry out.
     try lib.photo(names[1], onServer: false)
     let trashCut = try await lib.shell(

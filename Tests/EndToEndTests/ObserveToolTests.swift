@@ -39,7 +39,9 @@ import Testing
       "cairn-observe", ["--server", fixture.serverFile], stdin: truncated,
       environment: fixture.environment())
     #expect(result.status == 65)
-    #expect(result.lines.count == scan.lines.count - 1)
+    // Every line passed on, then the abort that tells the next stage why the stream ends.
+    #expect(result.lines.count == scan.lines.count)
+    #expect(try result.records().last?["type"] as? String == "abort")
     let list = try await ToolRunner.runDetached(
       "cairn-observe", ["list", "--server", fixture.serverFile], environment: fixture.environment())
     #expect(try list.records(ofType: "observed").count == 1)

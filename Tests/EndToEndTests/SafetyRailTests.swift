@@ -29,7 +29,7 @@ struct SafetyRailTests {
       "reconcile-cut.ndjson", f.reconcileStream([f.candidate(f.photos[0])], end: false))
     let gate = try await f.shell("cairn-gate < '\(input)'")
     expectRefused(gate, "incomplete-stream", f)
-    #expect(gate.stdout.isEmpty)
+    #expect(gate.onlyAbort?["tool"] as? String == "cairn-gate")
     // Even a pipeline that ignores the gate's status can't trash: cairn-trash gets no plan.
     let piped = try await f.gateAndTrash(f.reconcileStream([f.candidate(f.photos[0])], end: false))
     #expect(piped.status != 0)
@@ -113,9 +113,17 @@ struct SafetyRailTests {
     let input = try f.write("reconcile-one.ndjson", f.reconcileStream([f.candidate(f.photos[0])]))
     let gate = try await f.shell("cairn-gate -q < '\(input)'")
     #expect(gate.status == 0)
-    // Someone slips another asset into the approved plan.
+    // Someone slips another asset into the approved plan: the end record's count tells.
     var lines = gate.lines
     lines.insert(f.candidate(f.photos[1]).jsonString(), at: 1)
+    let slipped = try f.write("plan-slipped.ndjson", lines.joined(separator: "\n") + "\n")
+    let miscounted = try await f.shell("setsid cairn-trash --yes < '\(slipped)'")
+    #expect(miscounted.status == 65, "\(miscounted.stderr)")
+    #expect(f.mutations.isEmpty)
+    // And one who mends the count too meets the plan's digest.
+    let last = lines.count - 1
+    lines[last] = lines[last].replacingOccurrences(
+      of: #""candidate":1"#, with: #""candidate":2"#)
     let edited = try f.write("plan-edited.ndjson", lines.joined(separator: "\n") + "\n")
     expectRefused(try await f.shell("setsid cairn-trash --yes < '\(edited)'"), "plan-digest", f)
   }

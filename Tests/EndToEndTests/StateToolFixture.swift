@@ -36,7 +36,10 @@ struct StateToolFixture {
         ).jsonString())
     }
     lines.append(
-      EndRecord(tool: "cairn-fetch", complete: true, counts: ["assets": assets.count]).jsonString())
+      EndRecord(
+        tool: "cairn-fetch", complete: true, counts: ["assets": assets.count],
+        records: ["asset": assets.count]
+      ).jsonString())
     try directory.file("server.ndjson", lines.joined(separator: "\n") + "\n")
   }
 

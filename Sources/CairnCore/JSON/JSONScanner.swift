@@ -6,9 +6,19 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A strict RFC 8259 scanner that records field positions instead of building values.
+///
+/// Stricter than the RFC where a record must not be ambiguous: a key twice in one object, a
+/// lone surrogate or `\u0000` escape, and a carriage return outside a string are errors (two
+/// readers could disagree on the first; the others have no place in a path or a checksum).
+/// Nesting is bounded, so a hostile line cannot drive the recursion off the stack.
 struct JSONScanner {
+  /// Objects and arrays inside one another, the outermost included. Records nest three deep.
+  static let maximumDepth = 32
+
   let bytes: [UInt8]
   var position: Int
+  /// Objects and arrays open at `position`.
+  private var depth = 0
 
   init(bytes: [UInt8], position: Int = 0) {
     self.bytes = bytes
@@ -22,7 +32,7 @@ struct JSONScanner {
   private mutating func skipWhitespace() {
     while position < bytes.count {
       switch bytes[position] {
-      case 0x20, 0x09, 0x0A, 0x0D: position += 1
+      case 0x20, 0x09, 0x0A: position += 1
       default: return
       }
     }
@@ -40,9 +50,16 @@ struct JSONScanner {
 
   /// Scans `{...}` at `position`, returning its fields; leaves `position` after the `}`.
   mutating func scanObjectFields() throws(JSONSyntaxError) -> [JSONObject.Field] {
+    try enterNesting()
+    defer { depth -= 1 }
     position += 1  // {
     var fields: [JSONObject.Field] = []
     fields.reserveCapacity(12)
+    // Keys seen, one bit per length and first byte: a key whose bit is clear is new without a
+    // comparison, so a record's keys are checked for duplicates at the cost of a bit test
+    // each. An escaped key can spell any key, so once one is seen every key is compared.
+    var keyBits: UInt64 = 0
+    var escapedKeys = false
     skipWhitespace()
     if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
       position += 1
@@ -54,6 +71,16 @@ struct JSONScanner {
         throw fail("expected a field name")
       }
       let (keyStart, keyEnd, keyHasEscapes) = try scanString()
+      escapedKeys = escapedKeys || keyHasEscapes
+      let first = keyEnd > keyStart ? UInt64(bytes[keyStart]) : 0
+      let bit: UInt64 = 1 << ((UInt64(keyEnd - keyStart) &* 31 &+ first) & 63)
+      if escapedKeys || keyBits & bit != 0,
+        isDuplicate(keyStart, keyEnd, keyHasEscapes, among: fields)
+      {
+        position = keyStart - 1
+        throw fail("duplicate field name")
+      }
+      keyBits |= bit
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
         throw fail("expected ':' after a field name")
@@ -81,6 +108,8 @@ struct JSONScanner {
   }
 
   mutating func scanArrayElements() throws(JSONSyntaxError) -> [JSONValue] {
+    try enterNesting()
+    defer { depth -= 1 }
     position += 1  // [
     var values: [JSONValue] = []
     skipWhitespace()
@@ -105,6 +134,41 @@ struct JSONScanner {
       }
       throw fail("expected ',' or ']' in an array")
     }
+  }
+
+  private mutating func enterNesting() throws(JSONSyntaxError) {
+    guard depth < Self.maximumDepth else {
+      throw fail("nested deeper than \(Self.maximumDepth) levels")
+    }
+    depth += 1
+  }
+
+  /// Whether the key at `start..<end` names one of `fields` already. Keys are compared as
+  /// decoded text, so `"type"` and `"\u0074ype"` are the same key.
+  private func isDuplicate(
+    _ start: Int, _ end: Int, _ hasEscapes: Bool, among fields: [JSONObject.Field]
+  ) -> Bool {
+    let length = end - start
+    for field in fields {
+      let otherStart = Int(field.keyStart)
+      let otherEnd = Int(field.keyEnd)
+      if hasEscapes || field.keyHasEscapes {
+        let key = Self.decodeString(bytes, from: start, to: end, hasEscapes: hasEscapes)
+        let other = Self.decodeString(
+          bytes, from: otherStart, to: otherEnd, hasEscapes: field.keyHasEscapes)
+        if key.sameBytes(as: other) {
+          return true
+        }
+        continue
+      }
+      guard otherEnd - otherStart == length else { continue }
+      let same = bytes.withUnsafeBufferPointer { buffer in
+        UnsafeBufferPointer(rebasing: buffer[start..<end])
+          .sameBytes(as: UnsafeBufferPointer(rebasing: buffer[otherStart..<otherEnd]))
+      }
+      if same { return true }
+    }
+    return false
   }
 
   private mutating func skipValue() throws(JSONSyntaxError) {
@@ -187,10 +251,7 @@ struct JSONScanner {
           UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
           position += 1
         case UInt8(ascii: "u"):
-          guard position + 4 < bytes.count,
-            (1...4).allSatisfy({ Self.hexValue(bytes[position + $0]) != nil })
-          else { throw fail("invalid \\u escape") }
-          position += 5
+          try scanUnicodeEscape()
         default:
           throw fail("invalid escape in a string")
         }
@@ -201,6 +262,39 @@ struct JSONScanner {
       position += 1
     }
     throw fail("unterminated string")
+  }
+
+  /// The hex digits of a `\u` escape at `position` (at the `u`); a high surrogate must be
+  /// followed by a low one, a low one must follow a high one, and U+0000 is refused. Leaves
+  /// `position` after the escape (after both halves of a pair).
+  private mutating func scanUnicodeEscape() throws(JSONSyntaxError) {
+    guard let unit = hex4(at: position + 1) else { throw fail("invalid \\u escape") }
+    position += 5
+    switch unit {
+    case 0:
+      throw fail("\\u0000 in a string")
+    case 0xDC00..<0xE000:
+      throw fail("lone low surrogate escape")
+    case 0xD800..<0xDC00:
+      guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+        bytes[position + 1] == UInt8(ascii: "u"), let low = hex4(at: position + 2),
+        (0xDC00..<0xE000).contains(low)
+      else { throw fail("lone high surrogate escape") }
+      position += 6
+    default:
+      return
+    }
+  }
+
+  /// The four hex digits at `at`, or nil when they are not there.
+  private func hex4(at: Int) -> UInt32? {
+    guard at + 4 <= bytes.count else { return nil }
+    var value: UInt32 = 0
+    for i in at..<(at + 4) {
+      guard let digit = Self.hexValue(bytes[i]) else { return nil }
+      value = value << 4 | digit
+    }
+    return value
   }
 
   /// The offset of the first byte at or after `start` that is not plain ASCII string content

@@ -9,6 +9,10 @@ public struct EndRecord: Record, Equatable {
   public var errors: Int
   /// What the stage counted, by name (`files`, `bytes`, `candidates`, `delete`, ...).
   public var counts: [String: Int]
+  /// How many records of each type the stream carried between its header and this record.
+  /// `RecordWriter` fills it in; a reader compares it with what it read, so a line lost or
+  /// added on the way (a stray `grep -v`) is malformed input, not a deletion. Nil when absent.
+  public var records: [String: Int]?
   /// Per-root scan status, from the tool that scanned the library.
   public var roots: [RootStatus]
   /// The digest of the plan this stream carries (from `cairn-gate`).
@@ -17,12 +21,14 @@ public struct EndRecord: Record, Equatable {
 
   public init(
     tool: String, complete: Bool, errors: Int = 0, counts: [String: Int] = [:],
-    roots: [RootStatus] = [], plan: String? = nil, runId: String? = nil
+    roots: [RootStatus] = [], plan: String? = nil, runId: String? = nil,
+    records: [String: Int]? = nil
   ) {
     self.tool = tool
     self.complete = complete
     self.errors = errors
     self.counts = counts
+    self.records = records
     self.roots = roots
     self.plan = plan
     self.runId = runId
@@ -33,6 +39,7 @@ public struct EndRecord: Record, Equatable {
     complete = try object.bool("complete")
     errors = try object.optionalInt("errors") ?? 0
     counts = try object.intMap("counts")
+    records = object["records"].map(\.isNull) == false ? try object.intMap("records") : nil
     roots = []
     for root in try object.objectArray("roots") { roots.append(try RootStatus(root)) }
     plan = try object.optionalString("plan")
@@ -44,6 +51,7 @@ public struct EndRecord: Record, Equatable {
     w.field("complete", complete)
     w.field("errors", errors)
     w.field("counts", counts)
+    if let records { w.field("records", records) }
     if !roots.isEmpty { w.objects("roots", roots) { $1.write(to: &$0) } }
     w.field("plan", plan)
     w.field("runId", runId)

@@ -1,9 +1,13 @@
 import Foundation
 
 /// The stream schema this build reads and writes. Readers refuse a newer major version.
+///
+/// 1.1: the end record counts the records of each type (`records`), and a failed stage ends
+/// its output with an `abort` record. Streams written before 1.1 have no counts and are
+/// refused as malformed: make them again.
 public enum Schema {
   public static let major = 1
-  public static let minor = 0
+  public static let minor = 1
   public static var current: String { "\(major).\(minor)" }
 }
 

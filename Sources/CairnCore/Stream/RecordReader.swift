@@ -46,6 +46,12 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
 
 /// Reads newline-delimited JSON records from a file descriptor in constant memory.
 public final class RecordReader {
+  /// The longest line accepted, newline excluded. The longest legitimate records are a header
+  /// and an end record listing every root of a scan (a few hundred bytes a root) and a
+  /// candidate with the paths of every copy of a photo; 8 MiB leaves room for tens of
+  /// thousands of either, and bounds what one line can make a reader hold.
+  public static let maximumLineLength = 8 << 20
+
   public let sourceName: String
   private let fd: Int32
   private let ownsDescriptor: Bool
@@ -58,6 +64,8 @@ public final class RecordReader {
   private var bufferOffset = 0
   /// Where the last line read starts in the input (see `lastLineOffset`).
   private var lineOffset = 0
+  /// Lines a `known` closure claimed (see `next(skipping:)`).
+  public private(set) var linesClaimed = 0
   /// Called before a read that may block, so a filter can flush what it has written: records
   /// reach the next stage as soon as they are made, without a system call per record.
   public var willBlock: (() -> Void)?
@@ -109,15 +117,20 @@ public final class RecordReader {
         let claimed = buffer.withUnsafeBufferPointer {
           known(UnsafeBufferPointer(rebasing: $0[range]))
         }
-        if claimed { continue }
+        if claimed {
+          linesClaimed += 1
+          continue
+        }
       }
       let bytes = Array(buffer[range])
-      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
       let object: JSONObject
       do {
         object = try JSONObject(parsing: bytes)
       } catch {
-        throw InputError(source: sourceName, line: lineNumber, message: "invalid record: \(error)")
+        throw InputError(
+          source: sourceName, line: lineNumber,
+          message: "invalid record: \(Self.explain(error, bytes))")
       }
       guard let type = object["type"]?.string else {
         throw InputError(
@@ -125,6 +138,15 @@ public final class RecordReader {
       }
       return InputLine(number: lineNumber, bytes: bytes, object: object, type: type)
     }
+  }
+
+  /// A syntax error, said in terms of the stream where a plain JSON message would puzzle.
+  private static func explain(_ error: JSONSyntaxError, _ line: [UInt8]) -> String {
+    if line.contains(0x0D) {
+      return "carriage return in the line (cairn lines end with a newline alone)"
+    }
+    if line.contains(0) { return "NUL byte in the line" }
+    return error.description
   }
 
   /// The number of the last line read (blank and passed-over lines included).
@@ -160,6 +182,7 @@ public final class RecordReader {
       if let newline = findNewline() {
         let line = start..<newline
         start = newline + 1
+        if line.count > Self.maximumLineLength { throw lineTooLong() }
         return line
       }
       if atEOF {
@@ -171,6 +194,12 @@ public final class RecordReader {
       }
       try fill()
     }
+  }
+
+  private func lineTooLong() -> InputError {
+    InputError(
+      source: sourceName, line: lineNumber + 1,
+      message: "invalid record: the line is longer than \(Self.maximumLineLength >> 20) MiB")
   }
 
   private func findNewline() -> Int? {
@@ -197,6 +226,7 @@ public final class RecordReader {
       start = 0
       end = remaining
     }
+    if end > Self.maximumLineLength { throw lineTooLong() }
     if end == buffer.count {
       // One line longer than the buffer: grow rather than fail on a long path list.
       buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))

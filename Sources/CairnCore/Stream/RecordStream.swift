@@ -1,8 +1,10 @@
 /// A stream of records as the contract defines it: a header first, an end record last.
 ///
-/// Stages read their input through this so every one of them enforces the same rules: no
-/// header or a newer schema is malformed input; records after the end are malformed; a missing
-/// end means the stream was cut short.
+/// Stages read their input through this so every one of them enforces the same rules
+/// (`cairn-records(5)`): no header or a newer schema is malformed input; records after the
+/// end, or a second header, are malformed; the end record's per-type counts must be those of
+/// the records read; a missing end means the stream was cut short; an `abort` record anywhere
+/// stops the stage with the failed stage's status.
 public final class RecordStream {
   public let reader: RecordReader
   public let header: HeaderRecord
@@ -10,6 +12,8 @@ public final class RecordStream {
   /// The `error` records seen so far, in order.
   public private(set) var errors: [ErrorRecord] = []
   public private(set) var linesRead = 0
+  /// The records read so far by type, header and end left out.
+  private var tally = RecordTally()
 
   /// Reads and checks the header.
   public init(reader: RecordReader) throws(CairnError) {
@@ -24,6 +28,10 @@ public final class RecordStream {
       throw CairnError(
         .malformedInput, "empty input: expected a cairn stream (a header record first)",
         at: reader.sourceName)
+    }
+    // A stage that failed before it wrote anything leaves only its abort record.
+    if first.type == AbortRecord.recordType {
+      throw Self.aborted(first, source: reader.sourceName)
     }
     guard first.type == HeaderRecord.recordType else {
       throw CairnError(
@@ -53,52 +61,89 @@ public final class RecordStream {
   }
 
   /// The next record between the header and the end; nil once the end record (or EOF) is read.
-  public func next() throws(CairnError) -> InputLine? { try next(skipping: nil) }
+  public func next() throws(CairnError) -> InputLine? {
+    try next(skipping: nil, claimedAs: "")
+  }
 
   /// As `next()`, passing over the lines `known` claims (see `RecordReader.next(skipping:)`):
-  /// they must be records this stream may carry before its end, which `known` vouches for.
-  /// After the end record nothing is passed over: any line there is an error.
-  public func next(skipping known: ((UnsafeBufferPointer<UInt8>) -> Bool)?) throws(CairnError)
-    -> InputLine?
-  {
+  /// they must be records of type `claimedType` that this stream may carry before its end,
+  /// which `known` vouches for (they are counted as such). After the end record nothing is
+  /// passed over: any line there is an error.
+  public func next(
+    skipping known: ((UnsafeBufferPointer<UInt8>) -> Bool)?, claimedAs claimedType: String
+  ) throws(CairnError) -> InputLine? {
     let line: InputLine?
+    let claimedBefore = reader.linesClaimed
     do {
       line = try reader.next(skipping: end == nil ? known : nil)
     } catch {
       throw CairnError.malformed(error)
     }
+    let claimed = reader.linesClaimed - claimedBefore
+    if claimed > 0 { tally.add(claimedType, count: claimed) }
     linesRead = reader.lastLineNumber
     guard let line else { return nil }
+    let location = "\(reader.sourceName):\(line.number)"
+    if line.type == AbortRecord.recordType { throw Self.aborted(line, source: reader.sourceName) }
     if end != nil {
-      throw CairnError(
-        .malformedInput, "record after the end record", at: "\(reader.sourceName):\(line.number)")
+      throw CairnError(.malformedInput, "record after the end record", at: location)
     }
     switch line.type {
     case EndRecord.recordType:
+      let end: EndRecord
       do {
         end = try EndRecord(line.object)
       } catch {
-        throw CairnError(
-          .malformedInput, "invalid end record: \(error)",
-          at: "\(reader.sourceName):\(line.number)")
+        throw CairnError(.malformedInput, "invalid end record: \(error)", at: location)
       }
+      try checkCounts(end, at: location)
+      self.end = end
       // Anything after the end is an error; read on to find it.
-      return try next(skipping: nil)
+      return try next()
     case HeaderRecord.recordType:
       throw CairnError(
-        .malformedInput, "a second header record (two streams concatenated?)",
-        at: "\(reader.sourceName):\(line.number)")
+        .malformedInput, "a second header record (two streams concatenated?)", at: location)
     case ErrorRecord.recordType:
       do {
         errors.append(try ErrorRecord(line.object))
       } catch {
-        throw CairnError(
-          .malformedInput, "invalid error record: \(error)",
-          at: "\(reader.sourceName):\(line.number)")
+        throw CairnError(.malformedInput, "invalid error record: \(error)", at: location)
       }
-      return line
     default:
-      return line
+      break
+    }
+    tally.add(line.type)
+    return line
+  }
+
+  /// The end record must count, type by type, the records this stream carried: a line lost
+  /// on the way (a filter in a script) or added would otherwise read as a file that is gone.
+  private func checkCounts(_ end: EndRecord, at location: String) throws(CairnError) {
+    guard let stated = end.records else {
+      throw CairnError(
+        .malformedInput,
+        "the end record has no 'records' counts (a stream older than schema \(Schema.current)? "
+          + "make it again with this cairn)", at: location)
+    }
+    let read = tally.counts
+    for type in Set(stated.keys).union(read.keys).sorted() {
+      let says = stated[type] ?? 0
+      let found = read[type] ?? 0
+      guard says == found else {
+        throw CairnError(
+          .malformedInput,
+          "the end record counts \(says) '\(type)' record(s), but the stream carried \(found) "
+            + "(lines lost or added on the way?)", at: location)
+      }
+    }
+  }
+
+  private static func aborted(_ line: InputLine, source: String) -> CairnError {
+    let location = "\(source):\(line.number)"
+    do {
+      return CairnError(aborted: try AbortRecord(line.object), at: location)
+    } catch {
+      return CairnError(.malformedInput, "invalid abort record: \(error)", at: location)
     }
   }
 
@@ -113,8 +158,8 @@ public final class RecordStream {
     }
   }
 
-  /// For stages that can lead to a deletion: the stream must have ended properly, complete,
-  /// without errors. Call after `next()` returned nil.
+  /// For stages that can lead to a deletion or change the server: the stream must have ended
+  /// properly, complete, without errors. Call after `next()` returned nil.
   public func requireComplete() throws(CairnError) {
     guard let end else {
       throw CairnError(

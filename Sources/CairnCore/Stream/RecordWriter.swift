@@ -11,6 +11,9 @@
 /// Records are buffered and flushed whenever the tool is about to wait (see
 /// `RecordReader.willBlock`) and when the buffer fills, so downstream stages see each record
 /// without a system call per record. A closed downstream pipe ends the tool quietly.
+///
+/// The writer counts the records it writes by type and puts the counts in the end record
+/// (`EndRecord.records`), so no tool counts by hand and a reader can tell a lost line.
 public final class RecordWriter: @unchecked Sendable {
   private let fd: Int32
   private var buffer: [UInt8] = []
@@ -20,6 +23,11 @@ public final class RecordWriter: @unchecked Sendable {
   public var onDownstreamClosed: DownstreamClosedPolicy = .exitQuietly
   public private(set) var downstreamClosed = false
   public private(set) var recordsWritten = 0
+  private var tally = RecordTally()
+
+  /// The writer on standard output, once a tool has made one: `Tool.run` ends its output
+  /// with an abort record through it, after the records it still holds.
+  static let standardOutput = Locked<RecordWriter?>(nil)
 
   public enum DownstreamClosedPolicy: Sendable {
     /// Exit at once with status 141, as a process killed by SIGPIPE would.
@@ -34,29 +42,70 @@ public final class RecordWriter: @unchecked Sendable {
     buffer.reserveCapacity(bufferLimit + 4096)
     // EPIPE instead of death by signal, so the policy above decides.
     signal(SIGPIPE, SIG_IGN)
+    if fileDescriptor == 1 { Self.standardOutput.withLock { $0 = self } }
   }
 
   public func write<R: Record>(_ record: R) {
-    writeLine(record.jsonBytes())
+    if R.self == EndRecord.self, let end = record as? EndRecord {
+      write(end)
+      return
+    }
+    writeLine(record.jsonBytes(), type: R.recordType)
   }
 
-  /// Passes a line on exactly as it was read.
-  public func writeLine(_ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { writeLine($0) }
-  }
-
-  /// Writes a line (without its newline) that is already an encoded record.
-  public func writeLine(_ bytes: UnsafeRawBufferPointer) {
+  /// The end record, with the counts of the records written before it.
+  public func write(_ end: EndRecord) {
     lock.withLock { _ in
-      buffer.append(contentsOf: bytes)
-      buffer.append(0x0A)
-      recordsWritten += 1
-      if buffer.count >= limit { flushLocked() }
+      var end = end
+      end.records = tally.counts
+      append(end.jsonBytes())
+    }
+  }
+
+  /// Passes a record on exactly as it was read; `type` is its `type` field.
+  public func writeLine(_ bytes: [UInt8], type: String) {
+    bytes.withUnsafeBytes { writeLine($0, type: type) }
+  }
+
+  /// Writes a line (without its newline) that is already an encoded record of `type` (not an
+  /// end record: those go through `write(_:)`, which counts).
+  public func writeLine(_ bytes: UnsafeRawBufferPointer, type: String) {
+    assert(type != EndRecord.recordType, "an end record must be written with write(_:)")
+    lock.withLock { _ in
+      if type != HeaderRecord.recordType { tally.add(type) }
+      append(bytes)
+    }
+  }
+
+  /// A line of text that is not a record (a table for a terminal): not counted.
+  public func writeText(_ line: String) {
+    var line = line
+    line.withUTF8 { text in lock.withLock { _ in append(UnsafeRawBufferPointer(text)) } }
+  }
+
+  /// Ends the output with `record` after everything written so far, even if the reader has
+  /// gone (a failing tool must exit with its own status, not 141).
+  public func writeAbort(_ record: AbortRecord) {
+    lock.withLock { _ in
+      onDownstreamClosed = .discard
+      append(record.jsonBytes())
+      flushLocked()
     }
   }
 
   public func flush() {
     lock.withLock { _ in flushLocked() }
+  }
+
+  private func append(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { append($0) }
+  }
+
+  private func append(_ bytes: UnsafeRawBufferPointer) {
+    buffer.append(contentsOf: bytes)
+    buffer.append(0x0A)
+    recordsWritten += 1
+    if buffer.count >= limit { flushLocked() }
   }
 
   private func flushLocked() {

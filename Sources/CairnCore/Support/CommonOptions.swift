@@ -19,8 +19,14 @@ public struct CommonOptions: ParsableArguments {
 public enum Tool {
   /// Sets up diagnostics for `name`, runs `body`, and turns a `CairnError` into its one-line
   /// message and exit status.
+  ///
+  /// A tool that writes records (`writesRecords`) and fails ends its output with an `abort`
+  /// record, so the next stage stops with the same status instead of reading a stream that
+  /// was cut short (see `AbortRecord`). Not for status 1 (the stream ended properly and
+  /// carries its errors in-band), and not onto a terminal, where nobody reads records.
   public static func run(
-    _ name: String, _ options: CommonOptions, _ body: () async throws -> ExitStatus
+    _ name: String, _ options: CommonOptions, writesRecords: Bool = true,
+    _ body: () async throws -> ExitStatus
   ) async throws {
     Diagnostics.tool = name
     Diagnostics.verbosity = options.quiet ? .quiet : options.verbose ? .verbose : .normal
@@ -28,8 +34,19 @@ public enum Tool {
     do {
       status = try await body()
     } catch let error as CairnError {
-      Diagnostics.error(error.message, at: error.location)
+      if let carried = error.abort {
+        // The stage that failed has said why; one line here says where the pipeline stopped.
+        Diagnostics.info((error.location.map { "\($0): " } ?? "") + error.message)
+        if writesRecords { AbortOutput.write(carried.passed(on: name)) }
+      } else {
+        Diagnostics.error(error.message, at: error.location)
+        if writesRecords { AbortOutput.write(AbortRecord(name, error)) }
+      }
       throw ExitCode(error.status.rawValue)
+    }
+    if status != .success && status != .partial && writesRecords {
+      AbortOutput.write(
+        AbortRecord(tool: name, status: status, message: status.meaning))
     }
     if status != .success { throw ExitCode(status.rawValue) }
   }

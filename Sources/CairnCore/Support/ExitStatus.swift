@@ -52,11 +52,25 @@ public struct CairnError: Error, Sendable, CustomStringConvertible {
   /// Where the problem is (a path, `<stdin>:17`, a URL); printed before the message.
   public let location: String?
   public let message: String
+  /// Set when the input carried an upstream stage's `abort` record: this tool stops for that
+  /// reason, passes the record on and exits with its status (see `Tool.run`).
+  public let abort: AbortRecord?
 
   public init(_ status: ExitStatus, _ message: String, at location: String? = nil) {
     self.status = status
     self.message = message
     self.location = location
+    self.abort = nil
+  }
+
+  /// Stopping because an upstream stage failed, as `record` says.
+  public init(aborted record: AbortRecord, at location: String? = nil) {
+    self.status = record.status
+    self.message =
+      "stopped: \(record.tool) failed (exit status \(record.status.rawValue)): "
+      + record.message
+    self.location = location
+    self.abort = record
   }
 
   public var description: String {

@@ -114,14 +114,15 @@ public struct PresenceCache: Sendable, SnapshotEncoding {
       var reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8]))
       guard reader.bytes(magic.count)?.elementsEqual(magic) == true,
         reader.integer() == version,
-        let scanLength = reader.word(), let scanDigest = reader.word(),
+        // A length beyond Int is damage, not a trap (a crash the fuzzer found).
+        let scanLength = reader.word().flatMap(Int.init(exactly:)), let scanDigest = reader.word(),
         let count = reader.word(), let high = reader.word(), let low = reader.word(),
         count <= UInt64(Int.max / 8), let bits = reader.bytes((Int(count) + 7) / 8),
         reader.atEnd
       else { return nil }
       let present = (0..<Int(count)).map { bits[bits.startIndex + ($0 >> 3)] >> ($0 & 7) & 1 == 1 }
       return PresenceCache(
-        scan: SnapshotKey(length: Int(scanLength), digest: scanDigest),
+        scan: SnapshotKey(length: scanLength, digest: scanDigest),
         listing: ListingKey(
           count: Int(count), digest: LineDigest(high: high, low: low), isASCII: true),
         present: present)

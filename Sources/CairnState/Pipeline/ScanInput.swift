@@ -37,8 +37,15 @@ public struct ScanInput: Sendable {
       }
     }
     let broken = Set(errors.compactMap(\.root))
+    // An end record that calls the scan incomplete yet names no incomplete root says too
+    // little to trust any root.
+    let incompleteScan = end?.complete == false && statuses.allSatisfy(\.complete)
     return statuses.map { status in
       var status = status
+      if incompleteScan {
+        status.complete = false
+        status.problem = status.problem ?? "the end record says the scan is incomplete"
+      }
       if broken.contains(status.path) && status.complete {
         status.complete = false
         status.problem = status.problem ?? "error records for this root"
@@ -80,7 +87,7 @@ public struct ScanInput: Sendable {
         files.append(index, of: snapshot)
         return true
       }
-    while let line = try stream.next(skipping: known) {
+    while let line = try stream.next(skipping: known, claimedAs: FileRecord.recordType) {
       passThrough?(line)
       guard line.type == FileRecord.recordType else { continue }
       do {

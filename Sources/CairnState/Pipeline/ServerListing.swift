@@ -58,7 +58,7 @@ public struct ServerListing: Sendable {
         recorder?.add(entry)
         return true
       }
-    while let line = try stream.next(skipping: known) {
+    while let line = try stream.next(skipping: known, claimedAs: AssetRecord.recordType) {
       guard line.type == AssetRecord.recordType else { continue }
       do {
         // The owner as the partition spells it (lower case), without making a million

@@ -1,0 +1,77 @@
+import CairnCore
+import Foundation
+
+/// Entry points for the fuzzing harness (`fuzz/`): each reads arbitrary bytes as one of the
+/// state's own files, the way the tools read them, and touches what a reader would. Public so
+/// that the harness needs no `@testable` import (it is built in release too); nothing else
+/// calls them. Each says whether the reader accepted the input, so a corpus can be checked to
+/// reach past the first refusal.
+///
+/// The files end with the digest of what comes before it, and a file whose digest is wrong is
+/// ignored before it is parsed; the entry points seal the input with its digest so that the
+/// fuzzer reaches the parsing behind that check.
+public enum StateFileFuzzing {
+  /// A scan snapshot, touched file by file.
+  @discardableResult
+  public static func scanSnapshot(_ data: [UInt8]) -> Bool {
+    guard let scan = StoredScan.decode(sealed(data)) else { return false }
+    touch(scan)
+    return true
+  }
+
+  /// A scan snapshot and a patch over it: the input's first four bytes (little-endian) say
+  /// how many of the rest are the snapshot; the patch is what follows.
+  @discardableResult
+  public static func patchedScanSnapshot(_ data: [UInt8]) -> Bool {
+    guard data.count >= 4 else { return false }
+    let length = data[0..<4].reversed().reduce(0) { $0 << 8 | Int($1) }
+    let rest = Array(data.dropFirst(4))
+    let split = min(length, rest.count)
+    let full = sealed(Array(rest[..<split]))
+    guard let scan = StoredScan.decode(full, patchedWith: sealed(Array(rest[split...]))) else {
+      return false
+    }
+    touch(scan)
+    return true
+  }
+
+  /// The user the listing snapshots of the seed corpus were made for.
+  public static let listingUser = "0d8f6c1e-1111-4222-8333-444455556666"
+
+  /// A listing snapshot of `listingUser`, entry by entry.
+  @discardableResult
+  public static func listingSnapshot(_ data: [UInt8]) -> Bool {
+    guard let stored = ListingSnapshot.Stored(sealed(data), userId: listingUser) else {
+      return false
+    }
+    for index in 0..<stored.count {
+      _ = stored.digest(index)
+      _ = stored.entry(index)
+    }
+    return true
+  }
+
+  /// A presence cache, read from a file as the tools read it.
+  @discardableResult
+  public static func presenceCache(_ data: [UInt8]) -> Bool {
+    let path = NSTemporaryDirectory() + "/cairn-fuzz-presence-\(getpid())"
+    defer { unlink(path) }
+    guard FileManager.default.createFile(atPath: path, contents: Data(sealed(data))) else {
+      return false
+    }
+    return PresenceCache.load(path) != nil
+  }
+
+  private static func touch(_ scan: StoredScan) {
+    for index in 0..<scan.count {
+      _ = scan.file(index)
+      _ = scan.lineDigest(index)
+      _ = scan.fullIndex(index)
+    }
+  }
+
+  private static func sealed(_ content: [UInt8]) -> [UInt8] {
+    let digest = content.withUnsafeBytes(SnapshotFile.digest)
+    return content + withUnsafeBytes(of: digest.littleEndian, Array.init)
+  }
+}
