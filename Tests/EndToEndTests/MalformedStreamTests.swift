@@ -78,7 +78,7 @@ struct MalformedStreamTests {
   @Test func everyMutationIsMalformedInEveryStageAndMutatesNothing() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
-    let valid = f.reconcileStream([f.candidate(f.photos[0]), f.candidate(f.photos[1])])
+    let valid = try f.reconcileStream([f.candidate(f.photos[0]), f.candidate(f.photos[1])])
     let lines = valid.split(separator: "\n").map(String.init)
     for mutation in Self.mutations {
       let bytes = mutation.apply(lines)
@@ -104,8 +104,8 @@ struct MalformedStreamTests {
   @Test func anIncompleteOrErrorCarryingEndIsRefusedByTheStagesThatChangeTheServer() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
-    let incomplete = f.reconcileStream([f.candidate(f.photos[0])], complete: false)
-    let withErrors = f.reconcileStream(
+    let incomplete = try f.reconcileStream([f.candidate(f.photos[0])], complete: false)
+    let withErrors = try f.reconcileStream(
       [f.candidate(f.photos[0])],
       errors: [ErrorRecord(tool: "cairn-hash", message: "Permission denied", path: "/photos/x")])
     for (name, stream) in [("complete:false", incomplete), ("errors", withErrors)] {
