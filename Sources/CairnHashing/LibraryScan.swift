@@ -132,6 +132,7 @@ public final class LibraryScan {
     }
 
     var walker = LibraryWalker(includeAll: options.includeAll)
+    walker.mountPointsUnder = mounts.map { mounts in { mounts.mountPoints(under: $0) } }
     var outcomes: [LibraryWalker.RootOutcome] = []
     for (index, root) in roots.enumerated() {
       if let failure = root.failure {
@@ -142,7 +143,6 @@ public final class LibraryScan {
         outcomes.append(.unreadable(failure))
         continue
       }
-      walker.mountPoints = mounts?.mountPoints(under: root.path) ?? []
       let outcome = walker.walk(root: root.path) { found in
         let item: ScanItem
         switch found {

@@ -28,9 +28,11 @@ public struct LibraryWalker {
   public var includeAll = false
   /// Symbolic links skipped in the walk.
   public private(set) var skippedLinks = 0
-  /// Folders (walk paths, no NUL) whose files are counted into `filesUnderMount`: the mount
-  /// points of the root being walked, for the mount guard.
-  var mountPoints = Set<[UInt8]>()
+  /// The mount points under a folder root (walk paths, no NUL), whose files are counted into
+  /// `filesUnderMount` for the mount guard. Asked only for folder roots: a list of a hundred
+  /// thousand file roots costs nothing.
+  var mountPointsUnder: ((String) -> Set<[UInt8]>)?
+  private var mountPoints = Set<[UInt8]>()
   /// Files found under each folder of `mountPoints` the walk entered.
   private(set) var filesUnderMount: [[UInt8]: Int] = [:]
   private var filesVisited = 0
@@ -59,6 +61,7 @@ public struct LibraryWalker {
     let status = FileStatus(s)
     var bytes = Array(root.utf8)
     if status.isDirectory {
+      mountPoints = mountPointsUnder?(root) ?? []
       var ancestors: [DirectoryKey] = []
       if let error = walkDirectory(&bytes, status, &ancestors, visit) { return .unreadable(error) }
       return .walked(folder: true)

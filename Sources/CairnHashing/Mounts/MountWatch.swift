@@ -66,9 +66,11 @@ final class MountWatch {
 
   /// Writes what this scan learnt; a failure costs the next scan its guard, so it is said.
   func save() {
-    guard !updated.isEmpty else { return }
+    // Nothing new (the usual scan): no write, no wait for the disk.
+    let changed = updated.filter { remembered.roots[$0.key] != $0.value }
+    guard !changed.isEmpty else { return }
     do {
-      try MountMemory.save(updated, to: memoryPath)
+      try MountMemory.save(changed, to: memoryPath)
     } catch {
       Diagnostics.warning("cannot remember this scan's mount points: \(error.message)")
     }
