@@ -101,11 +101,15 @@ public final class ContentHasher {
 
   private let buffer: UnsafeMutableRawBufferPointer
   private let zeros: UnsafeMutableRawBufferPointer
+  /// How long after a change a file's timestamps may still not show the next one; nil: the
+  /// file system's own tick, judged from the timestamps (`FileStatus.timestampMargin`).
+  private let racyMargin: Int64?
 
-  public init(chunkSize: Int = ContentHasher.chunkSize) {
+  public init(chunkSize: Int = ContentHasher.chunkSize, racyMargin: Int64? = nil) {
     buffer = .allocate(byteCount: chunkSize, alignment: 4096)
     zeros = .allocate(byteCount: chunkSize, alignment: 4096)
     zeros.initializeMemory(as: UInt8.self, repeating: 0)
+    self.racyMargin = racyMargin
   }
 
   deinit {
@@ -119,34 +123,51 @@ public final class ContentHasher {
     public var status: FileStatus
   }
 
+  /// Reads of one file at most: a first read, a read again when it changed, and one to confirm
+  /// a read whose timestamps cannot prove it.
+  static let maximumReads = 3
+
   /// Hashes the file at `path` (a NUL-terminated C string).
   ///
   /// `followSymlinks` is false for files found by the walk (a file swapped for a link after
-  /// the listing is not followed). The file's status is taken before and after reading: a file
-  /// written to meanwhile is read again, so a checksum always matches one whole version.
+  /// the listing is not followed).
   ///
-  /// `expected` is the status the walk just saw: when given, the first attempt trusts it instead
-  /// of asking again (one system call of five for a small file) — the status taken after
-  /// reading must still match it, so a file replaced meanwhile is caught all the same.
+  /// A checksum must be of one whole version of the file. The file's status (device, inode,
+  /// size, mtime, ctime) is taken before and after each read, and a read is accepted only when
+  /// they are the same and they prove it: a file changed within a tick of the file system's
+  /// clock before its status was taken may change again without its timestamps moving, so
+  /// such a read is accepted only when a second read of the same status gives the same
+  /// checksum. A file that will not hold still for that is a failure (`EAGAIN`), reported as an
+  /// error record: never a checksum of bytes that no version of the file held.
+  ///
+  /// `expected` is the status the walk saw, at or after `expectedNotBefore` (nanoseconds since
+  /// 1970): when it is old enough to prove a read, the first read trusts it instead of asking
+  /// again (one system call of five for a small file).
   public func hash(
     path: UnsafePointer<CChar>, followSymlinks: Bool, expected: FileStatus? = nil,
-    progress: (Int) -> Void = { _ in }
+    expectedNotBefore: Int64 = 0, progress: (Int) -> Void = { _ in }
   ) -> Result<Outcome, SystemError> {
     var flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK
     if !followSymlinks { flags |= O_NOFOLLOW }
     let fd = open(path, flags)
     guard fd >= 0 else { return .failure(SystemError(errno: errno)) }
     defer { close(fd) }
-    var attempts = 0
-    while true {
-      attempts += 1
+    // A read that was stable but could not prove it, waiting for a second to agree.
+    var unproven: Outcome?
+    for attempt in 1...Self.maximumReads {
       let status: FileStatus
-      if attempts == 1, let expected, expected.isRegularFile {
+      let racy: Bool
+      if attempt == 1, let expected, expected.isRegularFile,
+        !isRacy(expected, statusTakenAt: expectedNotBefore)
+      {
         status = expected
+        racy = false
       } else {
+        let takenAt = Self.now()
         var before = stat()
         guard fstat(fd, &before) == 0 else { return .failure(SystemError(errno: errno)) }
         status = FileStatus(before)
+        racy = isRacy(status, statusTakenAt: takenAt)
       }
       guard status.isRegularFile else {
         return .failure(
@@ -154,73 +175,100 @@ public final class ContentHasher {
             ? SystemError(errno: EISDIR)
             : SystemError(code: "EINVAL", message: "Not a regular file"))
       }
-      if attempts == 1 && status.size > Int64(buffer.count) {
+      if attempt == 1 && status.size > Int64(buffer.count) {
         #if os(Linux)
           _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
         #endif
       }
-      var hasher = Insecure.SHA1()
-      var offset: off_t = 0
-      var failure: Int32 = 0
-      // Where the current run of data ends (a hole or the end): only known for big files.
-      var dataEnd = off_t.max
-      var checkHoles = status.size >= Self.sparseCheckSize
-      var holesChecked = false
-      while true {
-        if checkHoles && (offset >= dataEnd || !holesChecked) {
-          holesChecked = true
-          let data = lseek(fd, offset, seekData)
-          // ENXIO: no data after offset. Any other failure: the file system can't say; read.
-          if data < 0 && errno != ENXIO {
-            checkHoles = false
-            continue
-          }
-          let next = data < 0 ? off_t(status.size) : min(data, off_t(status.size))
-          // A hole (or, past the last data, the tail): its bytes are zeros by definition.
-          var hole = next - offset
-          while hole > 0 {
-            let n = Int(min(off_t(zeros.count), hole))
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: zeros[0..<n]))
-            progress(n)
-            hole -= off_t(n)
-            offset += off_t(n)
-          }
-          if offset >= off_t(status.size) { break }
-          let end = lseek(fd, offset, seekHole)
-          dataEnd = end < 0 ? off_t.max : end
-        }
-        let want =
-          checkHoles ? Int(min(off_t(buffer.count), max(1, dataEnd - offset))) : buffer.count
-        let n = pread(fd, buffer.baseAddress, want, offset)
-        if n > 0 {
-          hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-          offset += off_t(n)
-          progress(n)
-          // All the bytes stat promised: growth since then shows in the second stat, so the
-          // read that would return 0 can be saved (it's a fifth of the calls for a small file).
-          if offset == off_t(status.size) { break }
-        } else if n == 0 {
-          break
-        } else if errno != EINTR {
-          failure = errno
-          break
-        }
+      let digest: ContentDigest?
+      switch read(fd, status, progress) {
+      case .failure(let error): return .failure(error)
+      case .success(let read): digest = read
       }
-      if failure != 0 { return .failure(SystemError(errno: failure)) }
       var after = stat()
       guard fstat(fd, &after) == 0 else { return .failure(SystemError(errno: errno)) }
-      let finished = FileStatus(after)
-      if finished.sameVersion(as: status) && Int64(offset) == status.size {
-        guard let digest = ContentDigest(Array(hasher.finalize())) else {
-          return .failure(SystemError(code: "EIO", message: "SHA-1 gave an unexpected length"))
-        }
-        return .success(Outcome(digest: digest, status: status))
+      guard let digest, FileStatus(after).sameVersion(as: status) else {
+        unproven = nil
+        continue
       }
-      if attempts >= 3 {
-        return .failure(
-          SystemError(code: "EAGAIN", message: "File keeps changing while it is being read"))
+      let outcome = Outcome(digest: digest, status: status)
+      if !racy { return .success(outcome) }
+      if let earlier = unproven, earlier.status.sameVersion(as: status), earlier.digest == digest {
+        return .success(outcome)
+      }
+      unproven = outcome
+    }
+    return .failure(
+      SystemError(code: "EAGAIN", message: "File keeps changing while it is being read"))
+  }
+
+  /// Whether a write after `statusTakenAt` could have left `status`'s timestamps as they are.
+  private func isRacy(_ status: FileStatus, statusTakenAt: Int64) -> Bool {
+    let margin = racyMargin ?? status.timestampMargin
+    return status.ctimeNanoseconds > statusTakenAt - margin
+  }
+
+  /// One read of the whole file as `status` describes it: its digest, or nil when the file
+  /// ended before `status.size` (it shrank meanwhile).
+  private func read(
+    _ fd: Int32, _ status: FileStatus, _ progress: (Int) -> Void
+  ) -> Result<ContentDigest?, SystemError> {
+    var hasher = Insecure.SHA1()
+    var offset: off_t = 0
+    // Where the current run of data ends (a hole or the end): only known for big files.
+    var dataEnd = off_t.max
+    var checkHoles = status.size >= Self.sparseCheckSize
+    var holesChecked = false
+    while true {
+      if checkHoles && (offset >= dataEnd || !holesChecked) {
+        holesChecked = true
+        let data = lseek(fd, offset, seekData)
+        // ENXIO: no data after offset. Any other failure: the file system can't say; read.
+        if data < 0 && errno != ENXIO {
+          checkHoles = false
+          continue
+        }
+        let next = data < 0 ? off_t(status.size) : min(data, off_t(status.size))
+        // A hole (or, past the last data, the tail): its bytes are zeros by definition.
+        var hole = next - offset
+        while hole > 0 {
+          let n = Int(min(off_t(zeros.count), hole))
+          hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: zeros[0..<n]))
+          progress(n)
+          hole -= off_t(n)
+          offset += off_t(n)
+        }
+        if offset >= off_t(status.size) { break }
+        let end = lseek(fd, offset, seekHole)
+        dataEnd = end < 0 ? off_t.max : end
+      }
+      let want =
+        checkHoles ? Int(min(off_t(buffer.count), max(1, dataEnd - offset))) : buffer.count
+      let n = pread(fd, buffer.baseAddress, want, offset)
+      if n > 0 {
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        offset += off_t(n)
+        progress(n)
+        // All the bytes stat promised: growth since then shows in the second stat, so the
+        // read that would return 0 can be saved (it's a fifth of the calls for a small file).
+        if offset == off_t(status.size) { break }
+      } else if n == 0 {
+        break
+      } else if errno != EINTR {
+        return .failure(SystemError(errno: errno))
       }
     }
+    guard Int64(offset) == status.size else { return .success(nil) }
+    guard let digest = ContentDigest(Array(hasher.finalize())) else {
+      return .failure(SystemError(code: "EIO", message: "SHA-1 gave an unexpected length"))
+    }
+    return .success(digest)
+  }
+
+  static func now() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
   }
 }
 

@@ -50,6 +50,14 @@ public struct FileStatus: Sendable, Equatable {
   public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
   public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
 
+  /// How long after a change the file system's clock may leave the timestamps unmoved by the
+  /// next one: a kernel tick (at most 10 ms, doubled), or the two seconds of coarse file
+  /// systems (FAT, some network mounts), whose timestamps are whole milliseconds.
+  public var timestampMargin: Int64 {
+    let coarse = ctimeNanoseconds % 1_000_000 == 0 && mtimeNanoseconds % 1_000_000 == 0
+    return coarse ? 2_000_000_000 : 20_000_000
+  }
+
   /// Same file, same bytes as far as the kernel can tell.
   public func sameVersion(as other: FileStatus) -> Bool {
     device == other.device && inode == other.inode && size == other.size

@@ -203,10 +203,7 @@ public final class HashCache {
   /// file system's clock, leaving its timestamps as they were: such "racy" files are not
   /// remembered, as git does with its index.
   public func store(_ status: FileStatus, _ digest: ContentDigest, hashedAt: Int64) {
-    // Coarse file systems (FAT, some network mounts) tick in seconds or two.
-    let coarse =
-      status.ctimeNanoseconds % 1_000_000 == 0 && status.mtimeNanoseconds % 1_000_000 == 0
-    let margin: Int64 = coarse ? 2_000_000_000 : 20_000_000
+    let margin = status.timestampMargin
     guard hashedAt - max(status.ctimeNanoseconds, status.mtimeNanoseconds) >= margin else { return }
     let key = Key(device: status.device, inode: status.inode)
     let entry = Entry(

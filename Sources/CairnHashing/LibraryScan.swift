@@ -26,6 +26,10 @@ public struct ScanOptions: Sendable {
   public var window = 4096
   /// Draw progress on stderr.
   public var showProgress = false
+  /// Where the mount points of each root's last scan are remembered; nil for no mount guard.
+  public var mountMemoryPath: String?
+  /// Accept the mounts seen now as the new memory instead of reporting losses.
+  public var forgetMounts = false
 
   public init() {}
 }
@@ -74,6 +78,10 @@ public final class LibraryScan {
     var summary = ScanSummary(roots: [])
     var rootFiles = Array(repeating: 0, count: roots.count)
     var rootErrors = Array(repeating: 0, count: roots.count)
+    var rootMountLost = Array(repeating: false, count: roots.count)
+    let mounts = options.mountMemoryPath.map {
+      MountWatch(memoryPath: $0, forget: options.forgetMounts)
+    }
     let progress = ScanProgress(enabled: options.showProgress)
     let pipeline = OrderedHashPipeline(
       workers: max(1, options.workers), window: max(16, options.window),
@@ -124,6 +132,7 @@ public final class LibraryScan {
     }
 
     var walker = LibraryWalker(includeAll: options.includeAll)
+    walker.mountPointsUnder = mounts.map { mounts in { mounts.mountPoints(under: $0) } }
     var outcomes: [LibraryWalker.RootOutcome] = []
     for (index, root) in roots.enumerated() {
       if let failure = root.failure {
@@ -170,7 +179,17 @@ public final class LibraryScan {
         progress.tick(hashed: pipeline.bytesReadSoFar)
       }
       outcomes.append(outcome)
+      guard let mounts, case .walked(folder: true) = outcome else { continue }
+      for loss in mounts.losses(root: root.path, filesUnder: walker.filesUnderMount) {
+        rootMountLost[index] = true
+        pipeline.submit(
+          ScanItem(
+            rootIndex: index, path: Array(loss.path.utf8), status: nil, explicit: false,
+            outcome: .failed(SystemError(code: loss.code, message: loss.message))),
+          emit: emit, idle: idle)
+      }
     }
+    mounts?.save()
     progress.walkFinished = true
     pipeline.finish(emit: emit, idle: idle)
     progress.clear()
@@ -192,7 +211,10 @@ public final class LibraryScan {
         status.complete = false
         status.problem = "unreadable"
       case .walked(let folder):
-        if rootErrors[index] > 0 {
+        if rootMountLost[index] {
+          status.complete = false
+          status.problem = "mount lost"
+        } else if rootErrors[index] > 0 {
           status.complete = false
           status.problem = "unreadable"
         } else if rootFiles[index] == 0 {

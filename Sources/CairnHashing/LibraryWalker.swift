@@ -28,6 +28,14 @@ public struct LibraryWalker {
   public var includeAll = false
   /// Symbolic links skipped in the walk.
   public private(set) var skippedLinks = 0
+  /// The mount points under a folder root (walk paths, no NUL), whose files are counted into
+  /// `filesUnderMount` for the mount guard. Asked only for folder roots: a list of a hundred
+  /// thousand file roots costs nothing.
+  var mountPointsUnder: ((String) -> Set<[UInt8]>)?
+  private var mountPoints = Set<[UInt8]>()
+  /// Files found under each folder of `mountPoints` the walk entered.
+  private(set) var filesUnderMount: [[UInt8]: Int] = [:]
+  private var filesVisited = 0
 
   public init(includeAll: Bool = false) {
     self.includeAll = includeAll
@@ -43,6 +51,7 @@ public struct LibraryWalker {
 
   /// Walks `root` (absolute), calling `visit` for every item in order.
   public mutating func walk(root: String, _ visit: (WalkItem) -> Void) -> RootOutcome {
+    filesUnderMount = [:]
     var s = stat()
     guard stat(root, &s) == 0 else {
       let error = SystemError(errno: errno)
@@ -52,6 +61,7 @@ public struct LibraryWalker {
     let status = FileStatus(s)
     var bytes = Array(root.utf8)
     if status.isDirectory {
+      mountPoints = mountPointsUnder?(root) ?? []
       var ancestors: [DirectoryKey] = []
       if let error = walkDirectory(&bytes, status, &ancestors, visit) { return .unreadable(error) }
       return .walked(folder: true)
@@ -109,6 +119,7 @@ public struct LibraryWalker {
       switch entry.kind {
       case .file(let fileStatus):
         path.append(0)
+        filesVisited += 1
         visit(.file(path: path, status: fileStatus, explicit: false))
       case .directory:
         var s = stat()
@@ -120,7 +131,14 @@ public struct LibraryWalker {
         let child = FileStatus(s)
         // Replaced by a link or a file since the listing: not ours to follow.
         guard child.isDirectory else { continue }
+        // One set lookup per folder, and only when the root has mount points under it.
+        guard !mountPoints.isEmpty, mountPoints.contains(path) else {
+          _ = walkDirectory(&path, child, &ancestors, visit)
+          continue
+        }
+        let before = filesVisited
         _ = walkDirectory(&path, child, &ancestors, visit)
+        filesUnderMount[path, default: 0] += filesVisited - before
       case .failure(let error):
         visit(.failure(path: String(decoding: path, as: UTF8.self), error: error))
       }

@@ -52,6 +52,9 @@ final class OrderedHashPipeline: @unchecked Sendable {
 
   /// Whether `bytesReadSoFar` is wanted (a progress line): counting costs a lock per read.
   private let countsBytes: Bool
+  /// When the scan began: every status the walk takes is later, which is what a hasher needs
+  /// to know whether the walk's status can prove a read.
+  private let startedAt = ContentHasher.now()
 
   init(workers: Int, window: Int, countsBytes: Bool = true) {
     self.countsBytes = countsBytes
@@ -231,7 +234,10 @@ final class OrderedHashPipeline: @unchecked Sendable {
     // The racy-file test in the cache compares timestamps with when reading began.
     let started = Self.nowNanoseconds()
     let result = withNulTerminated(item.path) { path in
-      hasher.hash(path: path, followSymlinks: item.explicit, expected: item.status) {
+      hasher.hash(
+        path: path, followSymlinks: item.explicit, expected: item.status,
+        expectedNotBefore: startedAt
+      ) {
         [self] count in
         guard countsBytes else { return }
         pthread_mutex_lock(&mutex)

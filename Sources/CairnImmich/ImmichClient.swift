@@ -126,6 +126,20 @@ public final class ImmichClient: Sendable {
     return try decode(StatisticsAnswer.self, answer, "POST /api/search/statistics").total
   }
 
+  /// How many of the user's assets of `visibility` the server holds, trashed ones included.
+  /// `POST /api/search/statistics` ignores `withDeleted`, so the trash is counted by a second
+  /// request (a `trashedBefore` date implies it).
+  public func countAssets(visibility: AssetVisibility) async throws(ImmichError) -> Int {
+    let query = MetadataQuery(visibility: visibility)
+    let active = try await searchStatistics(query)
+    var trash = query.json
+    for key in ["page", "size", "order"] { trash.removeValue(forKey: key) }
+    trash["trashedBefore"] = "9999-12-31T23:59:59.999Z"
+    let answer = try await send(.POST, "/search/statistics", body: trash, retry: .safe)
+    let trashed = try decode(StatisticsAnswer.self, answer, "POST /api/search/statistics").total
+    return active + trashed
+  }
+
   /// `GET /api/assets/:id`.
   public func asset(id: String) async throws(ImmichError) -> ServerAsset {
     try await get("/assets/\(try pathId(id))", as: ServerAsset.self)

@@ -14,6 +14,8 @@ public final class ImmichTestServer: Sendable {
   public let state: ServerState
   public let log: RequestLog
   public let faults: FaultInjector
+  /// Search pages that never end (off unless armed).
+  public let paging = EndlessPaging()
   let router = APIRouter()
   private let logger: Logger
   private let running = LockedBox<Running?>(nil)

@@ -45,7 +45,7 @@ extension ImmichTestServer {
     }
     let reply: Reply
     switch outcome.reply {
-    case .success(let r): reply = r
+    case .success(let r): reply = paging.reshape(api, r) ?? r
     case .failure(let error):
       reply = .json(
         error.status, ErrorBody.render(error, version: version, correlationId: correlationId))

@@ -53,6 +53,14 @@ struct CairnHash: AsyncParsableCommand {
     help: "Neither read nor update the hash cache: read every file.")
   var noCache = false
 
+  @Flag(
+    name: .customLong("forget-mounts"),
+    help: """
+      Accept the file systems mounted under each PATH now as they are: forget the mount points \
+      and devices of the last scan instead of reporting the lost ones.
+      """)
+  var forgetMounts = false
+
   @Option(
     name: .shortAndLong,
     help: ArgumentHelp("Files to read at the same time (default: one per core).", valueName: "n"))
@@ -73,6 +81,8 @@ struct CairnHash: AsyncParsableCommand {
       options.includeAll = all
       options.cachePath = noCache ? nil : CairnPaths().hashCache
       if let jobs { options.workers = jobs }
+      options.mountMemoryPath = CairnPaths().stateHome + "/scan-mounts.json"
+      options.forgetMounts = forgetMounts
       options.showProgress = Diagnostics.stderrIsTerminal && !common.quiet
 
       let writer = RecordWriter()

@@ -20,7 +20,7 @@ function __cairn-hash_parse_tokens -S
     set -l unparsed_tokens (__cairn-hash_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-hash'
-        __cairn-hash_parse_subcommand -r 1 '0/null' 'all' 'no-cache' 'j/jobs=' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        __cairn-hash_parse_subcommand -r 1 '0/null' 'all' 'no-cache' 'forget-mounts' 'j/jobs=' 'v/verbose' 'q/quiet' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-hash_parse_subcommand -r 1 'version'
@@ -81,6 +81,7 @@ complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positiona
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" 0 null' -s '0' -l 'null' -d 'Paths read from stdin are separated by NUL, as `find -print0` writes them.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" all' -l 'all' -d 'Hash every regular file, not only the image and video types Immich accepts.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" no-cache' -l 'no-cache' -d 'Neither read nor update the hash cache: read every file.'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" forget-mounts' -l 'forget-mounts' -d 'Accept the file systems mounted under each PATH now as they are: forget the mount points and devices of the last scan instead of reporting the lost ones.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" j jobs' -l 'jobs' -s 'j' -d 'Files to read at the same time (default: one per core).' -rfka ''
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'

@@ -106,6 +106,8 @@ public struct SearchLister: Sendable {
   {
     var records: [AssetRecord] = []
     for visibility in AssetVisibility.listed {
+      var bound = PageBound(
+        label: "POST /api/search/metadata (\(visibility.rawValue))", pageSize: pageSize)
       var page = 1
       while true {
         let query = MetadataQuery(
@@ -113,14 +115,25 @@ public struct SearchLister: Sendable {
         let answer = try await client.searchMetadata(query)
         for item in answer.items { records.append(item.record) }
         progress?(records.count)
+        try bound.check(page: page, items: answer.items.count, next: answer.nextPage)
         guard let next = answer.nextPage else { break }
-        guard next > page else {
-          throw ImmichError(
-            .server, "POST /api/search/metadata: page \(page) points back to page \(next)")
-        }
+        if page == 1 { bound.counted = await count(visibility) }
         page = next
       }
     }
     return ServerListing(filtering: records, ownerId: ownerId)
+  }
+
+  /// The server's own count, asked only once a listing needs a second page (a small library
+  /// costs no extra request); nil when the server or the key can't say, and then the page
+  /// bound alone stops an endless listing.
+  private func count(_ visibility: AssetVisibility) async -> Int? {
+    do {
+      return try await client.countAssets(visibility: visibility)
+    } catch {
+      Diagnostics.verbose(
+        "cannot count the \(visibility.rawValue) assets (\(error.message)); paging without a count")
+      return nil
+    }
   }
 }
