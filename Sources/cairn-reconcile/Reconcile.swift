@@ -94,6 +94,12 @@ struct Reconcile {
     var input = try store.reconciliationInput(
       files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now)
     clock.lap("load the state")
+    if !options.noTrash {
+      let found = try collectSignals(
+        store, scan: scan, absent: input, configuration: configuration)
+      if found > 0 { input.confirmations = try store.signals.confirmations() }
+      clock.lap("deletion signals", "\(found) new")
+    }
     let plan = try lookup.value()
     let scanLookup = store.lookup(plan, files: scan.files, assets: listing.assets)
     input.lookup = scanLookup
@@ -125,6 +131,31 @@ struct Reconcile {
     }
     summarize(output.summary, skipped: roots.filter { !output.completeRoots.contains($0.path) })
     return .success
+  }
+
+  /// Records the deletion signals this run can see, so the four-stage pipeline holds a
+  /// trashed photo for its quarantine as one with cairn-observe does: the trash folders'
+  /// (unless cairn-observe looked already), and Android's trash beside the last paths of the
+  /// checksums absent from the scan. Returns how many were new.
+  private func collectSignals(
+    _ store: PartitionStore, scan: ScanInput, absent input: ReconciliationInput,
+    configuration: Configuration
+  ) throws(CairnError) -> Int {
+    var found = 0
+    if !scan.alreadyObserved {
+      found += try store.recordTrashSignals(
+        roots: scan.roots.map(\.path), configuration: configuration)
+    }
+    // The engine's input holds only the absent checksums, unless the store could not tell
+    // which they are: then they are found here, so the folders listed stay few.
+    var absent = input.observed
+    if input.observedCount == nil {
+      var scanned = Set<String>()
+      for index in scan.files.indices { scanned.insert(scan.files[index].checksum) }
+      absent = absent.filter { !scanned.contains($0.key) }
+    }
+    found += try store.recordAndroidTrash(absent: absent, paths: configuration.paths)
+    return found
   }
 
   /// Refuses a scan whose scope is in doubt, unless told to leave the doubtful roots out.

@@ -13,8 +13,13 @@ import Foundation
 /// - A checksum on the server more than once makes every such asset a candidate: they are the
 ///   same bytes, and the local copy that justified keeping them is gone.
 /// - Buckets: a confirmed deletion is `held` until confirmedAt + quarantine, then `delete`;
-///   an unconfirmed one is `delete` when trusting and `pending` when strict.
+///   an unconfirmed one is `delete` when trusting and `pending` when strict. A photo in
+///   Android's trash is always `pending` (`android-trash`): the Immich app's "Free up space"
+///   leaves the same name for photos the user keeps on the server.
 public enum ReconciliationEngine {
+  /// The reason of a candidate in Android's trash: always pending review (see `reconcile`).
+  public static let androidTrashReason = "android-trash"
+
   public static func reconcile(_ input: ReconciliationInput) -> ReconciliationOutput {
     let completeRoots = Set(
       input.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
@@ -83,7 +88,15 @@ public enum ReconciliationEngine {
         candidate.confirmedAt = confirmation.confirmedAt
         candidate.eligibleAt = eligible
         let how = Self.describe(confirmation)
-        if input.now >= eligible {
+        if confirmation.source == DeletionConfirmation.androidSource {
+          // The Immich app's "Free up space" leaves the very name a gallery's delete does, for
+          // photos the user wants kept on the server: no quarantine can tell them apart.
+          candidate.bucket = .pending
+          candidate.reason = Self.androidTrashReason
+          candidate.detail =
+            "\(place) \(how) on \(confirmation.confirmedAt.iso8601), as a gallery's delete or "
+            + "the Immich app's \"Free up space\" leaves it; a person decides"
+        } else if input.now >= eligible {
           candidate.reason = "confirmed"
           candidate.detail =
             "\(place) \(how) on \(confirmation.confirmedAt.iso8601); its "
@@ -149,6 +162,7 @@ public enum ReconciliationEngine {
     case "edit": return "was replaced by an edit"
     case "freedesktop": return "was moved to the desktop trash"
     case "macos": return "was moved to the macOS Trash"
+    case DeletionConfirmation.androidSource: return "was moved to Android's trash"
     default: return "was moved to a trash folder (\(confirmation.source))"
     }
   }
