@@ -43,7 +43,8 @@ struct CairnReconcile: AsyncParsableCommand {
 
   @Flag(
     help:
-      "Do not look for deletion signals: in trash folders, and in Android's trash beside the photos.")
+      "Do not look for deletion signals: in trash folders, and in Android's trash beside the photos."
+  )
   var noTrash = false
 
   func run() async throws {

@@ -10,8 +10,10 @@ extension PartitionStore {
   public func recordTrashSignals(roots: [String], configuration: Configuration)
     throws(CairnError) -> Int
   {
-    let trashed = TrashSignals(roots: roots, paths: configuration.paths, configuration: configuration)
-      .trashedFiles()
+    let trashed = TrashSignals(
+      roots: roots, paths: configuration.paths, configuration: configuration
+    )
+    .trashedFiles()
     guard !trashed.isEmpty else { return 0 }
     let hasher = TrashHasher(paths: configuration.paths)
     defer { hasher.finish() }
@@ -63,7 +65,8 @@ extension PartitionStore {
         else { continue }
         confirmations.append(
           DeletionConfirmation(
-            checksum: checksum, confirmedAt: name.trashedAt, source: DeletionConfirmation.androidSource,
+            checksum: checksum, confirmedAt: name.trashedAt,
+            source: DeletionConfirmation.androidSource,
             originalPath: folder + "/" + name.originalName))
       }
     }
