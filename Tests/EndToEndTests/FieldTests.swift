@@ -112,6 +112,27 @@ struct FieldTests {
   }
 
   @Test(arguments: versions)
+  func aMassOffloadIntoATrashIsCalledOutByTheFourStagePipeline(version: ImmichVersion)
+    async throws
+  {
+    let names = (0..<60).map { "P\($0)" }
+    let f = try await FieldFixture(version: version, versions: names)
+    defer { Task { await f.stop() } }
+    for name in names { try f.write(name + ".jpg", name) }
+    let trashed = try await f.trashedAfter {
+      // Fifty photos into Syncthing's versions at once, as a phone's cleanup synced over.
+      try f.sh(
+        "mkdir -p .stversions && stamp=$(date +%Y%m%d-%H%M%S) && for i in $(seq 0 49); do "
+          + "mv P$i.jpg .stversions/P$i~$stamp.jpg; done")
+    }
+    #expect(trashed.isEmpty)
+    let buckets = try await f.candidates().mapValues(\.bucket)
+    #expect(buckets.count == 50 && buckets.values.allSatisfy { $0 == "held" })
+    let preview = try await f.pipeline()
+    #expect(preview.stderr.contains("50 deletions were confirmed at once"), "\(preview.stderr)")
+  }
+
+  @Test(arguments: versions)
   func androidsTrashWaitsForAPersonAndPendingFilesAreNoPhotos(version: ImmichVersion)
     async throws
   {
