@@ -2,7 +2,8 @@ import CairnCore
 
 /// An anchor whose file identity is absent from the scan being recorded.
 struct AbsentAnchor: Equatable {
-  var identity: String
+  /// Nil for a deleted edited file's versions (`deletedVersion`), which no identity holds.
+  var identity: String?
   var first: String
   var current: String
 }
@@ -19,13 +20,21 @@ struct AbsentAnchor: Equatable {
 ///   somewhere in the scan the old file moved there, and the new one at its path is a new photo.
 ///   A path reused for an unrelated photo before the next scan reads as an edit: the old
 ///   photo's original stays protected on the server while the new file exists, the safe side.
+/// - By a deleted edited file's last bytes (`deletedVersion`): the file put back from a trash,
+///   or synced back, is that file again, and its original is protected again.
 struct AbsentAnchors {
   var byCurrent: [String: AbsentAnchor] = [:]
   var atPath: [ByteKey: AbsentAnchor] = [:]
+  /// Originals of deleted edited files, by last checksum.
+  var restored: [String: String] = [:]
 
-  /// Whose original `file`, new to the anchors, inherits; bytes first, then the path.
+  /// Whose original `file`, new to the anchors, inherits; bytes first, then the path, then a
+  /// deleted file's versions.
   func predecessor(of file: ScannedFile) -> AbsentAnchor? {
     byCurrent[file.checksum] ?? atPath[ByteKey(file.path)]
+      ?? restored[file.checksum].map {
+        AbsentAnchor(identity: nil, first: $0, current: file.checksum)
+      }
   }
 }
 

@@ -37,9 +37,21 @@ extension PartitionStore {
         + replaced.map { ByteKey($0.checksum) })
     let signalled = try String.fetchAll(
       db, sql: "SELECT checksum FROM missing UNION SELECT checksum FROM confirmation")
+    // The versions of deleted edited files: one seen again ends its row, and a file whose
+    // last bytes are back gets its original again.
+    let versions = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT lastChecksum, originalChecksum FROM deletedVersion
+        ORDER BY lastChecksum, originalChecksum
+        """)
     var involved = moved
     involved.formUnion(previous.absent.map(ByteKey.init))
     involved.formUnion(signalled.map(ByteKey.init))
+    for row in versions {
+      involved.insert(ByteKey(row[0] as String))
+      involved.insert(ByteKey(row[1] as String))
+    }
     // Identities whose anchors can change.
     var identities = Set(
       delta.changed.map { ByteKey(files[$0].identity.key) }
@@ -100,6 +112,9 @@ extension PartitionStore {
     var predecessors = try absentAnchors(db, for: unanchored, in: &scan)
     predecessors.atPath = try replacedAnchors(
       db, for: unanchored, replaced: replaced, scan: scan, statement: anchorOf)
+    for row in versions where scan.roots[ByteKey(row[0] as String)] != nil {
+      predecessors.restored[row[0]] = row[1]
+    }
     let changes = try applyAnchorRules(
       db, files: files, changing: scan.carrying, stored: stored, absent: predecessors,
       time: time)
@@ -133,6 +148,8 @@ extension PartitionStore {
           JSONText.array(completeRoots.map(\.string).sorted()),
         ])
     }
+
+    try forgetVersionsSeenAgain(db, scan: &scan, asked: involved)
 
     // Back in the library: no longer missing or signalled.
     var returning = Set(signalled.map(ByteKey.init))
@@ -174,6 +191,29 @@ extension PartitionStore {
     var listed: [ByteKey: Bool] = [:]
     for key in involved { listed[key] = scan.roots[key] != nil }
     return (summary, next, listed)
+  }
+
+  /// Deletes the rows of `deletedVersion` with a version this scan lists, as `updateAnchors`
+  /// does; the scan is asked about the checksums of rows written by this recording that
+  /// `asked` does not hold.
+  private func forgetVersionsSeenAgain(
+    _ db: Database, scan: inout ScanQuery, asked: Set<ByteKey>
+  ) throws {
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT lastChecksum, originalChecksum FROM deletedVersion")
+    guard !rows.isEmpty else { return }
+    let keys = Set(rows.flatMap { [ByteKey($0[0] as String), ByteKey($0[1] as String)] })
+    scan.find(checksums: keys.subtracting(asked), identities: [])
+    let forget = try db.cachedStatement(
+      sql: "DELETE FROM deletedVersion WHERE lastChecksum = ? AND originalChecksum = ?")
+    for row in rows {
+      let last: String = row[0]
+      let original: String = row[1]
+      guard scan.roots[ByteKey(last)] != nil || scan.roots[ByteKey(original)] != nil else {
+        continue
+      }
+      try forget.execute(arguments: [last, original])
+    }
   }
 
   /// The anchors absent from the scan whose current checksum is that of a file at `indexes`

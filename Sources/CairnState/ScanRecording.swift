@@ -238,6 +238,14 @@ extension PartitionStore {
       let listed: Bool = row[4]
       if !listed { absent.atPath[ByteKey(row[3])] = anchor }
     }
+    let restored = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT lastChecksum, originalChecksum FROM deletedVersion
+        WHERE lastChecksum IN (SELECT checksum FROM temp.scanKey)
+        ORDER BY lastChecksum, originalChecksum
+        """)
+    while let row = try restored.next() { absent.restored[row[0]] = row[1] }
 
     var anchors: [String: StoredAnchor] = [:]
     var changing: [Int] = []
@@ -281,6 +289,13 @@ extension PartitionStore {
         DELETE FROM anchor WHERE identity IN (SELECT identity FROM temp.absentAnchor)
         AND root IN (SELECT value FROM json_each(?))
         """, arguments: [JSONText.array(completeRoots.sorted())])
+    // A version seen again is no longer a deleted file's: the file is back (and anchored
+    // again above), or those bytes are kept elsewhere.
+    try db.execute(
+      sql: """
+        DELETE FROM deletedVersion WHERE lastChecksum IN (SELECT checksum FROM temp.scanKey)
+        OR originalChecksum IN (SELECT checksum FROM temp.scanKey)
+        """)
     return changes.retired.count
   }
 
@@ -323,7 +338,7 @@ extension PartitionStore {
         let predecessor = absent.predecessor(of: file)
         let first = predecessor?.first ?? file.checksum
         if let predecessor {
-          changes.inherited.insert(predecessor.identity)
+          if let identity = predecessor.identity { changes.inherited.insert(identity) }
           if predecessor.current != predecessor.first && predecessor.current != file.checksum {
             // Rewritten at its path from an intermediate version: that version retires.
             try retire.execute(arguments: [predecessor.current, time, file.path])

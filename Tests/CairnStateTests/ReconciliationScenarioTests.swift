@@ -249,6 +249,15 @@ let scenarios: [Scenario] = [
     assets: [asset("o", "O"), asset("e1", "E1"), asset("b", "B")], settings: strict,
     expected: ["o": .pending, "e1": .pending]),
   Scenario(
+    name: "an edited file put back from the trash: its original is protected again",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7), ("b.jpg", "B", 2)]),
+      scan(day: 1, [("a.jpg", "E1", 8), ("b.jpg", "B", 2)]),
+      scan(day: 2, [("b.jpg", "B", 2)], trashed: ["E1"]),
+      scan(day: 3, [("a.jpg", "E1", 9), ("b.jpg", "B", 2)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("b", "B")], expected: [:]),
+  Scenario(
     name: "copy then delete across file systems with an edit: the original stays",
     runs: [
       scanRoots(day: 0, [("/a", [("x.jpg", "O", 7)]), ("/b", [("y.jpg", "Y", 8)])]),
