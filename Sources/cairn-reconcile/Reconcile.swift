@@ -94,11 +94,13 @@ struct Reconcile {
     var input = try store.reconciliationInput(
       files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now)
     clock.lap("load the state")
-    if !options.noTrash {
-      let found = try collectSignals(
-        store, scan: scan, absent: input, configuration: configuration)
+    // The trash folders' signals, unless cairn-observe looked already: the four-stage
+    // pipeline then holds a trashed photo for its quarantine as the five-stage one does.
+    if !options.noTrash && !scan.alreadyObserved {
+      let found = try store.recordTrashSignals(
+        roots: scan.roots.map(\.path), configuration: configuration)
       if found > 0 { input.confirmations = try store.signals.confirmations() }
-      clock.lap("deletion signals", "\(found) new")
+      clock.lap("trash signals", "\(found) new")
     }
     let plan = try lookup.value()
     let scanLookup = store.lookup(plan, files: scan.files, assets: listing.assets)
@@ -106,8 +108,19 @@ struct Reconcile {
     clock.lap(
       "look up server checksums",
       scanLookup.isCarriedOver ? "carried over from the last run" : "made")
-    let output = try store.reconcile(input)
+    var output = try store.reconcile(input)
     clock.lap("reconcile", "\(output.candidates.count) candidates")
+    if !options.noTrash {
+      // Android's trash beside the candidates, which are few, rather than beside every
+      // checksum ever deleted; a signal found decides again (rarely: nothing else changed).
+      let found = try store.recordAndroidTrash(
+        lastPaths: output.candidates.flatMap(\.paths), paths: configuration.paths)
+      if found > 0 {
+        input.confirmations = try store.signals.confirmations()
+        output = try store.reconcile(input)
+      }
+      clock.lap("Android trash", "\(found) new")
+    }
     store.keepLookups(scanLookup, listing: plan.listing)
     // Free the partition before writing: the next stage may open it as soon as it reads.
     store.close()
@@ -131,31 +144,6 @@ struct Reconcile {
     }
     summarize(output.summary, skipped: roots.filter { !output.completeRoots.contains($0.path) })
     return .success
-  }
-
-  /// Records the deletion signals this run can see, so the four-stage pipeline holds a
-  /// trashed photo for its quarantine as one with cairn-observe does: the trash folders'
-  /// (unless cairn-observe looked already), and Android's trash beside the last paths of the
-  /// checksums absent from the scan. Returns how many were new.
-  private func collectSignals(
-    _ store: PartitionStore, scan: ScanInput, absent input: ReconciliationInput,
-    configuration: Configuration
-  ) throws(CairnError) -> Int {
-    var found = 0
-    if !scan.alreadyObserved {
-      found += try store.recordTrashSignals(
-        roots: scan.roots.map(\.path), configuration: configuration)
-    }
-    // The engine's input holds only the absent checksums, unless the store could not tell
-    // which they are: then they are found here, so the folders listed stay few.
-    var absent = input.observed
-    if input.observedCount == nil {
-      var scanned = Set<String>()
-      for index in scan.files.indices { scanned.insert(scan.files[index].checksum) }
-      absent = absent.filter { !scanned.contains($0.key) }
-    }
-    found += try store.recordAndroidTrash(absent: absent, paths: configuration.paths)
-    return found
   }
 
   /// Refuses a scan whose scope is in doubt, unless told to leave the doubtful roots out.

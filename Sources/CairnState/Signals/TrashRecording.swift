@@ -29,23 +29,21 @@ extension PartitionStore {
     return try signals.union(confirmations)
   }
 
-  /// Looks beside the last known paths of the checksums absent from this scan (`absent`, as
-  /// the engine's input has them) for the names MediaStore gives a photo in the phone's trash
-  /// (`.trashed-<expires>-<name>`), and records the observed checksums of those files as
-  /// deletion signals from `android`, dated when they were trashed (`MediaStoreName`). Only
-  /// the folders of absent checksums are listed: a photo renamed in place into the trash is
-  /// absent from the scan, and its folder is where it was. Returns how many were new.
-  public func recordAndroidTrash(absent: [String: ObservedEntry], paths: CairnPaths)
+  /// Looks beside `lastPaths` (where photos gone from the scan were last seen) for the names
+  /// MediaStore gives a photo in the phone's trash (`.trashed-<expires>-<name>`), and records
+  /// the observed checksums of those files as deletion signals from `android`, dated when they
+  /// were trashed (`MediaStoreName`). A photo renamed in place into the trash is gone from the
+  /// scan, and its folder is where it was: only those folders are listed. Returns how many
+  /// signals were new.
+  public func recordAndroidTrash(lastPaths: [String], paths: CairnPaths)
     throws(CairnError) -> Int
   {
-    // The names each folder's absent photos had.
+    // The names each folder's gone photos had.
     var namesByFolder: [String: Set<String>] = [:]
-    for entry in absent.values {
-      for path in entry.paths {
-        let url = URL(fileURLWithPath: path)
-        namesByFolder[url.deletingLastPathComponent().path, default: []]
-          .insert(url.lastPathComponent)
-      }
+    for path in lastPaths {
+      let url = URL(fileURLWithPath: path)
+      namesByFolder[url.deletingLastPathComponent().path, default: []]
+        .insert(url.lastPathComponent)
     }
     var hasher: TrashHasher?
     defer { hasher?.finish() }
