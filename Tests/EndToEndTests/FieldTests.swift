@@ -148,6 +148,10 @@ struct FieldTests {
       try f.write("DCIM/Camera/.pending-\(expires)-c.jpg", "C")
     }
     #expect(trashed.isEmpty)
+    // Neither name is a photo of the library: cairn-hash lists neither.
+    let listed = try f.sh("cairn-hash .").stdout
+    #expect(listed.contains("b.jpg"))
+    #expect(!listed.contains(".trashed-") && !listed.contains(".pending-"))
     let candidates = try await f.candidates()
     #expect(candidates.mapValues(\.bucket) == ["A": "pending"])
     #expect(candidates["A"]?.reason == "android-trash")
