@@ -59,10 +59,12 @@ final class FieldFixture: @unchecked Sendable {
     }
   }
 
-  /// Runs a shell script in the library (mv, rm, rsync, ...).
+  /// Runs a shell script in the library (mv, rm, rsync, ...), off the cooperative pool that
+  /// the in-process test servers answer on.
   @discardableResult
-  func sh(_ script: String) throws -> ToolResult {
-    let result = try ToolRunner.shell(script, environment: env, workingDirectory: library)
+  func sh(_ script: String) async throws -> ToolResult {
+    let result = try await ToolRunner.shellDetached(
+      script, environment: env, workingDirectory: library)
     guard result.status == 0 else {
       throw CairnError(.malformedInput, "\(script): \(result.stderr)")
     }
@@ -100,12 +102,12 @@ final class FieldFixture: @unchecked Sendable {
 
   /// Seeds the store, applies `change`, then runs the pipeline twice (the first run with
   /// candidates on a partition is always a dry run): the versions trashed on the server.
-  func trashedAfter(_ roots: [String] = [], _ change: () throws -> Void) async throws -> Set<
-    String
-  > {
+  func trashedAfter(_ roots: [String] = [], _ change: () async throws -> Void) async throws
+    -> Set<String>
+  {
     let seed = try await pipeline(roots)
     guard seed.status == 0 else { throw CairnError(.malformedInput, "seed: \(seed.stderr)") }
-    try change()
+    try await change()
     for _ in 0..<2 {
       let run = try await pipeline(roots)
       guard run.status == 0 else { throw CairnError(.malformedInput, run.stderr) }

@@ -48,7 +48,7 @@ struct FieldTests {
     try f.write("b.jpg", "B")
     let e1 = try stage(f, "E1")
     let trashed = try await f.trashedAfter {
-      try f.sh("export E1='\(e1)'; \(script)")
+      try await f.sh("export E1='\(e1)'; \(script)")
     }
     #expect(trashed.isEmpty, "\(style)")
     #expect(try await f.candidates().isEmpty, "\(style)")
@@ -62,10 +62,10 @@ struct FieldTests {
     let e1 = try stage(f, "E1")
     let e2 = try stage(f, "E2")
     let trashed = try await f.trashedAfter {
-      try f.sh("cp '\(e1)' .syncthing.a.jpg.tmp && mv -f .syncthing.a.jpg.tmp a.jpg")
+      try await f.sh("cp '\(e1)' .syncthing.a.jpg.tmp && mv -f .syncthing.a.jpg.tmp a.jpg")
     }
     #expect(trashed.isEmpty)
-    try f.sh("cp '\(e2)' .syncthing.a.jpg.tmp && mv -f .syncthing.a.jpg.tmp a.jpg")
+    try await f.sh("cp '\(e2)' .syncthing.a.jpg.tmp && mv -f .syncthing.a.jpg.tmp a.jpg")
     let candidates = try await f.candidates()
     #expect(candidates.mapValues(\.bucket) == ["E1": "held"])
   }
@@ -78,11 +78,11 @@ struct FieldTests {
     try f.write("b.jpg", "B")
     let e1 = try stage(f, "E1")
     _ = try await f.trashedAfter {
-      try f.sh("cp '\(e1)' .syncthing.a.jpg.tmp && mv -f .syncthing.a.jpg.tmp a.jpg")
+      try await f.sh("cp '\(e1)' .syncthing.a.jpg.tmp && mv -f .syncthing.a.jpg.tmp a.jpg")
     }
     // The desktop moves the photo to the freedesktop.org trash, with its .trashinfo.
     let trash = f.env["XDG_DATA_HOME"]! + "/Trash"
-    try f.sh(
+    try await f.sh(
       """
       mkdir -p '\(trash)/files' '\(trash)/info' && mv a.jpg '\(trash)/files/a.jpg' &&
       printf '[Trash Info]\\nPath=%s\\nDeletionDate=%s\\n' '\(f.library)/a.jpg' \
@@ -103,7 +103,7 @@ struct FieldTests {
     try f.write("b.jpg", "B")
     let trashed = try await f.trashedAfter {
       // Syncthing's "simple" or "staggered" versioning, on a deletion from another device.
-      try f.sh(
+      try await f.sh(
         "mkdir -p .stversions/2025 && mv 2025/a.jpg "
           + "\".stversions/2025/a~$(date +%Y%m%d-%H%M%S).jpg\"")
     }
@@ -121,7 +121,7 @@ struct FieldTests {
     for name in names { try f.write(name + ".jpg", name) }
     let trashed = try await f.trashedAfter {
       // Fifty photos into Syncthing's versions at once, as a phone's cleanup synced over.
-      try f.sh(
+      try await f.sh(
         "mkdir -p .stversions && stamp=$(date +%Y%m%d-%H%M%S) && for i in $(seq 0 49); do "
           + "mv P$i.jpg .stversions/P$i~$stamp.jpg; done")
     }
@@ -143,13 +143,13 @@ struct FieldTests {
     let expires = Int(Date().timeIntervalSince1970) + 30 * 86_400
     let trashed = try await f.trashedAfter {
       // MediaStore renames in place: a gallery's delete, or the Immich app's "Free up space".
-      try f.sh("cd DCIM/Camera && mv a.jpg .trashed-\(expires)-a.jpg")
+      try await f.sh("cd DCIM/Camera && mv a.jpg .trashed-\(expires)-a.jpg")
       // An app still writing a photo: not a photo yet, and no deletion either.
       try f.write("DCIM/Camera/.pending-\(expires)-c.jpg", "C")
     }
     #expect(trashed.isEmpty)
     // Neither name is a photo of the library: cairn-hash lists neither.
-    let listed = try f.sh("cairn-hash .").stdout
+    let listed = try await f.sh("cairn-hash .").stdout
     #expect(listed.contains("b.jpg"))
     #expect(!listed.contains(".trashed-") && !listed.contains(".pending-"))
     let candidates = try await f.candidates()
@@ -172,11 +172,11 @@ struct FieldTests {
     // Seeded as the whole library, then run over one year: a deletion there is found.
     let trashed = try await f.trashedAfter([f.library]) {}
     #expect(trashed.isEmpty)
-    try f.sh("rm 2025/b.jpg")
+    try await f.sh("rm 2025/b.jpg")
     for _ in 0..<2 { #expect(try await f.pipeline([f.library + "/2025"]).status == 0) }
     #expect(f.trashed == ["B"])
     // Seen under 2024 only: a run over 2025 never proposes it, a run over the whole does.
-    try f.sh("rm 2024/a.jpg")
+    try await f.sh("rm 2024/a.jpg")
     #expect(try await f.candidates([f.library + "/2025"]).isEmpty)
     #expect(try await f.candidates([f.library]).mapValues(\.bucket) == ["A": "delete"])
   }
@@ -192,13 +192,13 @@ struct FieldTests {
     try f.write(nfc, "C")
     try f.write("d.jpg", "D")
     try f.write("e.jpg", "E")
-    try f.sh("ln e.jpg e-link.jpg")
+    try await f.sh("ln e.jpg e-link.jpg")
     let trashed = try await f.trashedAfter {
-      try f.sh("mv 2024 2024-holiday")  // a folder renamed
-      try f.sh("mkdir -p sub && cp -p b.jpg sub/b.jpg && rm b.jpg")  // copy, then delete
-      try f.sh("mv '\(nfc)' '\(nfd)'")  // NFC to NFD, as a sync from macOS spells it
-      try f.sh("mv d.jpg .syncthing.d.jpg.tmp && mv .syncthing.d.jpg.tmp D.jpg")
-      try f.sh("rm e.jpg")  // one of two hard links
+      try await f.sh("mv 2024 2024-holiday")  // a folder renamed
+      try await f.sh("mkdir -p sub && cp -p b.jpg sub/b.jpg && rm b.jpg")  // copy, then delete
+      try await f.sh("mv '\(nfc)' '\(nfd)'")  // NFC to NFD, as a sync from macOS spells it
+      try await f.sh("mv d.jpg .syncthing.d.jpg.tmp && mv .syncthing.d.jpg.tmp D.jpg")
+      try await f.sh("rm e.jpg")  // one of two hard links
     }
     #expect(trashed.isEmpty)
   }

@@ -23,7 +23,8 @@ struct SyncthingFieldTests {
     try FileManager.default.createDirectory(atPath: phone, withIntermediateDirectories: true)
     try Data(FieldFixture.bytes("O")).write(to: URL(fileURLWithPath: phone + "/a.jpg"))
     try Data(FieldFixture.bytes("B")).write(to: URL(fileURLWithPath: phone + "/b.jpg"))
-    let pair = try SyncthingPair(base: f.dir.path, phone: phone, library: f.library, env: f.env)
+    let pair = try await SyncthingPair.make(
+      base: f.dir.path, phone: phone, library: f.library, env: f.env)
     try pair.start()
     defer { pair.stop() }
     func holds(_ relative: String, _ name: String) -> Bool {
@@ -38,7 +39,7 @@ struct SyncthingFieldTests {
 
     // An edit on the phone, written in place there; Syncthing renames it into the library.
     try Data(FieldFixture.bytes("E1")).write(to: URL(fileURLWithPath: phone + "/a.jpg"))
-    try pair.rescanPhone()
+    try await pair.rescanPhone()
     let edited = await SyncthingPair.wait(90) { holds("a.jpg", "E1") }
     try #require(edited, "the edit did not arrive: \(pair.logs)")
     for _ in 0..<2 {
@@ -50,7 +51,7 @@ struct SyncthingFieldTests {
 
     // A deletion on the phone: Syncthing moves the library's copy to .stversions.
     try FileManager.default.removeItem(atPath: phone + "/b.jpg")
-    try pair.rescanPhone()
+    try await pair.rescanPhone()
     let deleted = await SyncthingPair.wait(90) {
       !FileManager.default.fileExists(atPath: f.library + "/b.jpg")
     }

@@ -8,10 +8,18 @@ import Foundation
 /// reporting, crash reporting or upgrades.
 final class SyncthingPair: @unchecked Sendable {
   static var isInstalled: Bool {
-    FileManager.default.isExecutableFile(atPath: "/usr/bin/syncthing")
-      || (try? ToolRunner.shell(
-        "command -v syncthing", environment: ProcessInfo.processInfo.environment))?
-        .status == 0
+    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+      .contains { FileManager.default.isExecutableFile(atPath: "\($0)/syncthing") }
+  }
+
+  /// Prepares the pair (keys, configs) off the cooperative pool: `syncthing generate` takes a
+  /// while, and the in-process test servers answer on that pool.
+  static func make(base: String, phone: String, library: String, env: [String: String])
+    async throws -> SyncthingPair
+  {
+    try await ActFixture.offPool {
+      try SyncthingPair(base: base, phone: phone, library: library, env: env)
+    }
   }
 
   struct Instance {
@@ -81,11 +89,11 @@ final class SyncthingPair: @unchecked Sendable {
   }
 
   /// Asks the phone's instance to rescan now rather than at its next interval.
-  func rescanPhone() throws {
-    let gui = instances[0].guiPort
-    _ = try run(
+  func rescanPhone() async throws {
+    let script =
       "curl -fsS -X POST -H 'X-API-Key: \(apiKey)' "
-        + "'http://127.0.0.1:\(gui)/rest/db/scan?folder=photos'")
+      + "'http://127.0.0.1:\(instances[0].guiPort)/rest/db/scan?folder=photos'"
+    try await ActFixture.offPool { [self] in _ = try run(script) }
   }
 
   /// Waits up to `seconds` for `condition`; false on timeout.
