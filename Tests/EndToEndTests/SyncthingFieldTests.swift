@@ -25,8 +25,19 @@ struct SyncthingFieldTests {
     try Data(FieldFixture.bytes("B")).write(to: URL(fileURLWithPath: phone + "/b.jpg"))
     let pair = try await SyncthingPair.make(
       base: f.dir.path, phone: phone, library: f.library, env: f.env)
-    try pair.start()
-    defer { pair.stop() }
+    do {
+      try pair.start()
+      try await syncThenRunThePipeline(f, phone: phone, pair: pair)
+    } catch {
+      await pair.stop()
+      throw error
+    }
+    await pair.stop()
+  }
+
+  private func syncThenRunThePipeline(_ f: FieldFixture, phone: String, pair: SyncthingPair)
+    async throws
+  {
     func holds(_ relative: String, _ name: String) -> Bool {
       FileManager.default.contents(atPath: f.library + "/" + relative)
         == Data(FieldFixture.bytes(name))

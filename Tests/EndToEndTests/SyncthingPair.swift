@@ -2,6 +2,10 @@ import CairnCore
 import CairnTestSupport
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Two real Syncthing instances on loopback sharing one folder: a "phone" and the library's
 /// machine. Each has its own home, random ports, simple versioning (`.stversions`), and
 /// everything but the two devices off: no global or local discovery, relays, NAT, usage
@@ -32,7 +36,7 @@ final class SyncthingPair: @unchecked Sendable {
 
   let apiKey = "cairn-field-test-key"
   var instances: [Instance]
-  private var processes: [Process] = []
+  private var pids: [Int32] = []
   let env: [String: String]
 
   /// `phone` sends its edits to `library`; both folders exist.
@@ -59,33 +63,66 @@ final class SyncthingPair: @unchecked Sendable {
     }
   }
 
-  /// Starts both; they find each other by the addresses in their configs.
+  /// Starts both with `posix_spawn`, each in a process group of its own and with its output in its
+  /// log (a `Process`, or a shell's background job, kept the test process waiting on them),
+  /// with one core for Go and a lower priority: the machine is shared. They find each other
+  /// by the addresses in their configs.
   func start() throws {
+    var environment = env
+    environment["STNODEFAULTFOLDER"] = "1"
+    environment["STNOUPGRADE"] = "1"
+    environment["GOMAXPROCS"] = "1"
+    let environ = environment.map { "\($0.key)=\($0.value)" }
     for instance in instances {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = [
-        "syncthing", "serve", "--home=\(instance.home)", "--no-browser", "--no-restart",
-        "--no-upgrade", "--logfile=\(instance.home)/syncthing.log",
+      let arguments = [
+        "nice", "-n", "10", "syncthing", "serve", "--home=\(instance.home)", "--no-browser",
+        "--no-restart", "--no-upgrade", "--logfile=\(instance.home)/syncthing.log",
       ]
-      var environment = env
-      environment["STNODEFAULTFOLDER"] = "1"
-      environment["STNOUPGRADE"] = "1"
-      process.environment = environment
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      processes.append(process)
+      pids.append(try Self.spawn(arguments, environment: environ))
     }
   }
 
-  /// Stops the two processes this pair started.
-  func stop() {
-    for process in processes where process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
+  /// Stops the two process groups this pair started (Syncthing's monitor and its child), by their
+  /// process groups, and reaps them.
+  func stop() async {
+    for pid in pids { kill(-pid, SIGTERM) }
+    let deadline = Date().addingTimeInterval(20)
+    var running = pids
+    while !running.isEmpty && Date() < deadline {
+      running = running.filter { waitpid($0, nil, WNOHANG) == 0 }
+      if !running.isEmpty { try? await Task.sleep(nanoseconds: 100_000_000) }
     }
-    processes = []
+    for pid in running {
+      kill(-pid, SIGKILL)
+      _ = waitpid(pid, nil, 0)
+    }
+    pids = []
+  }
+
+  /// `/usr/bin/env arguments...` in a new process group, standard streams on /dev/null.
+  private static func spawn(_ arguments: [String], environment: [String]) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor in [0, 1, 2] as [Int32] {
+      posix_spawn_file_actions_addopen(
+        &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
+    guard status == 0 else {
+      throw CairnError(
+        .malformedInput, "cannot start syncthing: \(String(cString: strerror(status)))")
+    }
+    return pid
   }
 
   /// Asks the phone's instance to rescan now rather than at its next interval.
