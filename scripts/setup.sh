@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the few system tools cairn's demo, checks and tests use, when they are missing:
 # mandoc (man-page lint), jq and curl (demo and tests), openssl (checksum tests),
-# python3 (the demo's sample library) and SQLite's headers (GRDB).
+# python3 (the demo's sample library), SQLite's headers (GRDB), and rsync and syncthing (the
+# field tests drive them for real to reproduce what they do to a library folder).
 # On Debian/Ubuntu as root it installs them with apt-get; elsewhere it says what to install.
 set -euo pipefail
 
@@ -11,6 +12,8 @@ command -v jq >/dev/null 2>&1 || need+=(jq)
 command -v curl >/dev/null 2>&1 || need+=(curl)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v rsync >/dev/null 2>&1 || need+=(rsync)
+command -v syncthing >/dev/null 2>&1 || need+=(syncthing)
 if [ "$(uname)" = Linux ] && [ ! -e /usr/include/sqlite3.h ]; then need+=(libsqlite3-dev); fi
 # make check-dist: a Debian root without Swift (debootstrap), stripped release binaries (strip);
 # make check-nightly: the systemd units verified (systemd-analyze).

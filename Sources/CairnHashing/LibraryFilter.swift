@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which files belong to a photo library: the media types Immich accepts, minus the trash and
 /// junk folders that sync tools, NAS boxes and desktops leave beside the photos.
 public enum MediaTypes {
@@ -78,9 +80,12 @@ public enum LibraryExclusions {
     trashFolderNames.contains(name) || name.hasPrefix(trashFolderPrefix)
   }
 
-  /// True for a name the library walk skips: trash folders and junk.
+  /// True for a name the library walk skips: trash folders, junk, and the files Android's
+  /// MediaStore has in its trash or is still writing (`MediaStoreName`): neither is a photo in
+  /// the library.
   public static func isExcluded(_ name: String) -> Bool {
     isTrash(name) || junkNames.contains(name) || name.hasPrefix(appleDoublePrefix)
+      || MediaStoreName(name) != nil
   }
 
   /// The same test on raw name bytes, cheap enough to run on every directory entry.
@@ -93,4 +98,51 @@ public enum LibraryExclusions {
     else { return false }
     return isExcluded(String(decoding: name, as: UTF8.self))
   }
+}
+
+/// A name Android's MediaStore gives a file that is not a live photo, renamed in place:
+/// `.trashed-<expires>-<name>` for one in the phone's trash (a gallery's delete, or the Immich
+/// app's "Free up space"), `.pending-<expires>-<name>` for one an app is still writing.
+/// `<expires>` is when MediaStore purges it, in Unix seconds (AOSP MediaProvider,
+/// `FileUtils.PATTERN_EXPIRES_FILE`): by default 30 days after a move to the trash
+/// (`DEFAULT_DURATION_TRASHED`) and 7 days after a pending file was created.
+public struct MediaStoreName: Sendable, Equatable {
+  public enum State: Sendable { case trashed, pending }
+
+  public var state: State
+  /// When MediaStore purges the file.
+  public var expires: Date
+  /// The name the photo had, and has again if it is restored.
+  public var originalName: String
+
+  /// How long MediaStore keeps a trashed file by default: the deletion is this long before
+  /// `expires`.
+  public static let trashRetention: TimeInterval = 30 * 86_400
+
+  /// Parses a file name (case-insensitive prefix, as MediaProvider's pattern); nil for any other.
+  public init?(_ name: String) {
+    let bytes = Array(name.utf8)
+    guard bytes.first == UInt8(ascii: ".") else { return nil }
+    let lower = String(decoding: bytes.prefix(9), as: UTF8.self).lowercased()
+    let rest: ArraySlice<UInt8>
+    if lower.hasPrefix(".trashed-") {
+      state = .trashed
+      rest = bytes.dropFirst(9)
+    } else if lower.hasPrefix(".pending-") {
+      state = .pending
+      rest = bytes.dropFirst(9)
+    } else {
+      return nil
+    }
+    let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    let tail = rest.dropFirst(digits.count)
+    guard !digits.isEmpty, digits.count <= 18, tail.first == UInt8(ascii: "-"), tail.count > 1,
+      let seconds = Int64(String(decoding: digits, as: UTF8.self))
+    else { return nil }
+    expires = Date(timeIntervalSince1970: TimeInterval(seconds))
+    originalName = String(decoding: tail.dropFirst(), as: UTF8.self)
+  }
+
+  /// When the file was moved to the trash, by MediaStore's default retention.
+  public var trashedAt: Date { expires.addingTimeInterval(-Self.trashRetention) }
 }

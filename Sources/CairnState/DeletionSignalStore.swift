@@ -36,7 +36,9 @@ public struct DeletionSignalStore: Sendable {
     }
   }
 
-  /// Positive signals by checksum.
+  /// Positive signals by checksum. An edited file that was deleted is deleted in every
+  /// version: the signal of its last bytes (the trash holds those) is its original's too,
+  /// unless the original has a later one of its own (the later date waits longer).
   public func confirmations() throws(CairnError) -> [String: DeletionConfirmation] {
     try database.read { db in
       var result: [String: DeletionConfirmation] = [:]
@@ -47,6 +49,20 @@ public struct DeletionSignalStore: Sendable {
         result[checksum] = DeletionConfirmation(
           checksum: checksum, confirmedAt: Date(stateValue: row[1]), source: row[2],
           originalPath: row[3])
+      }
+      let versions = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT originalChecksum, lastChecksum FROM deletedVersion
+          WHERE lastChecksum IN (SELECT checksum FROM confirmation)
+          """)
+      for row in versions {
+        let original: String = row[0]
+        guard let signal = result[row[1] as String] else { continue }
+        if let own = result[original], own.confirmedAt >= signal.confirmedAt { continue }
+        result[original] = DeletionConfirmation(
+          checksum: original, confirmedAt: signal.confirmedAt, source: signal.source,
+          originalPath: signal.originalPath)
       }
       return result
     }

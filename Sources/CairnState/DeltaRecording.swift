@@ -37,9 +37,21 @@ extension PartitionStore {
         + replaced.map { ByteKey($0.checksum) })
     let signalled = try String.fetchAll(
       db, sql: "SELECT checksum FROM missing UNION SELECT checksum FROM confirmation")
+    // The versions of deleted edited files: one seen again ends its row, and a file whose
+    // last bytes are back gets its original again.
+    let versions = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT lastChecksum, originalChecksum FROM deletedVersion
+        ORDER BY lastChecksum, originalChecksum
+        """)
     var involved = moved
     involved.formUnion(previous.absent.map(ByteKey.init))
     involved.formUnion(signalled.map(ByteKey.init))
+    for row in versions {
+      involved.insert(ByteKey(row[0] as String))
+      involved.insert(ByteKey(row[1] as String))
+    }
     // Identities whose anchors can change.
     var identities = Set(
       delta.changed.map { ByteKey(files[$0].identity.key) }
@@ -97,15 +109,35 @@ extension PartitionStore {
         unanchored.append(index)
       }
     }
-    let retired = try applyAnchorRules(
-      db, files: files, changing: scan.carrying, stored: stored,
-      absentByCurrent: try absentAnchors(db, for: unanchored, in: &scan), time: time)
+    var predecessors = try absentAnchors(db, for: unanchored, in: &scan)
+    predecessors.atPath = try replacedAnchors(
+      db, for: unanchored, replaced: replaced, scan: scan, statement: anchorOf)
+    for row in versions where scan.roots[ByteKey(row[0] as String)] != nil {
+      predecessors.restored[row[0]] = row[1]
+    }
+    let changes = try applyAnchorRules(
+      db, files: files, changing: scan.carrying, stored: stored, absent: predecessors,
+      time: time)
+    let retired = changes.retired
     summary.retiredEdits = retired.count
     // (One statement for all the identities: a few thousand deleted files cost more in
     // statements than in the b-tree, which the sorted list walks in order.)
     let dropped = Set(replaced.map { ByteKey($0.identity.key) })
       .filter { scan.identityCount[$0] == nil }.map(\.string)
     if !dropped.isEmpty {
+      try db.execute(
+        sql: """
+          INSERT OR IGNORE INTO deletedVersion
+          SELECT currentChecksum, firstChecksum, ?4 FROM anchor
+          WHERE identity IN (SELECT value FROM json_each(?1))
+          AND root IN (SELECT value FROM json_each(?2)) AND firstChecksum <> currentChecksum
+          AND identity NOT IN (SELECT value FROM json_each(?3))
+          """,
+        arguments: [
+          JSONText.array(ByteKey.sorted(dropped)),
+          JSONText.array(completeRoots.map(\.string).sorted()),
+          JSONText.array(changes.inherited.sorted()), time,
+        ])
       try db.execute(
         sql: """
           DELETE FROM anchor WHERE identity IN (SELECT value FROM json_each(?))
@@ -116,6 +148,8 @@ extension PartitionStore {
           JSONText.array(completeRoots.map(\.string).sorted()),
         ])
     }
+
+    try forgetVersionsSeenAgain(db, scan: &scan, asked: involved)
 
     // Back in the library: no longer missing or signalled.
     var returning = Set(signalled.map(ByteKey.init))
@@ -159,13 +193,36 @@ extension PartitionStore {
     return (summary, next, listed)
   }
 
-  /// The first checksum of each anchor absent from the scan, by current checksum, for the
-  /// files at `indexes` (whose identities have no anchor): as `updateAnchors` collects them,
+  /// Deletes the rows of `deletedVersion` with a version this scan lists, as `updateAnchors`
+  /// does; the scan is asked about the checksums of rows written by this recording that
+  /// `asked` does not hold.
+  private func forgetVersionsSeenAgain(
+    _ db: Database, scan: inout ScanQuery, asked: Set<ByteKey>
+  ) throws {
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT lastChecksum, originalChecksum FROM deletedVersion")
+    guard !rows.isEmpty else { return }
+    let keys = Set(rows.flatMap { [ByteKey($0[0] as String), ByteKey($0[1] as String)] })
+    scan.find(checksums: keys.subtracting(asked), identities: [])
+    let forget = try db.cachedStatement(
+      sql: "DELETE FROM deletedVersion WHERE lastChecksum = ? AND originalChecksum = ?")
+    for row in rows {
+      let last: String = row[0]
+      let original: String = row[1]
+      guard scan.roots[ByteKey(last)] != nil || scan.roots[ByteKey(original)] != nil else {
+        continue
+      }
+      try forget.execute(arguments: [last, original])
+    }
+  }
+
+  /// The anchors absent from the scan whose current checksum is that of a file at `indexes`
+  /// (whose identities have no anchor), by current checksum: as `updateAnchors` collects them,
   /// the anchor with the greatest identity winning a tie.
   private func absentAnchors(_ db: Database, for indexes: [Int], in scan: inout ScanQuery)
-    throws -> [String: String]
+    throws -> AbsentAnchors
   {
-    guard !indexes.isEmpty else { return [:] }
+    guard !indexes.isEmpty else { return AbsentAnchors() }
     let rows = try Row.fetchAll(
       db,
       sql: """
@@ -174,11 +231,35 @@ extension PartitionStore {
         """, arguments: [JSONText.array(indexes.map { scan.files[$0].checksum })])
     let unknown = Set(rows.map { ByteKey($0[0] as String) }).subtracting(scan.identitiesAsked)
     scan.find(checksums: [], identities: unknown)
-    var absentByCurrent: [String: String] = [:]
+    var absent = AbsentAnchors()
     for row in rows where scan.identityCount[ByteKey(row[0] as String)] == nil {
-      absentByCurrent[row[1]] = row[2]
+      absent.byCurrent[row[1]] = AbsentAnchor(identity: row[0], first: row[2], current: row[1])
     }
-    return absentByCurrent
+    return absent
+  }
+
+  /// The anchors of the previous scan's files at the paths of the files at `indexes` (whose
+  /// identities have no anchor) that a replace by rename left behind, by path: as
+  /// `updateAnchors` collects them, those whose identity and bytes this scan lists nowhere.
+  /// (The scan was asked about every replaced file's identity and checksum.)
+  private func replacedAnchors(
+    _ db: Database, for indexes: [Int], replaced: [ScannedFile], scan: ScanQuery,
+    statement: Statement
+  ) throws -> [ByteKey: AbsentAnchor] {
+    guard !indexes.isEmpty, !replaced.isEmpty else { return [:] }
+    var before: [ByteKey: ScannedFile] = [:]
+    for file in replaced { before[ByteKey(file.path)] = file }
+    var found: [ByteKey: AbsentAnchor] = [:]
+    for index in indexes {
+      let path = ByteKey(scan.files[index].path)
+      guard let previous = before[path],
+        scan.identityCount[ByteKey(previous.identity.key)] == nil,
+        scan.roots[ByteKey(previous.checksum)] == nil,
+        let row = try Row.fetchOne(statement, arguments: [previous.identity.key])
+      else { continue }
+      found[path] = AbsentAnchor(identity: previous.identity.key, first: row[0], current: row[1])
+    }
+    return found
   }
 }
 

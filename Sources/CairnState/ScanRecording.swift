@@ -24,9 +24,12 @@ extension PartitionStore {
   /// - Edit anchors: the first checksum of a file identity stays; when a file's bytes change
   ///   away from an intermediate version (not the anchor), that version is retired with a
   ///   positive signal dated `now` (source `edit`), so it goes through quarantine. A new
-  ///   identity whose bytes equal the current bytes of an identity absent from this scan
-  ///   inherits that anchor (a move across file systems). Anchors of identities absent from a
-  ///   complete root are dropped: the file was deleted, and its original is no longer protected.
+  ///   identity inherits the anchor of an identity absent from this scan whose current bytes
+  ///   it has (a move across file systems), or else whose path it has while those bytes are
+  ///   nowhere in the scan (a replace by rename: see `AbsentAnchors`). Anchors of identities
+  ///   absent from a complete root and inherited by none are dropped: the file was deleted, and
+  ///   its original is no longer protected. An edited file's deletion is remembered
+  ///   (`deletedVersion`), so its original follows the signal of its last bytes.
   ///
   /// When the scan covers the same complete roots as the last one recorded and the store has
   /// not changed since (`ScanSnapshot`), only the files that differ from that scan are
@@ -217,15 +220,34 @@ extension PartitionStore {
       sql: """
         CREATE TEMP TABLE IF NOT EXISTS absentAnchor (
           identity TEXT PRIMARY KEY NOT NULL, currentChecksum TEXT NOT NULL,
-          firstChecksum TEXT NOT NULL) WITHOUT ROWID;
+          firstChecksum TEXT NOT NULL, root TEXT NOT NULL, path TEXT NOT NULL) WITHOUT ROWID;
         DELETE FROM temp.absentAnchor;
-        INSERT INTO temp.absentAnchor SELECT identity, currentChecksum, firstChecksum FROM anchor
+        INSERT INTO temp.absentAnchor
+        SELECT identity, currentChecksum, firstChecksum, root, path FROM anchor
         WHERE identity NOT IN (SELECT identity FROM temp.scanFile);
         """)
-    var absentByCurrent: [String: String] = [:]
-    let absent = try Row.fetchCursor(
-      db, sql: "SELECT currentChecksum, firstChecksum FROM temp.absentAnchor")
-    while let row = try absent.next() { absentByCurrent[row[0]] = row[1] }
+    var absent = AbsentAnchors()
+    let absentRows = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT identity, currentChecksum, firstChecksum, path,
+          currentChecksum IN (SELECT checksum FROM temp.scanKey)
+        FROM temp.absentAnchor ORDER BY identity
+        """)
+    while let row = try absentRows.next() {
+      let anchor = AbsentAnchor(identity: row[0], first: row[2], current: row[1])
+      absent.byCurrent[anchor.current] = anchor
+      let listed: Bool = row[4]
+      if !listed { absent.atPath[ByteKey(row[3])] = anchor }
+    }
+    let restored = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT lastChecksum, originalChecksum FROM deletedVersion
+        WHERE lastChecksum IN (SELECT checksum FROM temp.scanKey)
+        ORDER BY lastChecksum, originalChecksum
+        """)
+    while let row = try restored.next() { absent.restored[row[0]] = row[1] }
 
     var anchors: [String: StoredAnchor] = [:]
     var changing: [Int] = []
@@ -249,27 +271,43 @@ extension PartitionStore {
       }
     }
 
-    let retired = try applyAnchorRules(
-      db, files: files, changing: changing, stored: anchors, absentByCurrent: absentByCurrent,
-      time: time
-    ).count
-    // Anchors of files absent from a complete root: the file was deleted. (Anchors written
-    // above belong to files of this scan, so the absent ones are as they were collected.)
+    let changes = try applyAnchorRules(
+      db, files: files, changing: changing, stored: anchors, absent: absent, time: time)
+    // Anchors of files absent from a complete root: the file was deleted, unless a new
+    // identity carried its anchor on. (Anchors written above belong to files of this scan, so
+    // the absent ones are as they were collected.)
+    let arguments: StatementArguments = [
+      JSONText.array(completeRoots.sorted()), JSONText.array(changes.inherited.sorted()), time,
+    ]
+    try db.execute(
+      sql: """
+        INSERT OR IGNORE INTO deletedVersion
+        SELECT currentChecksum, firstChecksum, ?3 FROM temp.absentAnchor
+        WHERE firstChecksum <> currentChecksum AND root IN (SELECT value FROM json_each(?1))
+        AND identity NOT IN (SELECT value FROM json_each(?2))
+        """, arguments: arguments)
     try db.execute(
       sql: """
         DELETE FROM anchor WHERE identity IN (SELECT identity FROM temp.absentAnchor)
         AND root IN (SELECT value FROM json_each(?))
         """, arguments: [JSONText.array(completeRoots.sorted())])
-    return retired
+    // A version seen again is no longer a deleted file's: the file is back (and anchored
+    // again above), or those bytes are kept elsewhere.
+    try db.execute(
+      sql: """
+        DELETE FROM deletedVersion WHERE lastChecksum IN (SELECT checksum FROM temp.scanKey)
+        OR originalChecksum IN (SELECT checksum FROM temp.scanKey)
+        """)
+    return changes.retired.count
   }
 
   /// The anchor rules of `recordScan` for the files at `changing` (scan order), given the
-  /// stored anchors of their identities and the first checksums of anchors absent from the
-  /// scan by current checksum. Returns the checksums of the edit versions it retired.
+  /// stored anchors of their identities and the anchors absent from the scan that a new
+  /// identity may carry on.
   func applyAnchorRules(
     _ db: Database, files: ScanFiles, changing: [Int], stored: [String: StoredAnchor],
-    absentByCurrent: [String: String], time: Double
-  ) throws -> [String] {
+    absent: AbsentAnchors, time: Double
+  ) throws -> AnchorChanges {
     var anchors = stored
     let update = try db.cachedStatement(
       sql: """
@@ -282,7 +320,7 @@ extension PartitionStore {
       sql: """
         INSERT INTO confirmation VALUES (?, ?, 'edit', ?) ON CONFLICT(checksum) DO NOTHING
         """)
-    var retired: [String] = []
+    var changes = AnchorChanges()
     for seq in changing {
       let file = files[seq]
       let identity = file.identity.key
@@ -293,13 +331,22 @@ extension PartitionStore {
         if anchor.current != file.checksum && anchor.current != anchor.first {
           // An intermediate version was replaced: it retires through quarantine.
           try retire.execute(arguments: [anchor.current, time, anchor.path])
-          retired.append(anchor.current)
+          changes.retired.append(anchor.current)
         }
         try update.execute(arguments: [file.checksum, file.root, file.path, time, identity])
         anchors[identity] = StoredAnchor(
           first: anchor.first, current: file.checksum, root: file.root, path: file.path)
       } else {
-        let first = absentByCurrent[file.checksum] ?? file.checksum
+        let predecessor = absent.predecessor(of: file)
+        let first = predecessor?.first ?? file.checksum
+        if let predecessor {
+          if let identity = predecessor.identity { changes.inherited.insert(identity) }
+          if predecessor.current != predecessor.first && predecessor.current != file.checksum {
+            // Rewritten at its path from an intermediate version: that version retires.
+            try retire.execute(arguments: [predecessor.current, time, file.path])
+            changes.retired.append(predecessor.current)
+          }
+        }
         try insert.execute(arguments: [
           identity, first, file.checksum, file.root, file.path, time, time,
         ])
@@ -307,7 +354,7 @@ extension PartitionStore {
           first: first, current: file.checksum, root: file.root, path: file.path)
       }
     }
-    return retired
+    return changes
   }
 }
 

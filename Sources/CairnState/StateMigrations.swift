@@ -134,6 +134,21 @@ enum StateMigrations {
           ) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v6-path-anchors") { db in
+      // The versions of edited files that were deleted: the last bytes and the original of
+      // each. A deletion's positive signal (a trash holding the last bytes) then applies to the
+      // original too (`DeletionSignalStore.confirmations`), which left alone would be gone at
+      // once while the bytes the trash holds wait out the quarantine.
+      try db.execute(
+        sql: """
+          CREATE TABLE deletedVersion (
+            lastChecksum TEXT NOT NULL,
+            originalChecksum TEXT NOT NULL,
+            deletedAt REAL NOT NULL,
+            PRIMARY KEY (lastChecksum, originalChecksum)
+          ) WITHOUT ROWID;
+          """)
+    }
     return migrator
   }
 }

@@ -66,7 +66,8 @@ struct Observe {
     clock.lap("record", "\(summary.newChecksums) new checksums")
     var signals = 0
     if !options.noTrash {
-      signals = try recordTrash(store, roots: scan.roots.map(\.path), configuration: configuration)
+      signals = try store.recordTrashSignals(
+        roots: scan.roots.map(\.path), configuration: configuration)
       clock.lap("trash", "\(signals) deletion signals")
     }
     try store.meta.set(.lastObserveAt, now)
@@ -85,29 +86,5 @@ struct Observe {
 
   private var fetchArguments: [String] {
     options.common.quiet ? ["--quiet"] : options.common.verbose ? ["--verbose"] : []
-  }
-
-  /// Hashes what the trashes hold and records the observed checksums among them.
-  private func recordTrash(
-    _ store: PartitionStore, roots: [String], configuration: Configuration
-  ) throws(CairnError) -> Int {
-    let trashed = TrashSignals(
-      roots: roots, paths: configuration.paths, configuration: configuration
-    )
-    .trashedFiles()
-    guard !trashed.isEmpty else { return 0 }
-    let hasher = TrashHasher(paths: configuration.paths)
-    var confirmations: [DeletionConfirmation] = []
-    for file in trashed {
-      guard let checksum = hasher.checksum(file.location),
-        try store.observed.contains(checksum)
-      else { continue }
-      confirmations.append(
-        DeletionConfirmation(
-          checksum: checksum, confirmedAt: file.deletedAt, source: file.source,
-          originalPath: file.originalPath))
-    }
-    hasher.finish()
-    return try store.signals.union(confirmations)
   }
 }

@@ -18,8 +18,10 @@ struct CairnReconcile: AsyncParsableCommand {
       records, an empty or missing root, or without its end record is refused (exit 25 or \
       65) and nothing is recorded, unless --skip-incomplete-roots says to leave those roots \
       out. When the scan did not pass through cairn-observe, it is recorded in the observed \
-      store first; the first-missing time of every gone checksum is recorded too. Nothing \
-      else is: reconcile changes nothing on the server and decides nothing for good.
+      store first, and the trash folders are searched for deletion signals as cairn-observe \
+      would; Android's trash (.trashed-<expires>-<name>) is looked for beside the photos that \
+      are gone either way. The first-missing time of every gone checksum is recorded too. \
+      Nothing else is: reconcile changes nothing on the server and decides nothing for good.
       """,
     version: CairnVersion.current)
 
@@ -38,6 +40,12 @@ struct CairnReconcile: AsyncParsableCommand {
     help:
       "Go on when some roots are incomplete, empty or missing: nothing under them counts as gone.")
   var skipIncompleteRoots = false
+
+  @Flag(
+    help:
+      "Do not look for deletion signals: in trash folders, and in Android's trash beside the photos."
+  )
+  var noTrash = false
 
   func run() async throws {
     try await Tool.run("cairn-reconcile", common) {

@@ -94,6 +94,14 @@ struct Reconcile {
     var input = try store.reconciliationInput(
       files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now)
     clock.lap("load the state")
+    // The trash folders' signals, unless cairn-observe looked already: the four-stage
+    // pipeline then holds a trashed photo for its quarantine as the five-stage one does.
+    if !options.noTrash && !scan.alreadyObserved {
+      let found = try store.recordTrashSignals(
+        roots: scan.roots.map(\.path), configuration: configuration)
+      if found > 0 { input.confirmations = try store.signals.confirmations() }
+      clock.lap("trash signals", "\(found) new")
+    }
     let plan = try lookup.value()
     let scanLookup = store.lookup(plan, files: scan.files, assets: listing.assets)
     input.lookup = scanLookup
@@ -103,8 +111,19 @@ struct Reconcile {
     clock.lap(
       "look up server checksums",
       scanLookup.isCarriedOver ? "carried over from the last run" : "made")
-    let output = try store.reconcile(input)
+    var output = try store.reconcile(input)
     clock.lap("reconcile", "\(output.candidates.count) candidates")
+    if !options.noTrash {
+      // Android's trash beside the candidates, which are few, rather than beside every
+      // checksum ever deleted; a signal found decides again (rarely: nothing else changed).
+      let found = try store.recordAndroidTrash(
+        lastPaths: output.candidates.flatMap(\.paths), paths: configuration.paths)
+      if found > 0 {
+        input.confirmations = try store.signals.confirmations()
+        output = try store.reconcile(input)
+      }
+      clock.lap("Android trash", "\(found) new")
+    }
     store.keepLookups(scanLookup, listing: plan.listing)
     // The plan is bound to this scan: the stages that act check it against what is kept here.
     let scanID = try store.binding.latestScan()

@@ -82,6 +82,72 @@ import Testing
     #expect(full.candidates.map(\.assetId) == ["a", "b"])
   }
 
+  /// A row of the scope table: where a checksum was last seen (under whatever root an earlier
+  /// run named), the roots this run scanned completely, and whether it is gone.
+  struct ScopeRow: Sendable, CustomTestStringConvertible {
+    var name: String
+    var seenUnder: String
+    var paths: [String]
+    var scanned: [String]
+    var gone: Bool
+    var testDescription: String { name }
+  }
+
+  static let scopeRows: [ScopeRow] = [
+    ScopeRow(
+      name: "seen as /P, scanned as /P/2025", seenUnder: "/P", paths: ["/P/2025/a.jpg"],
+      scanned: ["/P/2025"], gone: true),
+    ScopeRow(
+      name: "seen as /P/2024, scanned as /P", seenUnder: "/P/2024", paths: ["/P/2024/a.jpg"],
+      scanned: ["/P"], gone: true),
+    ScopeRow(
+      name: "seen as /P, scanned as /P/2025, last seen in 2024", seenUnder: "/P",
+      paths: ["/P/2024/a.jpg"], scanned: ["/P/2025"], gone: false),
+    ScopeRow(
+      name: "last seen in and out of the scanned root", seenUnder: "/P",
+      paths: ["/P/2024/a.jpg", "/P/2025/a.jpg"], scanned: ["/P/2025"], gone: false),
+    ScopeRow(
+      name: "a sibling whose name starts the same", seenUnder: "/P",
+      paths: ["/P/2025-old/a.jpg"], scanned: ["/P/2025"], gone: false),
+    ScopeRow(
+      name: "the root with a trailing slash", seenUnder: "/P", paths: ["/P/a.jpg"],
+      scanned: ["/P/"], gone: true),
+    ScopeRow(
+      name: "no known path", seenUnder: "/P", paths: [], scanned: ["/P"], gone: false),
+  ]
+
+  @Test(arguments: scopeRows)
+  func scopeIsContainmentOfEveryLastPath(_ row: ScopeRow) {
+    let entry = ObservedEntry(
+      checksum: "A", roots: [row.seenUnder], paths: row.paths, firstSeen: now, lastSeen: now)
+    let input = ReconciliationInput(
+      files: [], roots: row.scanned.map { RootStatus(path: $0, complete: true, files: 1) },
+      observed: ["A": entry], assets: [asset("a", "A")], now: now)
+    let output = ReconciliationEngine.reconcile(input)
+    #expect(output.gone == (row.gone ? ["A"] : []))
+    #expect(output.candidates.map(\.assetId) == (row.gone ? ["a"] : []))
+  }
+
+  /// Android's trash is the same name for a deletion and for the Immich app's "Free up space":
+  /// pending in both strictness modes, before and after the quarantine.
+  @Test(arguments: [Strictness.trusting, .strict], [0.0, 40.0])
+  func androidsTrashIsAlwaysPending(strictness: Strictness, days: Double) {
+    let trashedAt = now.addingTimeInterval(-days * 86_400)
+    let input = ReconciliationInput(
+      files: [], roots: [RootStatus(path: "/lib", complete: true, files: 1)],
+      observed: ["A": observed("A")],
+      confirmations: [
+        "A": DeletionConfirmation(checksum: "A", confirmedAt: trashedAt, source: "android")
+      ],
+      assets: [asset("a", "A")], settings: ReconciliationSettings(strictness: strictness),
+      now: now)
+    let candidate = ReconciliationEngine.reconcile(input).candidates.first
+    #expect(candidate?.bucket == .pending)
+    #expect(candidate?.reason == "android-trash")
+    #expect(candidate?.confirmedAt == trashedAt)
+    #expect(candidate?.detail?.contains("Free up space") == true)
+  }
+
   @Test func aRootWithAProblemMakesNothingGone() {
     let input = ReconciliationInput(
       files: [], roots: [RootStatus(path: "/lib", complete: true, files: 0, problem: "missing")],

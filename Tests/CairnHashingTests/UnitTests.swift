@@ -1,4 +1,5 @@
 import CairnHashing
+import Foundation
 import Testing
 
 @Suite("CairnHashing units")
@@ -21,10 +22,25 @@ struct UnitTests {
       (".Trash", true), (".Trash-1000", true), (".stversions", true), (".dtrash", true),
       ("@Recycle", true), ("#recycle", true), ("@eaDir", true), (".DS_Store", true),
       ("._IMG_1.JPG", true), ("Thumbs.db", true), ("Trash", false), ("photos", false),
-      (".hidden", false), ("Thumbs", false),
+      (".hidden", false), ("Thumbs", false), (".trashed-1767225600-IMG_1.jpg", true),
+      (".pending-1767225600-IMG_2.jpg", true), (".trashed-IMG_1.jpg", false),
+      (".trashed-1767225600-", false), ("trashed-1767225600-IMG_1.jpg", false),
     ])
   func exclusions(name: String, expected: Bool) {
     #expect(LibraryExclusions.isExcluded(name) == expected)
+  }
+
+  @Test("Android's MediaStore names: the state, the expiry and the original name")
+  func mediaStoreNames() throws {
+    let trashed = try #require(MediaStoreName(".trashed-1767225600-IMG-1.2.jpg"))
+    #expect(trashed.state == .trashed)
+    #expect(trashed.originalName == "IMG-1.2.jpg")
+    #expect(trashed.expires == Date(timeIntervalSince1970: 1_767_225_600))
+    #expect(trashed.trashedAt == Date(timeIntervalSince1970: 1_767_225_600 - 30 * 86_400))
+    #expect(MediaStoreName(".Pending-1767225600-a.jpg")?.state == .pending)
+    #expect(MediaStoreName(".trashed-1767225600-caf\u{E9}.jpg")?.originalName == "caf\u{E9}.jpg")
+    #expect(MediaStoreName(".trashed--a.jpg") == nil)
+    #expect(MediaStoreName(".stversions") == nil)
   }
 
   @Test("trash folders are a subset of the exclusions, for cairn-observe")

@@ -169,12 +169,102 @@ let scenarios: [Scenario] = [
     ],
     assets: [asset("o", "O"), asset("e1", "E1"), asset("y", "Y")], expected: [:]),
   Scenario(
-    name: "partial scope: a scan of 2024 never proposes what was seen only outside it",
+    name: "scope by containment: a scan of 2024 judges 2024 and nothing outside it",
     runs: [
       scan(day: 0, root: "/P", [("2023/a.jpg", "A", 1), ("2024/b.jpg", "B", 2)]),
       scan(day: 1, root: "/P/2024", [("c.jpg", "C", 3)]),
     ],
-    assets: [asset("a1", "A"), asset("b1", "B"), asset("c1", "C")], expected: [:]),
+    assets: [asset("a1", "A"), asset("b1", "B"), asset("c1", "C")], expected: ["b1": .delete]),
+  Scenario(
+    name: "scope by containment: per-year runs, then a run over the whole library",
+    runs: [
+      scan(day: 0, root: "/P/2023", [("a.jpg", "A", 1)]),
+      scan(day: 1, root: "/P/2024", [("b.jpg", "B", 2)]),
+      scan(day: 2, root: "/P", [("2024/b.jpg", "B", 2)]),
+    ],
+    assets: [asset("a1", "A"), asset("b1", "B")], expected: ["a1": .delete]),
+  Scenario(
+    name: "scope by containment: a root with a trailing slash is the same root",
+    runs: [
+      scan(day: 0, root: "/P", [("a.jpg", "A", 1), ("b.jpg", "B", 2)]),
+      {
+        var run = scan(day: 1, root: "/P", [("b.jpg", "B", 2)])
+        run.roots[0].path = "/P/"
+        return run
+      }(),
+    ],
+    assets: [asset("a1", "A"), asset("b1", "B")], expected: ["a1": .delete]),
+  Scenario(
+    name: "replace by rename (Syncthing, Nextcloud, rsync, an editor): the original stays",
+    runs: [scan(day: 0, [("a.jpg", "O", 7)]), scan(day: 1, [("a.jpg", "E1", 8)])],
+    assets: [asset("o", "O"), asset("e1", "E1")], expected: [:]),
+  Scenario(
+    name: "replace by rename twice: the original stays, the intermediate is held",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7)]), scan(day: 1, [("a.jpg", "E1", 8)]),
+      scan(day: 2, [("a.jpg", "E2", 9)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("e2", "E2")], expected: ["e1": .held]),
+  Scenario(
+    name: "rename, then an edit saved by rename: the original stays",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7)]), scan(day: 1, [("b.jpg", "O", 7)]),
+      scan(day: 2, [("b.jpg", "E1", 8)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1")], expected: [:]),
+  Scenario(
+    name: "a path reused after its photo moved away: the new photo is no edit of it",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7)]),
+      scan(day: 1, [("a.jpg", "N", 8), ("moved/a.jpg", "O", 9)]),
+      scan(day: 2, [("a.jpg", "N", 8)]),
+    ],
+    assets: [asset("o", "O"), asset("n", "N")], expected: ["o": .delete]),
+  Scenario(
+    name: "an edited file trashed: every version follows the trash's signal",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7), ("b.jpg", "B", 2)]),
+      scan(day: 1, [("a.jpg", "E1", 8), ("b.jpg", "B", 2)]),
+      scan(day: 2, [("b.jpg", "B", 2)], trashed: ["E1"]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("b", "B")],
+    expected: ["o": .held, "e1": .held]),
+  Scenario(
+    name: "an edited file trashed: every version goes after the quarantine",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7), ("b.jpg", "B", 2)]),
+      scan(day: 1, [("a.jpg", "E1", 8), ("b.jpg", "B", 2)]),
+      scan(day: 2, [("b.jpg", "B", 2)], trashed: ["E1"]),
+      scan(day: 16, [("b.jpg", "B", 2)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("b", "B")],
+    expected: ["o": .delete, "e1": .delete]),
+  Scenario(
+    name: "an edited file deleted without a trash, strict: every version waits for review",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7), ("b.jpg", "B", 2)]),
+      scan(day: 1, [("a.jpg", "E1", 8), ("b.jpg", "B", 2)]),
+      scan(day: 2, [("b.jpg", "B", 2)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("b", "B")], settings: strict,
+    expected: ["o": .pending, "e1": .pending]),
+  Scenario(
+    name: "an edited file put back from the trash: its original is protected again",
+    runs: [
+      scan(day: 0, [("a.jpg", "O", 7), ("b.jpg", "B", 2)]),
+      scan(day: 1, [("a.jpg", "E1", 8), ("b.jpg", "B", 2)]),
+      scan(day: 2, [("b.jpg", "B", 2)], trashed: ["E1"]),
+      scan(day: 3, [("a.jpg", "E1", 9), ("b.jpg", "B", 2)]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("b", "B")], expected: [:]),
+  Scenario(
+    name: "copy then delete across file systems with an edit: the original stays",
+    runs: [
+      scanRoots(day: 0, [("/a", [("x.jpg", "O", 7)]), ("/b", [("y.jpg", "Y", 8)])]),
+      scanRoots(day: 1, [("/a", [("x.jpg", "E1", 10)]), ("/b", [("y.jpg", "Y", 8)])]),
+      scanRoots(day: 2, [("/a", []), ("/b", [("y.jpg", "Y", 8), ("x.jpg", "E1", 70)])]),
+    ],
+    assets: [asset("o", "O"), asset("e1", "E1"), asset("y", "Y")], expected: [:]),
   Scenario(
     name: "partial scope: gone inside the scanned root",
     runs: [

@@ -326,6 +326,7 @@ import Testing
       "SELECT * FROM anchor ORDER BY identity",
       "SELECT * FROM missing ORDER BY checksum",
       "SELECT * FROM confirmation ORDER BY checksum",
+      "SELECT * FROM deletedVersion ORDER BY lastChecksum, originalChecksum",
     ]
     for sql in queries {
       let left = try a.database.read { db in try Row.fetchAll(db, sql: sql) }

@@ -21,6 +21,18 @@ import Testing
     #expect(TrashInfo("[Trash Info]\nDeletionDate=2026-11-20T10:15:00") == nil)
   }
 
+  @Test func syncthingVersionNamesGiveTheOriginalPathAndTheStamp() throws {
+    let utc = try #require(TimeZone(identifier: "UTC"))
+    let version = try #require(
+      TrashSignals.syncthingVersion("/2025/IMG~1~20251124-101500.jpg", timeZone: utc))
+    #expect(version.path == "/2025/IMG~1.jpg")
+    #expect(version.stamp == Date(iso8601: "2025-11-24T10:15:00Z"))
+    #expect(
+      TrashSignals.syncthingVersion("/noext~20251124-101500", timeZone: utc)?.path == "/noext")
+    #expect(TrashSignals.syncthingVersion("/a.jpg", timeZone: utc) == nil)
+    #expect(TrashSignals.syncthingVersion("/a~2025.jpg", timeZone: utc) == nil)
+  }
+
   @Test func checksumListsAcceptSha1sumAndBase64() throws {
     let list = """
       # from sha1sum

@@ -85,7 +85,15 @@ extension ReconciliationEngine {
       candidate.confirmedAt = confirmation.confirmedAt
       candidate.eligibleAt = eligible
       let how = describe(confirmation)
-      if input.now >= eligible {
+      if confirmation.source == DeletionConfirmation.androidSource {
+        // The Immich app's "Free up space" leaves the very name a gallery's delete does, for
+        // photos the user wants kept on the server: no quarantine can tell them apart.
+        candidate.bucket = .pending
+        candidate.reason = ReconciliationEngine.androidTrashReason
+        candidate.detail =
+          "\(place) \(how) on \(confirmation.confirmedAt.iso8601), as a gallery's delete or "
+          + "the Immich app's \"Free up space\" leaves it; a person decides"
+      } else if input.now >= eligible {
         candidate.reason = "confirmed"
         candidate.detail =
           "\(place) \(how) on \(confirmation.confirmedAt.iso8601); its "
@@ -110,7 +118,7 @@ extension ReconciliationEngine {
       // A favourite is a person's word that the photo matters: whatever the local library
       // says, and in either strictness, only a person trashes it. (Held stays held: it waits
       // either way, and is a favourite still when its quarantine ends.)
-      if candidate.bucket != .held {
+      if candidate.bucket != .held && candidate.reason != ReconciliationEngine.androidTrashReason {
         candidate.bucket = .pending
         candidate.reason = "favorite"
       }

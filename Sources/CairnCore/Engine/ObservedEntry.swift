@@ -49,8 +49,12 @@ public struct DeletionConfirmation: Sendable, Equatable {
   public var checksum: String
   /// The recorded deletion date (first write wins): the quarantine clock starts here.
   public var confirmedAt: Date
-  /// Which trash said so (`freedesktop`, `macos`, `folder`).
+  /// Which trash said so (`freedesktop`, `macos`, `stversions`, `dtrash`, `folder`, `edit`,
+  /// `android`).
   public var source: String
+
+  /// The source of a photo found in Android's MediaStore trash (`.trashed-<expires>-<name>`).
+  public static let androidSource = "android"
   /// Where the file was before it was deleted, when the trash records it.
   public var originalPath: String?
 

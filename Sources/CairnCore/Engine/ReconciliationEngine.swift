@@ -3,9 +3,9 @@ import Foundation
 /// Decides which server assets were in the local library and are gone from it.
 ///
 /// Rules (see `man/cairn-reconcile.1`):
-/// - Scope: only checksums observed under a root this run scanned completely (and without a
-///   problem) are considered. "Gone" means in scope, absent from every file this run scanned,
-///   and last seen only at paths under roots this run scanned completely.
+/// - Scope by containment: "gone" means absent from every file this run scanned and last seen
+///   only at paths under roots this run scanned completely (and without a problem), whatever
+///   roots earlier runs named.
 /// - Edits: the first checksum of a file that still exists (its edit anchor) is never gone;
 ///   intermediate versions carry a positive signal from when they were replaced, so they wait
 ///   out the quarantine.
@@ -14,10 +14,15 @@ import Foundation
 ///   same bytes, and the local copy that justified keeping them is gone.
 /// - Buckets: a confirmed deletion is `held` until confirmedAt + quarantine, then `delete`;
 ///   an unconfirmed one is `delete` when trusting and `pending` when strict. A favourite, and a
-///   Live Photo still whose motion video stays, is `pending` rather than `delete`.
+///   Live Photo still whose motion video stays, is `pending` rather than `delete`; so is a
+///   photo in Android's trash (`android-trash`): the Immich app's "Free up space" leaves the
+///   same name for photos the user keeps on the server.
 /// - External-library assets (their checksum hashes a path) are never candidates.
 /// - A trashed asset that a cairn run trashed and whose bytes are back is `restore`.
 public enum ReconciliationEngine {
+  /// The reason of a candidate in Android's trash: always pending review (see `reconcile`).
+  public static let androidTrashReason = "android-trash"
+
   public static func reconcile(_ input: ReconciliationInput) -> ReconciliationOutput {
     let completeRoots = Set(
       input.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
@@ -43,21 +48,9 @@ public enum ReconciliationEngine {
       anchored.insert(anchor.firstChecksum)
     }
 
-    // A checksum's last known paths outside every complete root may still hold its bytes: a
-    // file moved from root A to root B, then a run over A alone (or over A and an unreadable
-    // B). Nothing in this run proves them gone from there, so the checksum is not gone.
-    let scopes = completeRoots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-    func inScope(_ path: String) -> Bool {
-      completeRoots.contains(path) || scopes.contains { path.hasPrefix($0) }
-    }
-    var gone: [String] = []
-    for (checksum, entry) in input.observed
-    where !lookup.contains(checksum) && !anchored.contains(checksum)
-      && !entry.roots.isDisjoint(with: completeRoots) && entry.paths.allSatisfy(inScope)
-    {
-      gone.append(checksum)
-    }
-    gone.sort()
+    let gone = Self.gone(
+      input.observed, completeRoots: completeRoots,
+      absent: { !lookup.contains($0) && !anchored.contains($0) })
     let goneSet = Set(gone)
 
     var summary = ReconciliationSummary()
@@ -69,11 +62,33 @@ public enum ReconciliationEngine {
       candidates: candidates, gone: gone, completeRoots: completeRoots.sorted(), summary: summary)
   }
 
+  /// The observed checksums absent from this run (`absent`) whose every last known path lies
+  /// under a root this run scanned completely, sorted. Scope is containment, not the root's
+  /// name: a library first scanned as `~/Photos` and now as `~/Photos/2025` (or the other way
+  /// round) is judged by where each checksum was last seen. A path outside every complete root
+  /// may still hold the bytes (a file moved from root A to root B, then a run over A alone),
+  /// and a checksum with no known path has nowhere to be proved gone from: neither is gone.
+  static func gone(
+    _ observed: [String: ObservedEntry], completeRoots: Set<String>, absent: (String) -> Bool
+  ) -> [String] {
+    let scopes = completeRoots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+    func inScope(_ path: String) -> Bool {
+      completeRoots.contains(path) || scopes.contains { path.hasPrefix($0) }
+    }
+    var gone: [String] = []
+    for (checksum, entry) in observed
+    where !entry.paths.isEmpty && absent(checksum) && entry.paths.allSatisfy(inScope) {
+      gone.append(checksum)
+    }
+    return gone.sorted()
+  }
+
   static func describe(_ confirmation: DeletionConfirmation) -> String {
     switch confirmation.source {
     case "edit": return "was replaced by an edit"
     case "freedesktop": return "was moved to the desktop trash"
     case "macos": return "was moved to the macOS Trash"
+    case DeletionConfirmation.androidSource: return "was moved to Android's trash"
     default: return "was moved to a trash folder (\(confirmation.source))"
     }
   }

@@ -29,6 +29,13 @@ public enum GatePreview {
         "\(plan.burst.count) deletions were confirmed at once, as after offloading photos to free "
           + "space; to keep them all on the server, rerun with: cairn-gate --exclude burst")
     }
+    let android = plan.pending.filter { $0.reason == ReconciliationEngine.androidTrashReason }
+    if !android.isEmpty {
+      out.append(
+        "\(android.count) of those pending sit in Android's trash (.trashed-): a gallery's delete "
+          + "leaves that name, and so does the Immich app's \"Free up space\", which keeps them "
+          + "on the server; approve only what you deleted on the phone, exclude the rest")
+    }
     return out
   }
 

@@ -27,8 +27,9 @@ public struct TrashedFile: Sendable, Equatable {
 ///   scanned root count, dated by `DeletionDate`.
 /// - macOS `~/.Trash`: no original path is recorded; every file counts, dated by the later of
 ///   its modification and status-change times (best effort: later means a longer wait).
-/// - Folders: `CAIRN_TRASH_FOLDERS` (colon-separated), and Syncthing's `.stversions` and
-///   digiKam's `.dtrash` at the top of each scanned root, dated the same way.
+/// - Folders: `CAIRN_TRASH_FOLDERS` (colon-separated), and digiKam's `.dtrash` at the top of
+///   each scanned root, dated the same way; Syncthing's `.stversions` there, dated by the
+///   stamp in each version's name.
 ///
 /// Only checksums in the observed store matter to the engine; the caller filters.
 public struct TrashSignals {
@@ -63,7 +64,7 @@ public struct TrashSignals {
       found += folder(paths.home + "/.Trash", source: "macos")
     #endif
     for root in roots {
-      found += folder(root + "/.stversions", source: "stversions")
+      found += stversions(root)
       found += folder(root + "/.dtrash", source: "dtrash")
     }
     for extra in extraFolders { found += folder(extra, source: "folder") }
@@ -101,6 +102,40 @@ public struct TrashSignals {
       guard let date = Self.changeDate(file) else { return nil }
       return TrashedFile(location: file, originalPath: nil, deletedAt: date, source: source)
     }
+  }
+
+  /// Syncthing's versions at the top of `root`: each keeps its folder's relative path and is
+  /// named `<name>~<YYYYMMDD-HHMMSS><.ext>`, stamped in local time when Syncthing moved it
+  /// there (the file was deleted, or replaced by a newer version, on another device). The
+  /// stamp dates it; without one, its change time does.
+  private func stversions(_ root: String) -> [TrashedFile] {
+    let versions = root + "/.stversions"
+    return Self.regularFiles(versions).compactMap { file, relative in
+      let parsed = Self.syncthingVersion(relative)
+      guard let date = parsed?.stamp ?? Self.changeDate(file) else { return nil }
+      return TrashedFile(
+        location: file, originalPath: parsed.map { root + $0.path }, deletedAt: date,
+        source: "stversions")
+    }
+  }
+
+  /// The original relative path and the stamp of a Syncthing version's relative path
+  /// (`/2025/IMG_1~20251124-101500.jpg` → `/2025/IMG_1.jpg`); nil when it has no stamp.
+  static func syncthingVersion(_ relative: String, timeZone: TimeZone = .current) -> (
+    path: String, stamp: Date
+  )? {
+    let name = (relative as NSString).lastPathComponent
+    let folder = String(relative.dropLast(name.utf8.count))
+    guard let tilde = name.range(of: "~", options: .backwards) else { return nil }
+    let after = name[tilde.upperBound...]
+    let stamp = String(after.prefix(15))
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = timeZone
+    formatter.dateFormat = "yyyyMMdd-HHmmss"
+    guard stamp.count == 15, let date = formatter.date(from: stamp) else { return nil }
+    let original = String(name[..<tilde.lowerBound]) + String(after.dropFirst(15))
+    return (folder + original, date)
   }
 
   /// `path` itself when it is a file, else the files under it, with their path below it.

@@ -11,17 +11,17 @@ import Foundation
 #endif
 
 /// Checksums of trashed files, through the global hash cache so a trash is read only once.
-final class TrashHasher {
+public final class TrashHasher {
   private let cache: HashCache
   private let hasher = ContentHasher()
 
-  init(paths: CairnPaths) {
+  public init(paths: CairnPaths) {
     cache = HashCache(path: paths.hashCache)
   }
 
   /// The base64 SHA-1 of the file at `path`, or nil when it can't be read (a trash entry we
   /// can't read is no evidence; it is skipped with a warning).
-  func checksum(_ path: String) -> String? {
+  public func checksum(_ path: String) -> String? {
     var info = stat()
     if lstat(path, &info) == 0, let digest = cache.lookup(FileStatus(info)) {
       return digest.base64
@@ -40,5 +40,5 @@ final class TrashHasher {
     }
   }
 
-  func finish() { cache.flush() }
+  public func finish() { cache.flush() }
 }
