@@ -24,9 +24,11 @@ public enum Tool {
   ) async throws {
     Diagnostics.tool = name
     Diagnostics.verbosity = options.quiet ? .quiet : options.verbose ? .verbose : .normal
+    _ = ProgressLine.standardError  // its first redraw is an interval after the start
     let status: ExitStatus
     do {
       status = try await body()
+      ProgressLine.standardError.finish()
     } catch let error as CairnError {
       Diagnostics.error(error.message, at: error.location)
       throw ExitCode(error.status.rawValue)
