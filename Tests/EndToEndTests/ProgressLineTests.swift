@@ -107,6 +107,21 @@ struct ProgressLineTests {
       #expect(!quiet.stdout.contains("listed"), "\(command) \(extra)")
       #expect(!quiet.stdout.contains("\u{1B}[K"), "\(command) \(extra)")
     }
+
+    // After a login, the first listing comes from the sync stream, counted as it comes.
+    let login = try await world.inPipe(
+      "cairn-fetch --login",
+      extra: ["IMMICH_EMAIL": "me@example.com", "IMMICH_PASSWORD": "password"])
+    #expect(login.status == 0, "\(login.stderr)")
+    let synced = try await world.onTerminal("cairn-fetch > synced.ndjson")
+    #expect(synced.status == 0, "\(synced.stdout)")
+    #expect(world.server.log.requests(path: "/api/sync/stream").count == 1)
+    #expect(synced.stdout.contains(Self.erase + "cairn-fetch: 1 changes from the sync stream"))
+    #expect(synced.stdout.contains(" 13 changes from the sync stream"))
+    #expect(Self.leftClean(synced.stdout, "changes from the sync stream"))
+    let syncedPipe = try await world.inPipe("cairn-fetch")
+    #expect(syncedPipe.status == 0, "\(syncedPipe.stderr)")
+    #expect(!syncedPipe.stderr.contains("changes from") && !syncedPipe.stderr.contains("\r"))
   }
 
   @Test func thePipelineAndRestoreDrawOnATerminalAndNothingInAPipe() async throws {
