@@ -2,12 +2,11 @@ import CairnCore
 import Foundation
 
 /// The one-line progress display on a terminal's stderr: files, bytes, rate and, once the walk
-/// has listed everything, the time left. Redrawn in place at most ten times a second.
+/// has listed everything, the time left. Drawn by the shared `ProgressLine`, which redraws it in
+/// place at most ten times a second.
 final class ScanProgress {
   let enabled: Bool
-  private var lastDraw: ContinuousClock.Instant
   private let started = ContinuousClock.now
-  private var drawn = false
 
   /// Files and bytes output so far.
   var files = 0
@@ -18,39 +17,32 @@ final class ScanProgress {
 
   init(enabled: Bool) {
     self.enabled = enabled
-    lastDraw = started
   }
 
-  /// Redraws if a tenth of a second has passed; `hashed` is bytes read by the workers.
+  /// Redraws if the line is due; `hashed` is bytes read by the workers.
   func tick(hashed: @autoclosure () -> Int64) {
     guard enabled else { return }
-    let now = ContinuousClock.now
-    guard now - lastDraw >= .milliseconds(100) else { return }
-    lastDraw = now
-    draw(hashed: hashed(), now: now)
+    ProgressLine.standardError.show(self.text(hashed: hashed(), now: ContinuousClock.now))
   }
 
   /// Removes the line, so a diagnostic or the shell prompt starts on a clean line.
   func clear() {
-    guard enabled, drawn else { return }
-    Diagnostics.writeStderr("\r\u{1B}[K")
-    drawn = false
+    guard enabled else { return }
+    ProgressLine.standardError.clear()
   }
 
-  private func draw(hashed: Int64, now: ContinuousClock.Instant) {
+  private func text(hashed: Int64, now: ContinuousClock.Instant) -> String {
     let elapsed = now - started
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let rate = seconds > 0 ? Double(hashed) / seconds : 0
-    var line =
-      "\(Diagnostics.tool): \(files) files, \(Self.size(bytes)), \(Self.size(Int64(rate)))/s"
+    var line = "\(files) files, \(Self.size(bytes)), \(Self.size(Int64(rate)))/s"
     if walkFinished && rate > 0 {
       let left = max(0, Double(queuedBytes - hashed) / rate)
       line += ", ETA " + Self.duration(left)
     } else if !walkFinished {
       line += ", listing"
     }
-    Diagnostics.writeStderr("\r\u{1B}[K" + line)
-    drawn = true
+    return line
   }
 
   static func size(_ bytes: Int64) -> String {

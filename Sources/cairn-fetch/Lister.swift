@@ -40,6 +40,7 @@ struct Lister {
       fail(header, error, requests: connection.client.requestsSent)
       throw error
     }
+    ProgressLine.standardError.finish()  // before the header: see ListingProgress.swift
     let summary = listing.summary
     clock.lap("list", "\(summary.assets) assets")
 
@@ -75,12 +76,12 @@ struct Lister {
   func fetch(_ connection: ServerConnection) async throws -> FetchedListing {
     let paths = configuration.paths
     let search = SearchLister(client: connection.client, ownerId: connection.identity.userId)
-    guard useSync else { return .records(try await search.list()) }
+    guard useSync else { return .records(try await search.listShowingProgress()) }
     guard let session = try SessionStore.load(paths, connection.partition) else {
       Diagnostics.info(
         "listing the server page by page; for fast incremental refreshes, run"
           + " 'cairn-fetch --login' once")
-      return .records(try await search.list())
+      return .records(try await search.listShowingProgress())
     }
     let cache = try AssetCache.open(paths, connection.partition)
     let refresher = SyncRefresher(
@@ -99,7 +100,7 @@ struct Lister {
       default:
         Diagnostics.warning("sync stream failed (\(error.message)); listing page by page")
       }
-      return .records(try await search.list())
+      return .records(try await search.listShowingProgress())
     }
   }
 

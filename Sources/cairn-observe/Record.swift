@@ -62,6 +62,7 @@ struct Observe {
     clock.lap("read", "\(scan.files.count) files")
 
     let complete = scan.end == nil ? [] : scan.completeRoots
+    ProgressLine.standardError.phase("recording \(scan.files.count) files")
     let summary = try store.recordScan(scan.files, completeRoots: complete, at: now)
     clock.lap("record", "\(summary.newChecksums) new checksums")
     var signals = 0

@@ -80,6 +80,7 @@ struct Reconcile {
     let roots = scan.roots
     var checkpoint: BackgroundWork<Void>?
     if !scan.alreadyObserved {
+      ProgressLine.standardError.phase("recording \(scan.files.count) files")
       try store.recordScan(
         scan.files, completeRoots: scan.completeRoots, at: now, preloaded: try? preload.value())
       // What recording wrote reaches the database file while the engine runs.
@@ -90,6 +91,7 @@ struct Reconcile {
     clock.lap(
       "read server listing",
       "\(listing.assets.count) assets (\(listing.recognised) unchanged lines not parsed)")
+    ProgressLine.standardError.phase("loading the state")
     // The store's part of the engine's input is loaded while the lookups may still run.
     var input = try store.reconciliationInput(
       files: scan.files, roots: roots, assets: listing.assets, settings: settings, now: now)
@@ -111,6 +113,7 @@ struct Reconcile {
     clock.lap(
       "look up server checksums",
       scanLookup.isCarriedOver ? "carried over from the last run" : "made")
+    ProgressLine.standardError.phase("reconciling with \(listing.assets.count) assets")
     var output = try store.reconcile(input)
     clock.lap("reconcile", "\(output.candidates.count) candidates")
     if !options.noTrash {

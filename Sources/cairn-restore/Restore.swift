@@ -63,7 +63,11 @@ struct Restore {
           url: connection.partition.serverURL, userId: connection.identity.userId),
         dryRun: dryRun))
     let outcome = await RestoreRun(server: connection.runServer, journal: journal).execute(
-      selector.targets, dryRun: dryRun, emit: { writer.write($0) })
+      selector.targets, dryRun: dryRun,
+      emit: {
+        writer.write($0)
+        ProgressLine.standardError.advance("assets", of: selector.targets.count)
+      })
     if !dryRun && !outcome.restoredChecksums.isEmpty {
       // The person wants these on the server: the next run must not trash them again.
       try state.exclude(outcome.restoredChecksums)

@@ -189,6 +189,7 @@ struct Trash {
       plan, planDigest: digest, runID: runID,
       emit: { result in
         if result.action == "failed" { failures += 1 }
+        ProgressLine.standardError.advance("assets", of: plan.assetCount)
         writer.write(result)
       }, shouldStop: { interruption.isRaised })
     clock.lap("trash", "\(outcome.counts["trashed"] ?? 0) trashed")

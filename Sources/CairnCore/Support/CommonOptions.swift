@@ -30,9 +30,11 @@ public enum Tool {
   ) async throws {
     Diagnostics.tool = name
     Diagnostics.verbosity = options.quiet ? .quiet : options.verbose ? .verbose : .normal
+    _ = ProgressLine.standardError  // its first redraw is an interval after the start
     let status: ExitStatus
     do {
       status = try await body()
+      ProgressLine.standardError.finish()
     } catch let error as CairnError {
       if let carried = error.abort {
         // The stage that failed has said why; one line here says where the pipeline stopped.

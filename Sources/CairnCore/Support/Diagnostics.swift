@@ -65,6 +65,7 @@ public enum Diagnostics {
     var prefix = tool + ": "
     if let color, useColor { prefix = "\u{1B}[1;\(color)m\(tool):\u{1B}[0m " }
     let line = prefix + (location.map { "\($0): " } ?? "") + message + "\n"
+    ProgressLine.standardError.clearForMessage()
     writeStderr(line)
   }
 

@@ -61,6 +61,7 @@ public struct SyncRefresher: Sendable {
       var sawComplete = false
       do {
         lines += try await client.syncStream(types: [syncType], reset: reset) { line in
+          ProgressLine.standardError.advance("changes from the sync stream")
           switch line.type {
           case "AssetV2", "AssetV1":
             batch.add(.upsert(try line.assetRecord()), ack: line.ack)
