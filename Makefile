@@ -42,9 +42,12 @@ release:
 	$(SWIFT) build -c release $(STATIC_FLAGS)
 
 # Tests run the built binaries through real pipes, so build everything first.
+# The two real Syncthing daemons run in a test process of their own: beside the hundreds of
+# other tests on two cores they starve the in-process test servers past their time-outs.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip SyncthingFieldTests
+	$(SWIFT) test --skip-build --filter SyncthingFieldTests
 
 check: test lint fuzz-check check-nightly check-dist
 

@@ -29,9 +29,12 @@ import Testing
       #expect(result.status == 69, "\(result.stderr)")
       #expect(result.stderr.contains(reason), "\(result.stderr)")
       #expect(try result.records(ofType: "asset").isEmpty)
-      let end = try #require(try result.records().last)
-      #expect(end["type"] as? String == "end")
+      // The listing ends incomplete, and the abort record carries the failure down the pipe.
+      let records = try result.records()
+      let end = try #require(records.last { $0["type"] as? String == "end" })
       #expect(end["complete"] as? Bool == false)
+      #expect(records.last?["type"] as? String == "abort")
+      #expect(records.last?["status"] as? Int == 69)
       let pages = h.server.log.all.filter { $0.path == "/api/search/metadata" }.count
       // A page of slack over the server's count of a handful of assets: a few hundred pages.
       #expect(pages < 1000, "\(pages) pages asked")

@@ -45,8 +45,8 @@ import Testing
       #expect(h.server.log.requests(path: "/api/sync/stream").count == 1)
       #expect(try favourites(streamed) == [library.timeline.id])
       #expect(
-        streamed.lines.filter { $0.contains("\"asset\"") }
-          == paged.lines.filter { $0.contains("\"asset\"") })
+        streamed.lines.filter { $0.contains("\"type\":\"asset\"") }
+          == paged.lines.filter { $0.contains("\"type\":\"asset\"") })
       // From the cache, after a refresh that changed nothing.
       let cached = try await fetch(h, [])
       #expect(try favourites(cached) == [library.timeline.id])

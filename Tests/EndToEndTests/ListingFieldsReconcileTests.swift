@@ -45,7 +45,8 @@ import Testing
       asset("asset-video", "IMG_2.MOV", type: "VIDEO", visibility: "hidden"),
       EndRecord(tool: "cairn-fetch", complete: true, counts: ["assets": 6]).jsonString(),
     ]
-    try fixture.directory.file("server.ndjson", lines.joined(separator: "\n") + "\n")
+    try fixture.directory.file(
+      "server.ndjson", StreamText.counted(lines.joined(separator: "\n") + "\n"))
 
     let seed = try await fixture.pipeline("", observe: false)
     #expect(seed.status == 0, "\(seed.stderr)")

@@ -304,8 +304,12 @@ struct LivePhotoFavouritePutBackTests {
     #expect(try !f.isTrashed("IMG_1.HEIC"))
     #expect(try f.isTrashed("a.jpg"))
 
+    // Approved: the first run that would trash anything is a dry run, the next trashes.
     let still = try f.asset("IMG_1.HEIC")
-    let approved = try await f.pipeline(gate: "--approve \(still.id)")
+    let dry = try await f.pipeline(gate: "--approve \(still.id)")
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(try !f.isTrashed("IMG_1.HEIC"))
+    let approved = try await f.pipeline()
     #expect(approved.status == 0, "\(approved.stderr)")
     #expect(try f.isTrashed("IMG_1.HEIC"))
     #expect(try !f.isTrashed("IMG_1.MOV"))
