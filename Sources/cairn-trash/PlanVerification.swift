@@ -38,7 +38,8 @@ struct PlanVerification {
     }
     let settings = try ReconciliationSettings(configuration)
     let inputs = SafetyRails.Inputs(
-      header: header, end: end, errorRecords: errorRecords, planned: Self.trashItems(candidates).count,
+      header: header, end: end, errorRecords: errorRecords,
+      planned: Self.trashItems(candidates).count,
       matched: reconciled.matched, serverAssets: reconciled.serverAssets,
       lastMatched: try state.store.meta.int(.lastMatchedCount),
       settings: SafetyRails.Settings(
