@@ -79,6 +79,11 @@ public enum ToolRunner {
       workingDirectory: workingDirectory)
   }
 
+  /// One launch at a time: a full-suite run once crashed inside Foundation's `Process.run()`
+  /// (a `memcpy`) while several tests launched tools at once. Only the launch is serialized;
+  /// the tools run, and are waited for, side by side.
+  private static let launchLock = NSLock()
+
   private static func runProcess(
     _ executable: String, _ arguments: [String], stdin: Data?, environment: [String: String],
     workingDirectory: String?
@@ -104,7 +109,7 @@ public enum ToolRunner {
     process.standardOutput = outHandle
     process.standardError = errHandle
     process.standardInput = inHandle
-    try process.run()
+    try launchLock.withLock { try process.run() }
     process.waitUntilExit()
     try outHandle.close()
     try errHandle.close()
