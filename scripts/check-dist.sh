@@ -57,13 +57,8 @@ else
 fi
 root=$rootfs
 
-failures=0
-pass() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; failures=$((failures + 1)); }
-check() { # check DESCRIPTION COMMAND...: COMMAND must succeed (quietly)
-  local what=$1; shift
-  if "$@" > /dev/null; then pass "$what"; else fail "$what"; fi
-}
+# shellcheck source=scripts/checks.sh
+. "$(dirname "$0")/checks.sh"
 
 # --- the release, unpacked and installed inside the root -------------------------------------
 work=$(mktemp -d "${TMPDIR:-/tmp}/cairn-dist.XXXXXX")

@@ -17,13 +17,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-failures=0
-pass() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; failures=$((failures + 1)); }
-check() { # check DESCRIPTION COMMAND...: COMMAND must succeed (quietly)
-  local what=$1; shift
-  if "$@" > /dev/null; then pass "$what"; else fail "$what"; fi
-}
+# shellcheck source=scripts/checks.sh
+. "$(dirname "$0")/checks.sh"
 has() { grep -qF -- "$2" "$1"; }
 lacks() { ! grep -qF -- "$2" "$1"; }
 
