@@ -28,52 +28,104 @@ extension PartitionStore {
   ) throws -> (ScanRecordingSummary, ScanSnapshot, listed: [ByteKey: Bool]) {
     var summary = ScanRecordingSummary()
     summary.files = files.count
-    let replaced = delta.replaced.map(previous.file)
-
-    // Checksums whose rows can change: of changed and replaced files, absent before (they may
-    // be back), signalled (a signal ends when its checksum is back).
-    let moved = Set(
-      delta.changed.map { ByteKey(files[$0].checksum) }
-        + replaced.map { ByteKey($0.checksum) })
-    let signalled = try String.fetchAll(
-      db, sql: "SELECT checksum FROM missing UNION SELECT checksum FROM confirmation")
-    // The versions of deleted edited files: one seen again ends its row, and a file whose
-    // last bytes are back gets its original again.
-    let versions = try Row.fetchAll(
-      db,
-      sql: """
-        SELECT lastChecksum, originalChecksum FROM deletedVersion
-        ORDER BY lastChecksum, originalChecksum
-        """)
-    var involved = moved
-    involved.formUnion(previous.absent.map(ByteKey.init))
-    involved.formUnion(signalled.map(ByteKey.init))
-    for row in versions {
-      involved.insert(ByteKey(row[0] as String))
-      involved.insert(ByteKey(row[1] as String))
-    }
-    // Identities whose anchors can change.
-    var identities = Set(
-      delta.changed.map { ByteKey(files[$0].identity.key) }
-        + replaced.map { ByteKey($0.identity.key) })
-    identities.formUnion(previous.sharedIdentities.map(ByteKey.init))
-
+    let involved = try Involved(db, files: files, previous: previous, delta: delta)
     var scan = ScanQuery(files: files)
-    scan.find(checksums: involved, identities: identities, collectingFiles: true)
+    scan.find(checksums: involved.checksums, identities: involved.identities, collectingFiles: true)
 
-    // Observations and paths of the changed files.
+    summary.newChecksums = try Self.observeChanged(db, files: files, delta: delta, time: time)
+    try Self.dropStalePaths(
+      db, of: involved.moved, files: files, delta: delta, scan: scan,
+      completeRoots: completeRoots)
+    let retired = try updateAnchors(
+      db, involved: involved, scan: &scan, completeRoots: completeRoots, time: time)
+    summary.retiredEdits = retired.count
+    try forgetVersionsSeenAgain(db, scan: &scan, asked: involved.checksums)
+    summary.reappeared = try Self.endSignalsOfReturning(
+      db, involved: involved, retired: retired, scan: &scan)
+    let absent = try Self.recordAbsent(
+      db, involved: involved, previous: previous, scan: scan, lastScan: lastScan)
+
+    let next = ScanSnapshot(
+      roots: completeRoots.map(\.string).sorted(), files: files, absent: absent,
+      sharedIdentities: scan.identityCount.filter { $0.value > 1 }.map(\.key.string).sorted())
+    // Whether the scan lists each checksum involved: every one whose presence may differ
+    // from the previous scan's (those of changed and replaced files), and more.
+    var listed: [ByteKey: Bool] = [:]
+    for key in involved.checksums { listed[key] = scan.roots[key] != nil }
+    return (summary, next, listed)
+  }
+
+  /// What a change involves (see `recordDelta`): the checksums whose rows can change and the
+  /// identities whose anchors can, read from the difference and the store.
+  private struct Involved {
+    /// The previous scan's files that changed or went.
+    let replaced: [ScannedFile]
+    /// Checksums of changed and replaced files.
+    let moved: Set<ByteKey>
+    /// Checksums with a first-missing time or a positive signal.
+    let signalled: [String]
+    /// The versions of deleted edited files (`deletedVersion`: last, original).
+    let versions: [Row]
+    /// Checksums whose rows can change: moved, absent before (they may be back), signalled (a
+    /// signal ends when its checksum is back), a deleted edited file's (one seen again ends
+    /// its row, and a file whose last bytes are back gets its original again).
+    let checksums: Set<ByteKey>
+    /// Identities whose anchors can change: changed and replaced files', and those the
+    /// previous scan listed more than once.
+    let identities: Set<ByteKey>
+
+    init(_ db: Database, files: ScanFiles, previous: StoredScan, delta: ScanDelta) throws {
+      replaced = delta.replaced.map(previous.file)
+      moved = Set(
+        delta.changed.map { ByteKey(files[$0].checksum) }
+          + replaced.map { ByteKey($0.checksum) })
+      signalled = try String.fetchAll(
+        db, sql: "SELECT checksum FROM missing UNION SELECT checksum FROM confirmation")
+      versions = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT lastChecksum, originalChecksum FROM deletedVersion
+          ORDER BY lastChecksum, originalChecksum
+          """)
+      var checksums = moved
+      checksums.formUnion(previous.absent.map(ByteKey.init))
+      checksums.formUnion(signalled.map(ByteKey.init))
+      for row in versions {
+        checksums.insert(ByteKey(row[0] as String))
+        checksums.insert(ByteKey(row[1] as String))
+      }
+      self.checksums = checksums
+      var identities = Set(
+        delta.changed.map { ByteKey(files[$0].identity.key) }
+          + replaced.map { ByteKey($0.identity.key) })
+      identities.formUnion(previous.sharedIdentities.map(ByteKey.init))
+      self.identities = identities
+    }
+  }
+
+  /// Observations and paths of the changed files. Returns how many checksums are new.
+  private static func observeChanged(
+    _ db: Database, files: ScanFiles, delta: ScanDelta, time: Double
+  ) throws -> Int {
     let observe = try db.cachedStatement(
       sql: "INSERT INTO observed VALUES (?, ?, ?) ON CONFLICT(checksum) DO NOTHING")
     let place = try db.cachedStatement(sql: "INSERT OR IGNORE INTO observedPath VALUES (?, ?, ?)")
+    var new = 0
     for index in delta.changed {
       let file = files[index]
       try observe.execute(arguments: [file.checksum, time, time])
-      summary.newChecksums += db.changesCount
+      new += db.changesCount
       try place.execute(arguments: [file.checksum, file.root, file.path])
     }
+    return new
+  }
 
-    // Stale paths (see above): stored under a complete root where the checksum is listed now,
-    // and not listed.
+  /// Stale paths (see `recordDelta`): stored under a complete root where the checksum is
+  /// listed now, and not listed.
+  private static func dropStalePaths(
+    _ db: Database, of moved: Set<ByteKey>, files: ScanFiles, delta: ScanDelta,
+    scan: ScanQuery, completeRoots: Set<ByteKey>
+  ) throws {
     let placesOf = try db.cachedStatement(
       sql: "SELECT root, path FROM observedPath WHERE checksum = ? ORDER BY root, path")
     let unplace = try db.cachedStatement(
@@ -94,8 +146,16 @@ extension PartitionStore {
         try unplace.execute(arguments: [checksum, root, path])
       }
     }
+  }
 
-    // Anchors: the rules for every file carrying an involved identity, in scan order.
+  /// Anchors: the rules for every file carrying an involved identity, in scan order, then the
+  /// anchors of replaced files' identities this scan does not list dropped. Returns the
+  /// versions retired.
+  private func updateAnchors(
+    _ db: Database, involved: Involved, scan: inout ScanQuery, completeRoots: Set<ByteKey>,
+    time: Double
+  ) throws -> [String] {
+    let files = scan.files
     let anchorOf = try db.cachedStatement(
       sql: "SELECT firstChecksum, currentChecksum, root, path FROM anchor WHERE identity = ?")
     var stored: [String: StoredAnchor] = [:]
@@ -111,64 +171,76 @@ extension PartitionStore {
     }
     var predecessors = try absentAnchors(db, for: unanchored, in: &scan)
     predecessors.atPath = try replacedAnchors(
-      db, for: unanchored, replaced: replaced, scan: scan, statement: anchorOf)
-    for row in versions where scan.roots[ByteKey(row[0] as String)] != nil {
+      db, for: unanchored, replaced: involved.replaced, scan: scan, statement: anchorOf)
+    for row in involved.versions where scan.roots[ByteKey(row[0] as String)] != nil {
       predecessors.restored[row[0]] = row[1]
     }
     let changes = try applyAnchorRules(
       db, files: files, changing: scan.carrying, stored: stored, absent: predecessors,
       time: time)
-    let retired = changes.retired
-    summary.retiredEdits = retired.count
-    // (One statement for all the identities: a few thousand deleted files cost more in
-    // statements than in the b-tree, which the sorted list walks in order.)
-    let dropped = Set(replaced.map { ByteKey($0.identity.key) })
+    let dropped = Set(involved.replaced.map { ByteKey($0.identity.key) })
       .filter { scan.identityCount[$0] == nil }.map(\.string)
-    if !dropped.isEmpty {
-      try db.execute(
-        sql: """
-          INSERT OR IGNORE INTO deletedVersion
-          SELECT currentChecksum, firstChecksum, ?4 FROM anchor
-          WHERE identity IN (SELECT value FROM json_each(?1))
-          AND root IN (SELECT value FROM json_each(?2)) AND firstChecksum <> currentChecksum
-          AND identity NOT IN (SELECT value FROM json_each(?3))
-          """,
-        arguments: [
-          JSONText.array(ByteKey.sorted(dropped)),
-          JSONText.array(completeRoots.map(\.string).sorted()),
-          JSONText.array(changes.inherited.sorted()), time,
-        ])
-      try db.execute(
-        sql: """
-          DELETE FROM anchor WHERE identity IN (SELECT value FROM json_each(?))
-          AND root IN (SELECT value FROM json_each(?))
-          """,
-        arguments: [
-          JSONText.array(ByteKey.sorted(dropped)),
-          JSONText.array(completeRoots.map(\.string).sorted()),
-        ])
-    }
+    try Self.dropAnchors(
+      db, of: dropped, completeRoots: completeRoots, inherited: changes.inherited, time: time)
+    return changes.retired
+  }
 
-    try forgetVersionsSeenAgain(db, scan: &scan, asked: involved)
+  /// Drops the anchors of `identities` (deleted files) under the complete roots, unless a new
+  /// identity inherited them, remembering an edited file's deletion (`deletedVersion`).
+  /// (One statement for all the identities: a few thousand deleted files cost more in
+  /// statements than in the b-tree, which the sorted list walks in order.)
+  private static func dropAnchors(
+    _ db: Database, of identities: [String], completeRoots: Set<ByteKey>,
+    inherited: Set<String>, time: Double
+  ) throws {
+    guard !identities.isEmpty else { return }
+    let dropped = JSONText.array(ByteKey.sorted(identities))
+    let roots = JSONText.array(completeRoots.map(\.string).sorted())
+    try db.execute(
+      sql: """
+        INSERT OR IGNORE INTO deletedVersion
+        SELECT currentChecksum, firstChecksum, ?4 FROM anchor
+        WHERE identity IN (SELECT value FROM json_each(?1))
+        AND root IN (SELECT value FROM json_each(?2)) AND firstChecksum <> currentChecksum
+        AND identity NOT IN (SELECT value FROM json_each(?3))
+        """,
+      arguments: [dropped, roots, JSONText.array(inherited.sorted()), time])
+    try db.execute(
+      sql: """
+        DELETE FROM anchor WHERE identity IN (SELECT value FROM json_each(?))
+        AND root IN (SELECT value FROM json_each(?))
+        """,
+      arguments: [dropped, roots])
+  }
 
-    // Back in the library: no longer missing or signalled.
-    var returning = Set(signalled.map(ByteKey.init))
+  /// Back in the library: no longer missing or signalled. Returns how many came back.
+  private static func endSignalsOfReturning(
+    _ db: Database, involved: Involved, retired: [String], scan: inout ScanQuery
+  ) throws -> Int {
+    var returning = Set(involved.signalled.map(ByteKey.init))
     returning.formUnion(retired.map(ByteKey.init))
-    scan.find(checksums: returning.subtracting(involved), identities: [])
+    scan.find(checksums: returning.subtracting(involved.checksums), identities: [])
     let unmiss = try db.cachedStatement(sql: "DELETE FROM missing WHERE checksum = ?")
     let unconfirm = try db.cachedStatement(sql: "DELETE FROM confirmation WHERE checksum = ?")
+    var reappeared = 0
     for key in returning where scan.roots[key] != nil {
-      summary.reappeared += 1
+      reappeared += 1
       try unmiss.execute(arguments: [key.string])
       try unconfirm.execute(arguments: [key.string])
     }
+    return reappeared
+  }
 
-    // What is absent now. The previous snapshot dated those it listed; those it listed and
-    // this scan does not get that date in their rows, as the new snapshot will not list them.
-    // (What this scan lists, the new snapshot dates.)
+  /// What is absent now, into `temp.absentChecksum`, and returned. The previous snapshot dated
+  /// those it listed; those it listed and this scan does not get that date (`lastScan`) in
+  /// their rows, as the new snapshot will not list them. (What this scan lists, the new
+  /// snapshot dates.)
+  private static func recordAbsent(
+    _ db: Database, involved: Involved, previous: StoredScan, scan: ScanQuery, lastScan: Double
+  ) throws -> [String] {
     var absent: [String] = []
     var seen = Set<ByteKey>()
-    for key in replaced.map({ ByteKey($0.checksum) }) + previous.absent.map(ByteKey.init)
+    for key in involved.replaced.map({ ByteKey($0.checksum) }) + previous.absent.map(ByteKey.init)
     where scan.roots[key] == nil && seen.insert(key).inserted {
       absent.append(key.string)
     }
@@ -182,15 +254,7 @@ extension PartitionStore {
           WHERE checksum IN (SELECT value FROM json_each(?))
           """, arguments: [lastScan, JSONText.array(ByteKey.sorted(newlyAbsent))])
     }
-
-    let next = ScanSnapshot(
-      roots: completeRoots.map(\.string).sorted(), files: files, absent: absent,
-      sharedIdentities: scan.identityCount.filter { $0.value > 1 }.map(\.key.string).sorted())
-    // Whether the scan lists each checksum involved: every one whose presence may differ
-    // from the previous scan's (those of changed and replaced files), and more.
-    var listed: [ByteKey: Bool] = [:]
-    for key in involved { listed[key] = scan.roots[key] != nil }
-    return (summary, next, listed)
+    return absent
   }
 
   /// Deletes the rows of `deletedVersion` with a version this scan lists, as `updateAnchors`

@@ -32,8 +32,8 @@ extension PartitionStore {
   /// Which of `checksums` the latest recorded scan holds (its snapshot, one pass over it).
   public func presence(of checksums: Set<String>) throws(CairnError) -> ScanPresence {
     guard !checksums.isEmpty else { return .known([]) }
-    guard let record = try database.scanSnapshotRecord() else { return .noScan }
-    guard let scan = database.storedScan(record) else { return .unknown }
+    guard let row = try snapshots.row() else { return .noScan }
+    guard let scan = snapshots.load(row) else { return .unknown }
     let wanted = Set(checksums.map { Array($0.utf8) })
     // A million files are passed over; only one whose first bytes match is copied and compared.
     let prefixes = Set(wanted.map { $0.withUnsafeBufferPointer(Self.prefix) })

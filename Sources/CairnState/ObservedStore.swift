@@ -9,12 +9,16 @@ import GRDB
 /// (see `PartitionStore.recordScan`).
 public struct ObservedStore: Sendable {
   let database: StateDatabase
-  init(_ database: StateDatabase) { self.database = database }
+  let snapshots: ScanSnapshotStore
+  init(_ database: StateDatabase, snapshots: ScanSnapshotStore) {
+    self.database = database
+    self.snapshots = snapshots
+  }
 
   /// Everything remembered, keyed by checksum: the engine's input.
   public func snapshot() throws(CairnError) -> [String: ObservedEntry] {
     var entries = try rows()
-    if let last = try database.lastScan() {
+    if let last = try snapshots.loadLatest() {
       for checksum in last.scan.checksums() {
         if let seen = entries[checksum.string]?.lastSeen, seen < last.time {
           entries[checksum.string]?.lastSeen = last.time
@@ -59,7 +63,7 @@ public struct ObservedStore: Sendable {
   /// One checksum's entry, or nil when it was never seen.
   public func entry(_ checksum: String) throws(CairnError) -> ObservedEntry? {
     guard var entry = try row(checksum) else { return nil }
-    if let last = try database.lastScan(), entry.lastSeen < last.time,
+    if let last = try snapshots.loadLatest(), entry.lastSeen < last.time,
       last.scan.lists(checksum: checksum)
     {
       entry.lastSeen = last.time
@@ -128,7 +132,6 @@ public struct ObservedStore: Sendable {
           """)
     }
     // The last scan's paths go too (the database no longer matches them anyway).
-    unlink(database.scanSnapshotPath)
-    unlink(database.scanSnapshotPatchPath)
+    snapshots.discard()
   }
 }

@@ -23,12 +23,9 @@ public final class PartitionStore: Sendable {
   /// The database file.
   public let path: String
   let database: StateDatabase
+  /// The last recorded scan's snapshot (see `ScanSnapshotStore`).
+  let snapshots: ScanSnapshotStore
   private let lock: PartitionLock?
-  /// False makes `recordScan` compare every scan with the whole store (tests compare both ways).
-  let scanSnapshots = Locked(true)
-  var usesScanSnapshot: Bool { scanSnapshots.current }
-  /// How many scans this store recorded by their difference from the last (for tests).
-  let deltaRecordings = Locked(0)
 
   public let observed: ObservedStore
   public let signals: DeletionSignalStore
@@ -47,22 +44,35 @@ public final class PartitionStore: Sendable {
     _ partition: ServerPartition, paths: CairnPaths, locking: Bool = true,
     checkpointing: Bool = true
   ) throws(CairnError) -> PartitionStore {
+    try open(
+      partition, paths: paths, locking: locking, checkpointing: checkpointing,
+      snapshots: ScanSnapshotStore.Options())
+  }
+
+  /// Opens the partition's state with its snapshot store's `options` (tests vary them).
+  static func open(
+    _ partition: ServerPartition, paths: CairnPaths, locking: Bool = true,
+    checkpointing: Bool = true, snapshots options: ScanSnapshotStore.Options
+  ) throws(CairnError) -> PartitionStore {
     let directory = paths.partitionDirectory(partition)
     try CairnPaths.makePrivateDirectory(directory)
     let lock = locking ? try PartitionLock(directory: directory, partition: partition) : nil
     return try PartitionStore(
-      partition: partition, directory: directory, lock: lock, checkpointing: checkpointing)
+      partition: partition, directory: directory, lock: lock, checkpointing: checkpointing,
+      snapshots: options)
   }
 
   private init(
-    partition: ServerPartition, directory: String, lock: PartitionLock?, checkpointing: Bool
+    partition: ServerPartition, directory: String, lock: PartitionLock?, checkpointing: Bool,
+    snapshots options: ScanSnapshotStore.Options
   ) throws(CairnError) {
     self.partition = partition
     self.directory = directory
     self.path = directory + "/state.sqlite"
     self.lock = lock
     database = try StateDatabase(path: path, checkpointing: checkpointing)
-    observed = ObservedStore(database)
+    snapshots = ScanSnapshotStore(database, options: options)
+    observed = ObservedStore(database, snapshots: snapshots)
     signals = DeletionSignalStore(database)
     anchors = EditAnchorStore(database)
     exclusions = ExclusionStore(database)
@@ -81,24 +91,6 @@ public final class PartitionStore: Sendable {
 final class StateDatabase: Sendable {
   let pool: DatabasePool
   let path: String
-  /// The scan the `ScanTable` tables hold on the writing connection, once a write committed it.
-  let scanTable = Locked<ScanFiles?>(nil)
-  /// The scan whose recording was the last committed write, with `temp.absentChecksum` filled
-  /// for it: until another write, the store holds every scanned checksum and that table is
-  /// current. Any write clears it.
-  let recordedScan = Locked<ScanFiles?>(nil)
-  /// What the last `recordScan` of this process found and wrote (see `RecordedSnapshots`).
-  let recordedSnapshots = Locked<RecordedSnapshots?>(nil)
-  /// Makes writing the scan snapshot fail, as a full disk would (for tests).
-  let scanSnapshotWritesFail = Locked(false)
-
-  /// When a scan snapshot is written as a patch (tests ask for one or the other).
-  let scanSnapshotPatches = Locked(ScanSnapshotPatch.Policy.whenSmall)
-
-  /// Where the scan snapshot lives: beside the database (see `ScanSnapshot`).
-  var scanSnapshotDirectory: String { (path as NSString).deletingLastPathComponent }
-  var scanSnapshotPath: String { scanSnapshotDirectory + "/" + ScanSnapshot.fileName }
-  var scanSnapshotPatchPath: String { scanSnapshotDirectory + "/" + ScanSnapshotPatch.fileName }
 
   init(path: String, checkpointing: Bool = true) throws(CairnError) {
     self.path = path
@@ -150,7 +142,6 @@ final class StateDatabase: Sendable {
 
   /// Runs `body` in a write transaction.
   func write<T>(_ body: (Database) throws -> T) throws(CairnError) -> T {
-    recordedScan.withLock { $0 = nil }
     do {
       return try pool.write(body)
     } catch let error as CairnError {
@@ -160,22 +151,15 @@ final class StateDatabase: Sendable {
     }
   }
 
-  /// Runs `body` in a write transaction with `files` in the scan tables (see `ScanTable`). A
-  /// scan already loaded by an earlier committed write of this process is not loaded again.
-  func write<T>(scan files: ScanFiles, _ body: (Database) throws -> T) throws(CairnError)
-    -> T
-  {
-    // The same array compares in constant time (same buffer); another one element by element.
-    let loaded = scanTable.withLock { loaded in
-      defer { loaded = nil }  // until this write commits, the table's content is in doubt
-      return loaded == files
+  /// Runs `body` on the writing connection outside a transaction (to ask it about itself).
+  func withWriter<T>(_ body: (Database) throws -> T) throws(CairnError) -> T {
+    do {
+      return try pool.writeWithoutTransaction(body)
+    } catch let error as CairnError {
+      throw error
+    } catch {
+      throw Self.refusal(error, path: path)
     }
-    let result = try write { db in
-      if !loaded { try ScanTable.fill(db, with: files) }
-      return try body(db)
-    }
-    scanTable.withLock { $0 = files }
-    return result
   }
 
   /// Runs `body` on a consistent snapshot.

@@ -27,7 +27,7 @@ extension PartitionStore {
     // collected and every scanned checksum is known to be in the store. So they are when the
     // store still matches the snapshot of this very scan, recorded by an earlier stage
     // (`cairn-observe`): the snapshot lists the absent checksums.
-    let justRecorded = database.recordedScan.current == files
+    let justRecorded = try snapshots.justRecorded(files)
     let snapshot = justRecorded ? nil : try snapshotOfThisScan(files)
     let scanIsRecorded = justRecorded || snapshot != nil
     let load = { (db: Database) in
@@ -41,14 +41,14 @@ extension PartitionStore {
         try database.write(load)
       } else if let snapshot {
         try database.write { db in
-          guard try StateDatabase.scanSnapshotRecord(db) == snapshot.record else {
+          guard try ScanSnapshotStore.row(db) == snapshot.record else {
             throw CairnError(.busy, "the state changed during this run; try again")
           }
           try ScanTable.replaceAbsent(db, with: snapshot.absent)
           return try load(db)
         }
       } else {
-        try database.write(scan: files) { db in
+        try snapshots.withScanTables(files) { db in
           try ScanTable.collectAbsent(db)
           return try load(db)
         }
@@ -62,10 +62,10 @@ extension PartitionStore {
 
   /// The absent checksums of the current snapshot, when it holds exactly `files`.
   private func snapshotOfThisScan(_ files: ScanFiles) throws(CairnError) -> (
-    record: ScanSnapshotRecord, absent: [String]
+    record: ScanSnapshotStore.Row, absent: [String]
   )? {
-    guard let record = try database.scanSnapshotRecord(), record.current,
-      let previous = database.storedScan(record), previous.count == files.count,
+    guard let record = try snapshots.row(), record.current,
+      let previous = snapshots.load(record), previous.count == files.count,
       let delta = ScanDelta(files: files, previous: previous),
       delta.changed.isEmpty, delta.replaced.isEmpty
     else { return nil }

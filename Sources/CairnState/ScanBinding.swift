@@ -21,7 +21,11 @@ import GRDB
 ///   rail with the override the gate accepted and never with one a stream claims.
 public struct ScanBinding: Sendable {
   let database: StateDatabase
-  init(_ database: StateDatabase) { self.database = database }
+  let snapshots: ScanSnapshotStore
+  init(_ database: StateDatabase, snapshots: ScanSnapshotStore) {
+    self.database = database
+    self.snapshots = snapshots
+  }
 
   /// The meta keys (kept here rather than in `MetaStore.Key`: they are written together).
   enum Key {
@@ -145,11 +149,11 @@ public struct ScanBinding: Sendable {
   /// The latest recorded scan's snapshot: nil when that scan left none (a root was incomplete,
   /// the disk was full) or the file is missing or damaged.
   func latestSnapshot() throws(CairnError) -> StoredScan? {
-    let named = try database.read { db -> (String?, ScanSnapshotRecord?) in
-      (try Self.value(db, Key.scanSnapshot), try StateDatabase.scanSnapshotRecord(db))
+    let named = try database.read { db -> (String?, ScanSnapshotStore.Row?) in
+      (try Self.value(db, Key.scanSnapshot), try ScanSnapshotStore.row(db))
     }
     guard let key = named.0, let record = named.1, key == Self.text(record) else { return nil }
-    return database.storedScan(record)
+    return snapshots.load(record)
   }
 
   /// Gives the scan being recorded a new identifier, in the transaction that records it, and
@@ -159,11 +163,11 @@ public struct ScanBinding: Sendable {
     let id =
       Date().iso8601 + "-" + bytes.map { String(format: "%02x", $0) }.joined()
     try set(db, Key.scan, id)
-    let record = written == nil ? nil : try StateDatabase.scanSnapshotRecord(db)
+    let record = written == nil ? nil : try ScanSnapshotStore.row(db)
     try set(db, Key.scanSnapshot, record.map(text))
   }
 
-  private static func text(_ record: ScanSnapshotRecord) -> String {
+  private static func text(_ record: ScanSnapshotStore.Row) -> String {
     "\(record.length):\(record.digest):\(record.scannedAt)"
   }
 
@@ -184,5 +188,5 @@ public struct ScanBinding: Sendable {
 
 extension PartitionStore {
   /// The scan binding of this partition (see `ScanBinding`).
-  public var binding: ScanBinding { ScanBinding(database) }
+  public var binding: ScanBinding { ScanBinding(database, snapshots: snapshots) }
 }

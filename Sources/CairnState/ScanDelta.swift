@@ -84,53 +84,76 @@ struct ScanDelta {
     var lastSource = -1  // the previous file's index in the snapshot, when read from it
     for index in files.indices {
       if shared, let source = files.sourceIndex(index) {
-        if index > 0 && !(0 <= lastSource && lastSource < source) {
-          let order = files.withPath(index - 1) { last in
-            files.withPath(index) { Self.walkOrder(last, $0) }
-          }
-          guard order < 0 else { return false }
-        }
-        guard source >= before else { return false }
-        while before < source {
-          replaced.append(before)  // gone
-          before += 1
-        }
-        successor[before] = index
-        before += 1
+        guard
+          mergeRead(files, index, from: source, after: lastSource, before: &before)
+        else { return false }
         lastSource = source
-        continue
+      } else {
+        lastSource = -1
+        guard mergeParsed(files, index, before: &before) else { return false }
       }
-      lastSource = -1
-      let ordered = files.withPath(index) { path -> Bool in
-        if index > 0 && files.withPath(index - 1, { Self.walkOrder($0, path) }) >= 0 {
-          return false
-        }
-        while before < previous.count {
-          let order = Self.walkOrder(previous.bytes(before, 0), path)
-          if order > 0 { break }
-          if order == 0 {
-            successor[before] = index
-            if !previous.hasSameContent(before, as: files, index) {
-              changed.append(index)
-              replaced.append(before)
-            }
-            before += 1
-            return true
-          }
-          replaced.append(before)  // gone
-          before += 1
-        }
-        changed.append(index)
-        newPaths[ByteKey(String(decoding: path, as: UTF8.self))] = index
-        return true
-      }
-      guard ordered else { return false }
     }
-    while before < previous.count {
+    passGone(upTo: previous.count, before: &before)
+    return true
+  }
+
+  /// File `index` of `files`, read from the previous scan's snapshot at `source`
+  /// (`lastSource`: where the file before it was read from, or -1): the previous files up to
+  /// it are gone, and it is unchanged.
+  @inline(__always)
+  private mutating func mergeRead(
+    _ files: ScanFiles, _ index: Int, from source: Int, after lastSource: Int,
+    before: inout Int
+  ) -> Bool {
+    if index > 0 && !(0 <= lastSource && lastSource < source) {
+      let order = files.withPath(index - 1) { last in
+        files.withPath(index) { Self.walkOrder(last, $0) }
+      }
+      guard order < 0 else { return false }
+    }
+    guard source >= before else { return false }
+    passGone(upTo: source, before: &before)
+    successor[before] = index
+    before += 1
+    return true
+  }
+
+  /// File `index` of `files`, parsed: the previous files whose paths come before its path are
+  /// gone; one at its path is its predecessor, changed unless its content is the same; none
+  /// makes it new.
+  private mutating func mergeParsed(_ files: ScanFiles, _ index: Int, before: inout Int) -> Bool {
+    files.withPath(index) { path -> Bool in
+      if index > 0 && files.withPath(index - 1, { Self.walkOrder($0, path) }) >= 0 {
+        return false
+      }
+      while before < previous.count {
+        let order = Self.walkOrder(previous.bytes(before, 0), path)
+        if order > 0 { break }
+        if order == 0 {
+          successor[before] = index
+          if !previous.hasSameContent(before, as: files, index) {
+            changed.append(index)
+            replaced.append(before)
+          }
+          before += 1
+          return true
+        }
+        replaced.append(before)  // gone
+        before += 1
+      }
+      changed.append(index)
+      newPaths[ByteKey(String(decoding: path, as: UTF8.self))] = index
+      return true
+    }
+  }
+
+  /// The previous files from `before` up to `end` are gone.
+  @inline(__always)
+  private mutating func passGone(upTo end: Int, before: inout Int) {
+    while before < end {
       replaced.append(before)
       before += 1
     }
-    return true
   }
 
   /// Any order: a dictionary of the previous scan's paths. False when a path repeats.

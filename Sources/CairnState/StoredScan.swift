@@ -361,3 +361,15 @@ extension SnapshotReader {
     return true
   }
 }
+
+extension StoredScan {
+  /// Whether a file of the scan has `checksum`.
+  func lists(checksum: String) -> Bool {
+    checksum.withBytes { key in (0..<count).contains { bytes($0, 1).sameBytes(as: key) } }
+  }
+
+  /// The checksums of the scan's files.
+  func checksums() -> Set<ByteKey> {
+    Set((0..<count).map { ByteKey(String(decoding: bytes($0, 1), as: UTF8.self)) })
+  }
+}

@@ -39,7 +39,7 @@ import Testing
         preloaded = ScanSnapshotPreload(scan: snapshot)
       }
       try store.recordScan(read, completeRoots: complete, at: now, preloaded: preloaded)
-      let recorded = try #require(store.database.recordedSnapshots.current)
+      let recorded = try #require(store.snapshots.lastRecording)
 
       let assets = ServerAssets(listing)
       let key = ListingKey(assets)

@@ -189,12 +189,11 @@ import Testing
     let fixtures = (StoreFixture(), StoreFixture())  // kept: their folders go when they do
     let (_, _, later) = try history(seed: 12)
     let complete: Set<String> = ["/a", "/b"]
-    let store = try fixtures.0.open()
-    store.database.scanSnapshotPatches.withLock { $0 = .never }
+    let store = try fixtures.0.open(snapshots: ScanSnapshotStore.Options(patches: .never))
     try store.recordScan(later[0], completeRoots: complete, at: t0)
     try store.recordScan(later[1], completeRoots: complete, at: t0 + day)
-    #expect(store.deltaRecordings.current == 1)
-    #expect(!FileManager.default.fileExists(atPath: store.database.scanSnapshotPatchPath))
+    #expect(store.recordedByDifference)
+    #expect(!FileManager.default.fileExists(atPath: store.snapshots.patchPath))
 
     // The state as it was, and the patch the next recording writes.
     store.close()
@@ -205,22 +204,21 @@ import Testing
       try FileManager.default.copyItem(
         atPath: store.directory + "/" + name, toPath: copy + "/" + name)
     }
-    let reopened = try fixtures.0.open()
-    reopened.database.scanSnapshotPatches.withLock { $0 = .always }
+    let reopened = try fixtures.0.open(snapshots: ScanSnapshotStore.Options(patches: .always))
     try reopened.recordScan(later[2], completeRoots: complete, at: t0 + 2 * day)
-    #expect(reopened.deltaRecordings.current == 1)
-    #expect(FileManager.default.fileExists(atPath: reopened.database.scanSnapshotPatchPath))
+    #expect(reopened.recordedByDifference)
+    #expect(FileManager.default.fileExists(atPath: reopened.snapshots.patchPath))
     try FileManager.default.copyItem(
-      atPath: reopened.database.scanSnapshotPatchPath,
+      atPath: reopened.snapshots.patchPath,
       toPath: copy + "/" + ScanSnapshotPatch.fileName)
 
     // The copy's row names the full file: that is what it reads, and it records the same
     // scan by its difference to the same tables.
     let other = try fixtures.1.open()
-    let record = try #require(try other.database.scanSnapshotRecord())
-    expectListing(try #require(other.database.storedScan(record)), later[1])
+    let record = try #require(try other.snapshots.row())
+    expectListing(try #require(other.snapshots.load(record)), later[1])
     try other.recordScan(later[2], completeRoots: complete, at: t0 + 2 * day)
-    #expect(other.deltaRecordings.current == 1)
+    #expect(other.recordedByDifference)
     for sql in [
       "SELECT * FROM observed ORDER BY checksum",
       "SELECT * FROM observedPath ORDER BY checksum, root, path",

@@ -18,14 +18,15 @@ import Testing
     var random = SplitMix(seed: seed)
     var library = RandomLibrary()
     let fixtures = (StoreFixture(), StoreFixture())  // kept: their folders go when they do
-    let quick = try fixtures.0.open()
-    let whole = try fixtures.1.open()
-    whole.scanSnapshots.withLock { $0 = false }
     // Half the histories write every snapshot they can as a patch (a small library's changes
     // are rarely small enough for one otherwise).
     let patching = seed % 2 == 1
-    if patching { quick.database.scanSnapshotPatches.withLock { $0 = .always } }
+    let quick = try fixtures.0.open(
+      snapshots: ScanSnapshotStore.Options(patches: patching ? .always : .whenSmall))
+    let whole = try fixtures.1.open(
+      snapshots: ScanSnapshotStore.Options(comparesWithLastScan: false))
     var patched = 0
+    var byDifference = 0
     var inPlace = 0
     let steps = 60
     for step in 0..<steps {
@@ -57,17 +58,18 @@ import Testing
       } else {
         a = try quick.recordScan(files, completeRoots: complete, at: now)
       }
+      if quick.recordedByDifference { byDifference += 1 }
       let b = try whole.recordScan(files, completeRoots: complete, at: now)
+      #expect(!whole.recordedByDifference)
       #expect(a == b, "step \(step): summaries")
-      if FileManager.default.fileExists(atPath: quick.database.scanSnapshotPatchPath) {
+      if FileManager.default.fileExists(atPath: quick.snapshots.patchPath) {
         patched += 1
       }
       try expectSameTables(quick, whole, "seed \(seed) step \(step)")
       try expectSameDecisions(quick, whole, files: files, complete: complete, now: now)
     }
     // Most steps must have taken the shortcut, or this test proves nothing.
-    #expect(quick.deltaRecordings.current > steps / 2)
-    #expect(whole.deltaRecordings.current == 0)
+    #expect(byDifference > steps / 2)
     if patching { #expect(patched > steps / 3) }
     #expect(inPlace > steps / 8)
   }
@@ -78,7 +80,7 @@ import Testing
   static func readInPlace(_ files: [ScannedFile], by store: PartitionStore) throws
     -> (ScanFiles, StoredScan)?
   {
-    guard let snapshot = try store.database.lastScan()?.scan else { return nil }
+    guard let snapshot = try store.snapshots.loadLatest()?.scan else { return nil }
     var byPath: [ByteKey: Int] = [:]
     for index in 0..<snapshot.count {
       byPath[ByteKey(String(decoding: snapshot.pathBytes(index), as: UTF8.self))] = index
@@ -103,36 +105,37 @@ import Testing
     let files = [file("/lib/a.jpg", "A", inode: 1), file("/lib/b.jpg", "B", inode: 2)]
     try store.recordScan(files, completeRoots: ["/lib"], at: t0)
     try store.recordScan(files, completeRoots: ["/lib"], at: t0 + day)
-    #expect(store.deltaRecordings.current == 1)
+    #expect(store.recordedByDifference)
 
     // One byte changed: recorded whole, and a new snapshot written.
-    var bytes = try #require(FileManager.default.contents(atPath: store.database.scanSnapshotPath))
+    var bytes = try #require(FileManager.default.contents(atPath: store.snapshots.fullPath))
       .map {
         $0
       }
     bytes[bytes.count - 5] ^= 1
-    try CairnPaths.writePrivateFile(store.database.scanSnapshotPath, bytes)
+    try CairnPaths.writePrivateFile(store.snapshots.fullPath, bytes)
     try store.recordScan(files, completeRoots: ["/lib"], at: t0 + 2 * day)
-    #expect(store.deltaRecordings.current == 1)
+    #expect(!store.recordedByDifference)
     try store.recordScan(files, completeRoots: ["/lib"], at: t0 + 3 * day)
-    #expect(store.deltaRecordings.current == 2)
+    #expect(store.recordedByDifference)
 
     // A change to the observed store made elsewhere ends the snapshot's validity.
     try store.observed.importChecksums(["Z"], at: t0)
     try store.recordScan(files, completeRoots: ["/lib"], at: t0 + 4 * day)
-    #expect(store.deltaRecordings.current == 2)
+    #expect(!store.recordedByDifference)
 
     // Other roots, or a root scanned partly, are recorded whole.
     try store.recordScan(files, completeRoots: ["/lib", "/other"], at: t0 + 5 * day)
+    #expect(!store.recordedByDifference)
     try store.recordScan(files, completeRoots: [], at: t0 + 6 * day)
-    #expect(store.deltaRecordings.current == 2)
+    #expect(!store.recordedByDifference)
     try store.recordScan(files, completeRoots: ["/lib", "/other"], at: t0 + 7 * day)
-    #expect(store.deltaRecordings.current == 3)
+    #expect(store.recordedByDifference)
 
     // Gone: recorded whole.
-    unlink(store.database.scanSnapshotPath)
+    unlink(store.snapshots.fullPath)
     try store.recordScan(files, completeRoots: ["/lib", "/other"], at: t0 + 8 * day)
-    #expect(store.deltaRecordings.current == 3)
+    #expect(!store.recordedByDifference)
   }
 
   @Test func theLastScanDatesWhatItListsWithoutRewritingRows() throws {
@@ -142,8 +145,9 @@ import Testing
     let deleted = file("/lib/b.jpg", "B", inode: 2)
     try store.recordScan([kept, deleted], completeRoots: ["/lib"], at: t0)
     try store.recordScan([kept, deleted], completeRoots: ["/lib"], at: t0 + day)
+    #expect(store.recordedByDifference)
     try store.recordScan([kept], completeRoots: ["/lib"], at: t0 + 2 * day)
-    #expect(store.deltaRecordings.current == 2)
+    #expect(store.recordedByDifference)
     let rows = try store.database.read { db in
       try Dictionary(
         uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT checksum, lastSeen FROM observed")
@@ -160,15 +164,41 @@ import Testing
     #expect(try store.observed.entry("C")?.lastSeen == t0 + 3 * day)
     // A reset forgets it with everything else.
     try store.observed.reset()
-    #expect(!FileManager.default.fileExists(atPath: store.database.scanSnapshotPath))
-    #expect(try store.database.scanSnapshotRecord() == nil)
+    #expect(!FileManager.default.fileExists(atPath: store.snapshots.fullPath))
+    #expect(try store.snapshots.row() == nil)
+  }
+
+  /// The engine's input is loaded without collecting the absent checksums again only while
+  /// the writing connection has changed nothing since the scan was recorded: a write by any
+  /// of the stores ends it, without that store having to say so.
+  @Test func theRecordedScanIsTrustedUntilAnyWrite() throws {
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
+    let files = ScanFiles([file("/lib/a.jpg", "A", inode: 1), file("/lib/b.jpg", "B", inode: 2)])
+    try store.recordScan(files, completeRoots: ["/lib"], at: t0)
+    #expect(try store.snapshots.justRecorded(files))
+    #expect(try !store.snapshots.justRecorded(ScanFiles([file("/lib/a.jpg", "A", inode: 1)])))
+    _ = try store.observed.count()  // a read changes nothing
+    #expect(try store.snapshots.justRecorded(files))
+    try store.observed.importChecksums(["Z"], at: t0)
+    #expect(try !store.snapshots.justRecorded(files))
+
+    try store.recordScan(files, completeRoots: ["/lib"], at: t0 + day)
+    #expect(try store.snapshots.justRecorded(files))
+    try store.meta.set(.lastReconcileAt, t0 + day)
+    #expect(try !store.snapshots.justRecorded(files))
+
+    // A scan of no complete root collects no absent checksums.
+    try store.recordScan(files, completeRoots: [], at: t0 + 2 * day)
+    #expect(try !store.snapshots.justRecorded(files))
   }
 
   @Test func aSnapshotThatCannotBeWrittenCostsOnlyTheShortcut() throws {
     let fixtures = (StoreFixture(), StoreFixture())  // kept: their folders go when they do
-    let quick = try fixtures.0.open()
-    let whole = try fixtures.1.open()
-    whole.scanSnapshots.withLock { $0 = false }
+    let whole = try fixtures.1.open(
+      snapshots: ScanSnapshotStore.Options(comparesWithLastScan: false))
+    var quick: PartitionStore?
+    var byDifference = 0
     let a = file("/lib/a.jpg", "A", inode: 1)
     let b = file("/lib/b.jpg", "B", inode: 2)
     let c = file("/lib/c.jpg", "C", inode: 3)
@@ -176,16 +206,21 @@ import Testing
       ([a, b], false), ([a, b, c], true), ([a, c], false), ([a], false),
     ]
     for (step, run) in history.enumerated() {
-      quick.database.scanSnapshotWritesFail.withLock { $0 = run.failing }
+      // A store opened with snapshot writes failing, or not, for each run.
+      quick?.close()
+      let store = try fixtures.0.open(
+        snapshots: ScanSnapshotStore.Options(writesFail: run.failing))
+      quick = store
       let now = t0 + Double(step) * day
       #expect(
-        try quick.recordScan(run.files, completeRoots: ["/lib"], at: now)
+        try store.recordScan(run.files, completeRoots: ["/lib"], at: now)
           == whole.recordScan(run.files, completeRoots: ["/lib"], at: now))
-      try expectSameTables(quick, whole, "step \(step)")
+      if store.recordedByDifference { byDifference += 1 }
+      try expectSameTables(store, whole, "step \(step)")
     }
     // The failed write left the old snapshot, no longer current: the next scan was recorded
     // whole, the one after by its difference again.
-    #expect(quick.deltaRecordings.current == 2)
+    #expect(byDifference == 2)
   }
 
   @Test func theSnapshotReadsBackAndRefusesWhatItDidNotWrite() throws {
@@ -353,7 +388,7 @@ import Testing
     // Loaded right after recording, then as a later stage would (from the snapshot, when it
     // holds this scan).
     for laterStage in [false, true] {
-      if laterStage { a.database.recordedScan.withLock { $0 = nil } }
+      if laterStage { a.snapshots.invalidate() }
       let left = ReconciliationEngine.reconcile(
         try a.reconciliationInput(
           files: files, roots: roots, assets: assets, settings: .defaults, now: now))

@@ -10,8 +10,10 @@ struct StoreFixture {
   let partition = ServerPartition(serverURL: "https://photos.example.net/api", userId: "U-1")
   var paths: CairnPaths { CairnPaths(environment: directory.isolatedEnvironment()) }
 
-  func open(locking: Bool = true) throws -> PartitionStore {
-    try PartitionStore.open(partition, paths: paths, locking: locking)
+  func open(
+    locking: Bool = true, snapshots: ScanSnapshotStore.Options = ScanSnapshotStore.Options()
+  ) throws -> PartitionStore {
+    try PartitionStore.open(partition, paths: paths, locking: locking, snapshots: snapshots)
   }
 }
 
@@ -24,4 +26,10 @@ func file(
   ScannedFile(
     root: root, path: path, checksum: checksum,
     identity: FileIdentity(device: inode == nil ? nil : 1, inode: inode, path: path))
+}
+
+extension PartitionStore {
+  /// Whether the last `recordScan` compared the scan with the last one's snapshot
+  /// (`recordDelta`) rather than with the whole store.
+  var recordedByDifference: Bool { snapshots.lastRecording?.previous != nil }
 }

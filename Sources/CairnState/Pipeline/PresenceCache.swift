@@ -206,7 +206,7 @@ extension PartitionStore {
     case .made(let lookup, _):
       return lookup
     case .carryOver(let cache, let listing, let hashes):
-      if let recorded = database.recordedSnapshots.current,
+      if let recorded = snapshots.lastRecording,
         let lookup = cache.carriedOver(
           files: files, assets: assets, listing: listing, hashes: hashes, recorded: recorded)
       {
@@ -221,7 +221,7 @@ extension PartitionStore {
   /// be written costs the next run only the shortcut.
   public func keepLookups(_ lookup: ScanLookup, listing: ListingKey) {
     let path = directory + "/" + PresenceCache.fileName
-    guard let written = database.recordedSnapshots.current?.written, listing.isASCII,
+    guard let written = snapshots.lastRecording?.written, listing.isASCII,
       lookup.assetIsPresent.count == listing.count,
       (try? PresenceCache(scan: written, listing: listing, present: lookup.assetIsPresent)
         .write(to: path)) != nil
