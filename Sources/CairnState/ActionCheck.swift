@@ -20,7 +20,7 @@ import GRDB
 /// to say (`cairn-trash` asks it).
 public struct ActionCheck {
   let store: PartitionStore
-  let scan: StoredScan
+  let scan: ScanSnapshot
   let absent: Set<String>
   public let proposals: [String: ScanBinding.Proposal]
   let approvals: Set<String>

@@ -23,9 +23,9 @@ extension PartitionStore {
   /// is an identity listed and how often) is asked only for the checksums and identities
   /// involved, in one pass over the scan.
   func recordDelta(
-    _ db: Database, files: ScanFiles, previous: StoredScan, delta: ScanDelta,
+    _ db: Database, files: ScanFiles, previous: ScanSnapshot, delta: ScanDelta,
     completeRoots: Set<ByteKey>, lastScan: Double, time: Double
-  ) throws -> (ScanRecordingSummary, ScanSnapshot, listed: [ByteKey: Bool]) {
+  ) throws -> (ScanRecordingSummary, ScanSnapshot.Contents, listed: [ByteKey: Bool]) {
     var summary = ScanRecordingSummary()
     summary.files = files.count
     let involved = try Involved(db, files: files, previous: previous, delta: delta)
@@ -45,7 +45,7 @@ extension PartitionStore {
     let absent = try Self.recordAbsent(
       db, involved: involved, previous: previous, scan: scan, lastScan: lastScan)
 
-    let next = ScanSnapshot(
+    let next = ScanSnapshot.Contents(
       roots: completeRoots.map(\.string).sorted(), files: files, absent: absent,
       sharedIdentities: scan.identityCount.filter { $0.value > 1 }.map(\.key.string).sorted())
     // Whether the scan lists each checksum involved: every one whose presence may differ
@@ -74,7 +74,7 @@ extension PartitionStore {
     /// previous scan listed more than once.
     let identities: Set<ByteKey>
 
-    init(_ db: Database, files: ScanFiles, previous: StoredScan, delta: ScanDelta) throws {
+    init(_ db: Database, files: ScanFiles, previous: ScanSnapshot, delta: ScanDelta) throws {
       replaced = delta.replaced.map(previous.file)
       moved = Set(
         delta.changed.map { ByteKey(files[$0].checksum) }
@@ -236,7 +236,7 @@ extension PartitionStore {
   /// their rows, as the new snapshot will not list them. (What this scan lists, the new
   /// snapshot dates.)
   private static func recordAbsent(
-    _ db: Database, involved: Involved, previous: StoredScan, scan: ScanQuery, lastScan: Double
+    _ db: Database, involved: Involved, previous: ScanSnapshot, scan: ScanQuery, lastScan: Double
   ) throws -> [String] {
     var absent: [String] = []
     var seen = Set<ByteKey>()
@@ -368,7 +368,7 @@ struct ScanQuery {
     }
     // Files read in place from a snapshot are visited there, without a call through
     // `ScanFiles` per field: this pass is over every file.
-    let stored = files.source as? StoredScan
+    let stored = files.source as? ScanSnapshot
     files.withPlaces { places in
       for index in files.indices {
         if let stored, let places, places[index] >= 0 {

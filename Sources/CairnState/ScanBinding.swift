@@ -148,7 +148,7 @@ public struct ScanBinding: Sendable {
 
   /// The latest recorded scan's snapshot: nil when that scan left none (a root was incomplete,
   /// the disk was full) or the file is missing or damaged.
-  func latestSnapshot() throws(CairnError) -> StoredScan? {
+  func latestSnapshot() throws(CairnError) -> ScanSnapshot? {
     let named = try database.read { db -> (String?, ScanSnapshotStore.Row?) in
       (try Self.value(db, Key.scanSnapshot), try ScanSnapshotStore.row(db))
     }

@@ -1,7 +1,7 @@
 import CairnCore
 import Foundation
 
-/// How a scan differs from the previous scan of the same roots (`StoredScan`), by path: the
+/// How a scan differs from the previous scan of the same roots (`ScanSnapshot`), by path: the
 /// files recording must look at. A file at the same path with the same root, checksum and
 /// identity as before is unchanged, and recording it again changes nothing in the store (see
 /// `PartitionStore.recordDelta` for why).
@@ -18,14 +18,14 @@ struct ScanDelta {
   private(set) var replaced: [Int] = []
   /// For each file of the previous scan, the index of the scan's file at its path, or -1.
   private var successor: [Int]
-  private let previous: StoredScan
+  private let previous: ScanSnapshot
   /// The previous scan's paths, when it is not in walk order.
   private var previousIndex: [ByteKey: Int]?
   private var newPaths: [ByteKey: Int] = [:]
 
   /// Compares `files` with `previous`; nil when a path is listed twice in either (roots that
   /// overlap), which a comparison by path cannot describe.
-  init?(files: ScanFiles, previous: StoredScan) {
+  init?(files: ScanFiles, previous: ScanSnapshot) {
     self.previous = previous
     successor = [Int](repeating: -1, count: previous.count)
     if !merge(files) {

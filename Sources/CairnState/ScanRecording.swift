@@ -74,7 +74,7 @@ extension PartitionStore {
   /// The row of the last recorded scan and its snapshot (the one read ahead when it is that
   /// file), if the file is intact.
   private func lastScan(_ preloaded: ScanSnapshotPreload?) throws(CairnError) -> (
-    row: ScanSnapshotStore.Row, scan: StoredScan?
+    row: ScanSnapshotStore.Row, scan: ScanSnapshot?
   )? {
     guard let row = try snapshots.row() else { return nil }
     return (row, snapshots.load(row, readAhead: preloaded))
@@ -83,7 +83,7 @@ extension PartitionStore {
   /// How `files` differs from the last scan, when it can be recorded by that difference: the
   /// store still matches the last scan's snapshot, which covered the same complete roots.
   private func comparison(
-    of files: ScanFiles, with last: (row: ScanSnapshotStore.Row, scan: StoredScan?),
+    of files: ScanFiles, with last: (row: ScanSnapshotStore.Row, scan: ScanSnapshot?),
     roots: Set<ByteKey>
   ) -> ScanDelta? {
     guard last.row.current, let previous = last.scan, snapshots.options.comparesWithLastScan,
@@ -95,7 +95,7 @@ extension PartitionStore {
   /// Records `files` by its difference from the last scan (`recordDelta`) and writes its
   /// snapshot, over the last one's when that is small.
   private func recordByDifference(
-    _ files: ScanFiles, from last: (row: ScanSnapshotStore.Row, scan: StoredScan?),
+    _ files: ScanFiles, from last: (row: ScanSnapshotStore.Row, scan: ScanSnapshot?),
     delta: ScanDelta, completeRoots roots: Set<ByteKey>, time: Double
   ) throws(CairnError) -> Recorded {
     guard let previous = last.scan else { preconditionFailure("compared without a snapshot") }
@@ -129,7 +129,7 @@ extension PartitionStore {
   /// as a full file, first dating what the last one listed and this scan does not.
   private func recordWhole(
     _ files: ScanFiles, completeRoots: Set<String>, snapshotted: Bool,
-    last: (row: ScanSnapshotStore.Row, scan: StoredScan?)?, time: Double
+    last: (row: ScanSnapshotStore.Row, scan: ScanSnapshot?)?, time: Double
   ) throws(CairnError) -> Recorded {
     try snapshots.withScanTables(files) { db in
       let summary = try recordWholeScan(
@@ -146,7 +146,7 @@ extension PartitionStore {
         // nothing.)
         recorded.snapshots.written = try snapshots.record(
           db,
-          ScanSnapshot(
+          ScanSnapshot.Contents(
             roots: completeRoots.sorted(), files: files, absent: absent,
             sharedIdentities: shared), at: time)
       }
@@ -160,7 +160,7 @@ extension PartitionStore {
   /// `files` does not list, before a new snapshot replaces the file that dated them. (Those
   /// it lists get the new scan's time.)
   private static func retireLastSeen(
-    _ db: Database, previous: StoredScan, at time: Double, except files: ScanFiles
+    _ db: Database, previous: ScanSnapshot, at time: Double, except files: ScanFiles
   ) throws {
     let listed = Set(
       files.indices.map { index in

@@ -14,8 +14,16 @@ import GRDB
 /// - **invalidate**: forgets what this process remembers (see `Memory`); `discard` also
 ///   removes the files (a reset).
 ///
-/// The formats are the files' own (`ScanSnapshot`, `ScanSnapshotPatch`, `StoredScan`); nothing
-/// else reads or writes them. What a test needs to vary is passed in `Options` when the
+/// It is trusted only while the database says so: the row holds the length, digest and time of
+/// the file recorded with the scan, and triggers mark it stale on any change to `observed`,
+/// `observedPath` or `anchor` made by anything else (an import, a reset, a partial scan that
+/// changed something, an older or newer code path). A file that is missing, damaged, of
+/// another version or not the one the row names is ignored, and the scan is recorded the
+/// whole way (`recordScan`'s full comparison), which writes a new one. A stale snapshot still
+/// says when the checksums it lists were last seen.
+///
+/// The formats (`ScanSnapshotFormat.swift`, `ScanSnapshot.Patch`) are read and written only
+/// through it. What a test needs to vary is passed in `Options` when the
 /// partition's store is opened.
 final class ScanSnapshotStore: Sendable {
   /// What tests vary; the defaults are what every tool runs with.
@@ -24,12 +32,12 @@ final class ScanSnapshotStore: Sendable {
     /// both ways).
     var comparesWithLastScan = true
     /// When a snapshot is written as a patch.
-    var patches = ScanSnapshotPatch.Policy.whenSmall
+    var patches = ScanSnapshot.Patch.Policy.whenSmall
     /// Makes writing a snapshot fail, as a full disk would.
     var writesFail = false
 
     init(
-      comparesWithLastScan: Bool = true, patches: ScanSnapshotPatch.Policy = .whenSmall,
+      comparesWithLastScan: Bool = true, patches: ScanSnapshot.Patch.Policy = .whenSmall,
       writesFail: Bool = false
     ) {
       self.comparesWithLastScan = comparesWithLastScan
@@ -71,7 +79,7 @@ final class ScanSnapshotStore: Sendable {
   let directory: String
   /// The full file, and the patch over it.
   var fullPath: String { directory + "/" + ScanSnapshot.fileName }
-  var patchPath: String { directory + "/" + ScanSnapshotPatch.fileName }
+  var patchPath: String { directory + "/" + ScanSnapshot.Patch.fileName }
 
   init(_ database: StateDatabase, options: Options) {
     self.database = database
@@ -99,16 +107,16 @@ final class ScanSnapshotStore: Sendable {
 
   /// The snapshot `row` describes (the one read ahead when it is that file), or nil when it
   /// is missing or not that file.
-  func load(_ row: Row, readAhead: ScanSnapshotPreload? = nil) -> StoredScan? {
+  func load(_ row: Row, readAhead: ScanSnapshotPreload? = nil) -> ScanSnapshot? {
     if let scan = readAhead?.scan, scan.length == row.length, scan.digest == row.digest {
       return scan
     }
-    return StoredScan.load(directory: directory, naming: (length: row.length, digest: row.digest))
+    return ScanSnapshot.load(directory: directory, naming: (length: row.length, digest: row.digest))
   }
 
   /// The last recorded scan and when it was recorded, when its file is intact: the last-seen
   /// time of every checksum it lists (`observed.lastSeen` is not rewritten for those).
-  func loadLatest() throws(CairnError) -> (time: Date, scan: StoredScan)? {
+  func loadLatest() throws(CairnError) -> (time: Date, scan: ScanSnapshot)? {
     guard let row = try row(), let scan = load(row) else { return nil }
     return (Date(stateValue: row.scannedAt), scan)
   }
@@ -116,14 +124,16 @@ final class ScanSnapshotStore: Sendable {
   /// The snapshot in `directory`, read before the store is opened (see
   /// `ScanSnapshotPreload`).
   static func readAhead(directory: String) -> ScanSnapshotPreload {
-    ScanSnapshotPreload(scan: StoredScan.load(directory: directory))
+    ScanSnapshotPreload(scan: ScanSnapshot.load(directory: directory))
   }
 
   // MARK: record and patch
 
   /// Writes the snapshot of a scan recorded whole, at `time`, as a full file, and names it in
   /// the row (see `write`).
-  func record(_ db: Database, _ snapshot: ScanSnapshot, at time: Double) throws -> SnapshotKey? {
+  func record(_ db: Database, _ snapshot: ScanSnapshot.Contents, at time: Double) throws
+    -> SnapshotKey?
+  {
     try write(db, at: time) {
       let written = try snapshot.write(to: fullPath)
       // A patch names the full file it was made over, which is gone: this only tidies.
@@ -133,13 +143,13 @@ final class ScanSnapshotStore: Sendable {
   }
 
   /// Writes the snapshot of a scan recorded by its difference from `previous`, at `time`: as
-  /// a patch over `previous`'s full file when that is small (`ScanSnapshotPatch`; `sources`
+  /// a patch over `previous`'s full file when that is small (`ScanSnapshot.Patch`; `sources`
   /// as it takes them), as a full file otherwise; and names it in the row (see `write`).
   func patch(
-    _ db: Database, _ snapshot: ScanSnapshot, at time: Double, over previous: StoredScan,
+    _ db: Database, _ snapshot: ScanSnapshot.Contents, at time: Double, over previous: ScanSnapshot,
     sources: [Int32]
   ) throws -> SnapshotKey? {
-    let patch = ScanSnapshotPatch(
+    let patch = ScanSnapshot.Patch(
       snapshot, over: previous, sources: sources, policy: options.patches)
     guard let patch else { return try record(db, snapshot, at: time) }
     return try write(db, at: time) { try patch.write(to: patchPath) }
@@ -249,11 +259,28 @@ final class ScanSnapshotStore: Sendable {
 /// reads the file again otherwise (another run may have replaced it in between; it holds the
 /// partition's lock only once it opens the store).
 public struct ScanSnapshotPreload: Sendable {
-  let scan: StoredScan?
+  let scan: ScanSnapshot?
 
   public static func read(_ partition: ServerPartition, paths: CairnPaths)
     -> ScanSnapshotPreload
   {
     ScanSnapshotStore.readAhead(directory: paths.partitionDirectory(partition))
   }
+}
+
+/// A scan snapshot file as the database names it: its length and digest.
+struct SnapshotKey: Equatable, Sendable {
+  var length: Int
+  var digest: UInt64
+}
+
+/// What the last `recordScan` found and wrote, for carrying lookups over (`PresenceCache`).
+struct RecordedSnapshots: Sendable {
+  /// The snapshot the scan was compared with file by file; nil when it was recorded whole.
+  var previous: SnapshotKey?
+  /// Whether the scan lists each checksum whose presence may differ from that snapshot's
+  /// scan (those of the files that changed, appeared or went), and some more.
+  var listed: [ByteKey: Bool] = [:]
+  /// The snapshot written for this scan; nil when none was.
+  var written: SnapshotKey?
 }

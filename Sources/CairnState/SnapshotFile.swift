@@ -1,7 +1,7 @@
 import CairnCore
 import Foundation
 
-/// What the scan snapshot's files (`ScanSnapshot`, `ScanSnapshotPatch`) share: a body streamed
+/// What the scan snapshot's files (`ScanSnapshot`, `ScanSnapshot.Patch`) share: a body streamed
 /// in megabyte pieces and ended by the digest of all before it, written to a temporary file
 /// renamed over the old one, and read back whole.
 enum SnapshotFile {
@@ -198,47 +198,6 @@ extension SnapshotEncoding {
   }
 }
 
-/// Memory holding a snapshot's bytes: the file itself mapped copy-on-write, with room after
-/// it for a patch, or memory allocated and filled. Mapped, a hundred megabytes cost no copy
-/// and no fresh pages: the page cache's are used as they are. Only cairn writes the partition
-/// folder, and always a new file renamed over the old, so the pages mapped stay what was
-/// read (a file cut short in place under a mapping would fault).
-final class SnapshotBuffer: @unchecked Sendable {
-  let base: UnsafeMutableRawPointer
-  /// The mapping's length; nil when allocated.
-  private let mapped: Int?
-
-  init(allocating count: Int) {
-    base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 8)
-    mapped = nil
-  }
-
-  /// The `size` bytes of the file open at `fd` at the start of `count` writable bytes (the
-  /// rest zero); nil when it cannot be mapped.
-  init?(mapping fd: Int32, size: Int, count: Int) {
-    let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
-    let length = max((count + page - 1) / page * page, page)
-    let failed = UnsafeMutableRawPointer(bitPattern: -1)
-    guard
-      let region = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-      region != failed
-    else { return nil }
-    if size > 0 {
-      let file = mmap(region, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0)
-      guard file == region else {
-        munmap(region, length)
-        return nil
-      }
-    }
-    base = region
-    mapped = length
-  }
-
-  deinit {
-    if let mapped { munmap(base, mapped) } else { base.deallocate() }
-  }
-}
-
 /// Reads a snapshot's numbers and strings in order. Offsets are into `raw`, which may hold
 /// more than the file being read (a patch is read after the file it patches).
 struct SnapshotReader {
@@ -295,5 +254,99 @@ struct SnapshotReader {
       strings.append(string)
     }
     return strings
+  }
+}
+
+/// A 64-bit digest of a snapshot's bytes, fed in pieces, to tell the file recorded with the
+/// scan from any other (damaged, truncated, left by an interrupted run). Not cryptographic:
+/// nobody but cairn writes the partition folder, and it is 0700.
+///
+/// The 8-byte words go to four lanes in turn, so that four are mixed at once (a hundred
+/// megabytes are checked on every run); the bytes after the last whole word, and the
+/// length, close it.
+struct SnapshotDigest {
+  private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+    0x9E37_79B9_7F4A_7C15, 0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0
+  )
+  /// Whole words taken so far: which lane takes the next.
+  private var words = 0
+  private var pending: UInt64 = 0
+  private var pendingCount = 0
+  private(set) var length = 0
+
+  mutating func update(_ raw: UnsafeRawBufferPointer) {
+    length += raw.count
+    var offset = 0
+    func word(_ at: Int) -> UInt64 {
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+    }
+    // Finish a word begun in the last piece.
+    while pendingCount > 0 && offset < raw.count {
+      take(raw[offset])
+      offset += 1
+    }
+    while words & 3 != 0 && offset + 8 <= raw.count {
+      take(word: word(offset))
+      offset += 8
+    }
+    while offset + 32 <= raw.count {
+      lanes.0 = Self.round(lanes.0, word(offset))
+      lanes.1 = Self.round(lanes.1, word(offset + 8))
+      lanes.2 = Self.round(lanes.2, word(offset + 16))
+      lanes.3 = Self.round(lanes.3, word(offset + 24))
+      words += 4
+      offset += 32
+    }
+    while offset + 8 <= raw.count {
+      take(word: word(offset))
+      offset += 8
+    }
+    while offset < raw.count {
+      take(raw[offset])
+      offset += 1
+    }
+  }
+
+  func finish() -> UInt64 {
+    var hash = Self.mix(lanes.0)
+    hash = Self.mix(hash ^ lanes.1)
+    hash = Self.mix(hash ^ lanes.2)
+    hash = Self.mix(hash ^ lanes.3)
+    return Self.mix(Self.mix(hash ^ pending) ^ UInt64(length))
+  }
+
+  private mutating func take(_ byte: UInt8) {
+    pending |= UInt64(byte) << (8 * pendingCount)
+    pendingCount += 1
+    if pendingCount == 8 {
+      take(word: pending)
+      pending = 0
+      pendingCount = 0
+    }
+  }
+
+  private mutating func take(word: UInt64) {
+    switch words & 3 {
+    case 0: lanes.0 = Self.round(lanes.0, word)
+    case 1: lanes.1 = Self.round(lanes.1, word)
+    case 2: lanes.2 = Self.round(lanes.2, word)
+    default: lanes.3 = Self.round(lanes.3, word)
+    }
+    words += 1
+  }
+
+  /// One word into a lane: a bijection of the lane for a given word, and of the word for a
+  /// given lane.
+  @inline(__always)
+  private static func round(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+    let x = lane &+ word &* 0xC2B2_AE3D_27D4_EB4F
+    return ((x << 31) | (x >> 33)) &* 0x9E37_79B1_85EB_CA87
+  }
+
+  /// A 64-bit finaliser (SplitMix64's).
+  private static func mix(_ value: UInt64) -> UInt64 {
+    var x = value &* 0xBF58_476D_1CE4_E5B9
+    x ^= x >> 31
+    return x &* 0x94D0_49BB_1331_11EB
   }
 }

@@ -14,7 +14,7 @@ public enum StateFileFuzzing {
   /// A scan snapshot, touched file by file.
   @discardableResult
   public static func scanSnapshot(_ data: [UInt8]) -> Bool {
-    guard let scan = StoredScan.decode(sealed(data)) else { return false }
+    guard let scan = ScanSnapshot.decode(sealed(data)) else { return false }
     touch(scan)
     return true
   }
@@ -28,7 +28,7 @@ public enum StateFileFuzzing {
     let rest = Array(data.dropFirst(4))
     let split = min(length, rest.count)
     let full = sealed(Array(rest[..<split]))
-    guard let scan = StoredScan.decode(full, patchedWith: sealed(Array(rest[split...]))) else {
+    guard let scan = ScanSnapshot.decode(full, patchedWith: sealed(Array(rest[split...]))) else {
       return false
     }
     touch(scan)
@@ -62,7 +62,7 @@ public enum StateFileFuzzing {
     return PresenceCache.load(path) != nil
   }
 
-  private static func touch(_ scan: StoredScan) {
+  private static func touch(_ scan: ScanSnapshot) {
     for index in 0..<scan.count {
       _ = scan.file(index)
       _ = scan.lineDigest(index)

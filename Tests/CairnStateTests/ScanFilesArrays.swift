@@ -34,7 +34,7 @@ extension PartitionStore {
   }
 }
 
-extension ScanSnapshot {
+extension ScanSnapshot.Contents {
   init(roots: [String], files: [ScannedFile], absent: [String], sharedIdentities: [String]) {
     self.init(
       roots: roots, files: ScanFiles(files), absent: absent, sharedIdentities: sharedIdentities)
@@ -42,7 +42,7 @@ extension ScanSnapshot {
 }
 
 extension ScanDelta {
-  init?(files: [ScannedFile], previous: StoredScan) {
+  init?(files: [ScannedFile], previous: ScanSnapshot) {
     self.init(files: ScanFiles(files), previous: previous)
   }
 }

@@ -21,7 +21,7 @@ import Testing
     (0..<100).map { line(String(format: "a%02d.jpg", $0), "C\($0)", inode: $0) }
   }
 
-  private func read(_ lines: [String], previous: StoredScan? = nil) throws -> ScanInput {
+  private func read(_ lines: [String], previous: ScanSnapshot? = nil) throws -> ScanInput {
     let folder = TemporaryDirectory()
     let path = try folder.file(
       "scan.ndjson", StreamText.counted(([header] + lines + [end]).joined(separator: "\n") + "\n"))
@@ -34,11 +34,13 @@ import Testing
     }
   }
 
-  private func snapshot(of lines: [String]) throws -> StoredScan {
+  private func snapshot(of lines: [String]) throws -> ScanSnapshot {
     let files = try read(lines).files
-    let bytes = try ScanSnapshot(roots: ["/lib"], files: files, absent: [], sharedIdentities: [])
-      .encoded()
-    return try #require(StoredScan.decode(bytes))
+    let bytes = try ScanSnapshot.Contents(
+      roots: ["/lib"], files: files, absent: [], sharedIdentities: []
+    )
+    .encoded()
+    return try #require(ScanSnapshot.decode(bytes))
   }
 
   @Test(arguments: ScanChange.allCases)
@@ -65,9 +67,11 @@ import Testing
     // Files recorded without their lines (as tests and older stores make them).
     var files = Array(try read(before).files)
     for index in files.indices { files[index].lineDigest = nil }
-    let bytes = try ScanSnapshot(roots: ["/lib"], files: files, absent: [], sharedIdentities: [])
-      .encoded()
-    let hinted = try read(before, previous: try #require(StoredScan.decode(bytes)))
+    let bytes = try ScanSnapshot.Contents(
+      roots: ["/lib"], files: files, absent: [], sharedIdentities: []
+    )
+    .encoded()
+    let hinted = try read(before, previous: try #require(ScanSnapshot.decode(bytes)))
     #expect(hinted.recognised == 0)
     #expect(Array(hinted.files) == files)
   }

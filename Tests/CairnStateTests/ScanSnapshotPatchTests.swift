@@ -15,13 +15,13 @@ import Testing
   /// a file whose line is unknown is always listed by the patch, and nothing would be left to
   /// patch from after one scan without digests.)
   private func history(seed: UInt64) throws -> (
-    full: [UInt8], stored: StoredScan, later: [[ScannedFile]]
+    full: [UInt8], stored: ScanSnapshot, later: [[ScannedFile]]
   ) {
     var random = SplitMix(seed: seed)
     var library = RandomLibrary()
     for _ in 0..<40 { library.change(&random) }
     let first = library.scan(&random, digested: true)
-    let full = try ScanSnapshot(
+    let full = try ScanSnapshot.Contents(
       roots: ["/a", "/b"], files: first, absent: ["X"], sharedIdentities: []
     ).encoded()
     var later: [[ScannedFile]] = []
@@ -29,20 +29,21 @@ import Testing
       for _ in 0..<6 { library.change(&random) }
       later.append(library.scan(&random, digested: true))
     }
-    return (full, try #require(StoredScan.decode(full)), later)
+    return (full, try #require(ScanSnapshot.decode(full)), later)
   }
 
   private func patch(
-    _ files: [ScannedFile], over previous: StoredScan, absent: [String] = ["Y", "Z"],
-    shared: [String] = ["7:3"], policy: ScanSnapshotPatch.Policy = .always
-  ) throws -> ScanSnapshotPatch? {
+    _ files: [ScannedFile], over previous: ScanSnapshot, absent: [String] = ["Y", "Z"],
+    shared: [String] = ["7:3"], policy: ScanSnapshot.Patch.Policy = .always
+  ) throws -> ScanSnapshot.Patch? {
     let delta = try #require(ScanDelta(files: files, previous: previous))
-    return ScanSnapshotPatch(
-      ScanSnapshot(roots: ["/a", "/b"], files: files, absent: absent, sharedIdentities: shared),
+    return ScanSnapshot.Patch(
+      ScanSnapshot.Contents(
+        roots: ["/a", "/b"], files: files, absent: absent, sharedIdentities: shared),
       over: previous, sources: delta.sources(count: files.count), policy: policy)
   }
 
-  private func expectListing(_ stored: StoredScan, _ files: [ScannedFile]) {
+  private func expectListing(_ stored: ScanSnapshot, _ files: [ScannedFile]) {
     let read = (0..<stored.count).map(stored.file)
     #expect(read == files)
     #expect(read.map(\.lineDigest) == files.map(\.lineDigest))
@@ -58,7 +59,7 @@ import Testing
     for files in later {
       // Each patch is made over the last one read back, and over the same full file.
       let bytes = try #require(try patch(files, over: previous)).encoded()
-      let patched = try #require(StoredScan.decode(full, patchedWith: bytes))
+      let patched = try #require(ScanSnapshot.decode(full, patchedWith: bytes))
       expectListing(patched, files)
       #expect(patched.roots == ["/a", "/b"])
       #expect(patched.absent == ["Y", "Z"] && patched.sharedIdentities == ["7:3"])
@@ -82,25 +83,25 @@ import Testing
   @Test func aPatchOverAnotherFullFileOrDamagedIsRefused() throws {
     let (full, stored, later) = try history(seed: 9)
     let bytes = try #require(try patch(later[0], over: stored)).encoded()
-    #expect(StoredScan.decode(full, patchedWith: bytes) != nil)
+    #expect(ScanSnapshot.decode(full, patchedWith: bytes) != nil)
     // Another full file (one byte of it changed and its digest made right again).
     var other = Array(full.dropLast(8))
     other[other.count - 5] ^= 1  // the absent checksum's one byte
     other += withUnsafeBytes(of: ScanSnapshot.digest(other).littleEndian, Array.init)
-    #expect(StoredScan.decode(other) != nil)
-    #expect(StoredScan.decode(other, patchedWith: bytes) == nil)
+    #expect(ScanSnapshot.decode(other) != nil)
+    #expect(ScanSnapshot.decode(other, patchedWith: bytes) == nil)
     // The patch damaged or cut anywhere.
     for at in [0, bytes.count / 3, bytes.count / 2, bytes.count - 9, bytes.count - 1] {
       var damaged = bytes
       damaged[at] ^= 0x10
-      #expect(StoredScan.decode(full, patchedWith: damaged) == nil, "byte \(at)")
+      #expect(ScanSnapshot.decode(full, patchedWith: damaged) == nil, "byte \(at)")
     }
     for length in [0, 8, bytes.count / 2, bytes.count - 1] {
-      #expect(StoredScan.decode(full, patchedWith: Array(bytes.prefix(length))) == nil)
+      #expect(ScanSnapshot.decode(full, patchedWith: Array(bytes.prefix(length))) == nil)
     }
     // A full file is not a patch, nor a patch a full file.
-    #expect(StoredScan.decode(full, patchedWith: full) == nil)
-    #expect(StoredScan.decode(bytes) == nil)
+    #expect(ScanSnapshot.decode(full, patchedWith: full) == nil)
+    #expect(ScanSnapshot.decode(bytes) == nil)
   }
 
   @Test func aPatchIsWrittenOnlyForASmallChange() throws {
@@ -110,15 +111,15 @@ import Testing
       return file
     }
     let stored = try #require(
-      StoredScan.decode(
-        try ScanSnapshot(roots: ["/a"], files: files, absent: [], sharedIdentities: [])
+      ScanSnapshot.decode(
+        try ScanSnapshot.Contents(roots: ["/a"], files: files, absent: [], sharedIdentities: [])
           .encoded()))
-    func patch(_ changed: [ScannedFile], _ policy: ScanSnapshotPatch.Policy)
-      -> ScanSnapshotPatch?
+    func patch(_ changed: [ScannedFile], _ policy: ScanSnapshot.Patch.Policy)
+      -> ScanSnapshot.Patch?
     {
       guard let delta = ScanDelta(files: changed, previous: stored) else { return nil }
-      return ScanSnapshotPatch(
-        ScanSnapshot(roots: ["/a"], files: changed, absent: [], sharedIdentities: []),
+      return ScanSnapshot.Patch(
+        ScanSnapshot.Contents(roots: ["/a"], files: changed, absent: [], sharedIdentities: []),
         over: stored, sources: delta.sources(count: changed.count), policy: policy)
     }
     func touched(_ count: Int) -> [ScannedFile] {
@@ -138,14 +139,14 @@ import Testing
     // Other roots: never.
     let elsewhere = try #require(ScanDelta(files: files, previous: stored))
     #expect(
-      ScanSnapshotPatch(
-        ScanSnapshot(roots: ["/a", "/b"], files: files, absent: [], sharedIdentities: []),
+      ScanSnapshot.Patch(
+        ScanSnapshot.Contents(roots: ["/a", "/b"], files: files, absent: [], sharedIdentities: []),
         over: stored, sources: elsewhere.sources(count: files.count), policy: .always) == nil)
     // A touched line is listed, with its new digest; an untouched one is a run.
     let bytes = try #require(patch(touched(3), .always)).encoded()
     let patched = try #require(
-      StoredScan.decode(
-        try ScanSnapshot(roots: ["/a"], files: files, absent: [], sharedIdentities: [])
+      ScanSnapshot.decode(
+        try ScanSnapshot.Contents(roots: ["/a"], files: files, absent: [], sharedIdentities: [])
           .encoded(), patchedWith: bytes))
     expectListing(patched, touched(3))
     #expect((0..<5).map(patched.fullIndex) == [nil, nil, nil, 3, 4])
@@ -155,18 +156,18 @@ import Testing
     let (_, _, later) = try history(seed: 11)
     let directory = TemporaryDirectory("cairn-snapshot")
     let fullPath = directory.path + "/" + ScanSnapshot.fileName
-    let patchPath = directory.path + "/" + ScanSnapshotPatch.fileName
-    let first = ScanSnapshot(
+    let patchPath = directory.path + "/" + ScanSnapshot.Patch.fileName
+    let first = ScanSnapshot.Contents(
       roots: ["/a", "/b"], files: later[0], absent: [], sharedIdentities: [])
     let full = try first.write(to: fullPath)
-    let stored = try #require(StoredScan.load(directory: directory.path))
+    let stored = try #require(ScanSnapshot.load(directory: directory.path))
     expectListing(stored, later[0])
     let written = try #require(try patch(later[1], over: stored)).write(to: patchPath)
 
     // Nothing named (read ahead): the patch over the full file there.
-    expectListing(try #require(StoredScan.load(directory: directory.path)), later[1])
+    expectListing(try #require(ScanSnapshot.load(directory: directory.path)), later[1])
     let named = { (file: (length: Int, digest: UInt64)) in
-      StoredScan.load(directory: directory.path, naming: file)
+      ScanSnapshot.load(directory: directory.path, naming: file)
     }
     expectListing(try #require(named(written)), later[1])
     // The full file named (the patch was written by a transaction that did not commit).
@@ -175,14 +176,14 @@ import Testing
     #expect(named((written.length + 1, written.digest)) == nil)
 
     // A new full file: the old patch, were it left, is not over it.
-    let second = try ScanSnapshot(
+    let second = try ScanSnapshot.Contents(
       roots: ["/a", "/b"], files: later[2], absent: [], sharedIdentities: []
     ).write(to: fullPath)
     #expect(named(written) == nil)
     expectListing(try #require(named(second)), later[2])
-    expectListing(try #require(StoredScan.load(directory: directory.path)), later[2])
+    expectListing(try #require(ScanSnapshot.load(directory: directory.path)), later[2])
     unlink(fullPath)
-    #expect(StoredScan.load(directory: directory.path) == nil && named(second) == nil)
+    #expect(ScanSnapshot.load(directory: directory.path) == nil && named(second) == nil)
   }
 
   @Test func aPatchLeftByARunThatDidNotCommitIsNotUsed() throws {
@@ -210,7 +211,7 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: reopened.snapshots.patchPath))
     try FileManager.default.copyItem(
       atPath: reopened.snapshots.patchPath,
-      toPath: copy + "/" + ScanSnapshotPatch.fileName)
+      toPath: copy + "/" + ScanSnapshot.Patch.fileName)
 
     // The copy's row names the full file: that is what it reads, and it records the same
     // scan by its difference to the same tables.

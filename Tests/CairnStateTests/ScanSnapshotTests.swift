@@ -78,7 +78,7 @@ import Testing
   /// taken from it in place, as `ScanInput.read` takes a line it recognises; nil without a
   /// snapshot.
   static func readInPlace(_ files: [ScannedFile], by store: PartitionStore) throws
-    -> (ScanFiles, StoredScan)?
+    -> (ScanFiles, ScanSnapshot)?
   {
     guard let snapshot = try store.snapshots.loadLatest()?.scan else { return nil }
     var byPath: [ByteKey: Int] = [:]
@@ -226,14 +226,14 @@ import Testing
   @Test func theSnapshotReadsBackAndRefusesWhatItDidNotWrite() throws {
     var read = file("/a/caf\u{E9}.jpg", "C", root: "/a", inode: 1)
     read.lineDigest = LineDigest(high: 1, low: .max)
-    let snapshot = ScanSnapshot(
+    let snapshot = ScanSnapshot.Contents(
       roots: ["/a", "/b"],
       files: [read, file("/b/cafe\u{301}.jpg", "D", root: "/b")],
       absent: ["X", "Y"], sharedIdentities: ["1:1"])
     let bytes = try snapshot.encoded()
     // The content, then its digest.
     let content = Array(bytes.dropLast(8))
-    let decoded = try #require(StoredScan.decode(bytes))
+    let decoded = try #require(ScanSnapshot.decode(bytes))
     let files = (0..<decoded.count).map(decoded.file)
     #expect(decoded.roots == snapshot.roots)
     #expect(files == Array(snapshot.files))
@@ -243,14 +243,14 @@ import Testing
     #expect(decoded.sharedIdentities == snapshot.sharedIdentities)
     #expect(decoded.digest == ScanSnapshot.digest(content) && decoded.length == bytes.count)
     for length in [0, 8, bytes.count / 2, bytes.count - 1] {
-      #expect(StoredScan.decode(Array(bytes.prefix(length))) == nil)
+      #expect(ScanSnapshot.decode(Array(bytes.prefix(length))) == nil)
     }
-    #expect(StoredScan.decode(bytes + [0]) == nil)
+    #expect(ScanSnapshot.decode(bytes + [0]) == nil)
     // A byte changed anywhere: the file's own digest refuses it, no database needed.
     for at in [0, content.count / 3, content.count - 1, bytes.count - 1] {
       var damaged = bytes
       damaged[at] ^= 0x10
-      #expect(StoredScan.decode(damaged) == nil, "byte \(at)")
+      #expect(ScanSnapshot.decode(damaged) == nil, "byte \(at)")
     }
     #expect(ScanSnapshot.digest(content) != ScanSnapshot.digest(content.dropLast() + [1]))
     // Fed in pieces of any size, the digest is the same.
@@ -275,12 +275,12 @@ import Testing
         "/lib/" + String(repeating: "d", count: index % 13) + "/IMG_\(index).jpg",
         "checksum-\(index)", inode: UInt64(index))
     }
-    let snapshot = ScanSnapshot(
+    let snapshot = ScanSnapshot.Contents(
       roots: ["/lib"], files: files, absent: ["X"], sharedIdentities: ["7:1"])
     let directory = TemporaryDirectory("cairn-snapshot")
     let written = try snapshot.write(to: directory.path + "/snapshot")
     #expect(written.length > 2 << 20)
-    let stored = try #require(StoredScan.load(directory.path + "/snapshot"))
+    let stored = try #require(ScanSnapshot.load(directory.path + "/snapshot"))
     #expect(stored.length == written.length && stored.digest == written.digest)
     #expect((0..<stored.count).map(stored.file) == files)
     #expect(stored.absent == ["X"] && stored.sharedIdentities == ["7:1"])
@@ -293,10 +293,10 @@ import Testing
     let before = library.scan(&random)
     for _ in 0..<20 { library.change(&random) }
     let after = library.scan(&random)
-    let snapshot = ScanSnapshot(
+    let snapshot = ScanSnapshot.Contents(
       roots: ["/a", "/b"], files: before, absent: [], sharedIdentities: [])
     let bytes = try snapshot.encoded()
-    let stored = try #require(StoredScan.decode(bytes))
+    let stored = try #require(ScanSnapshot.decode(bytes))
     let merged = try #require(ScanDelta(files: after, previous: stored))
     let shuffled = Array(after.reversed())
     let matched = try #require(ScanDelta(files: shuffled, previous: stored))

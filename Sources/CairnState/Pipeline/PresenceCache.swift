@@ -1,23 +1,6 @@
 import CairnCore
 import Foundation
 
-/// A scan snapshot file as the database names it: its length and digest.
-struct SnapshotKey: Equatable, Sendable {
-  var length: Int
-  var digest: UInt64
-}
-
-/// What the last `recordScan` found and wrote, for carrying lookups over (`PresenceCache`).
-struct RecordedSnapshots: Sendable {
-  /// The snapshot the scan was compared with file by file; nil when it was recorded whole.
-  var previous: SnapshotKey?
-  /// Whether the scan lists each checksum whose presence may differ from that snapshot's
-  /// scan (those of the files that changed, appeared or went), and some more.
-  var listed: [ByteKey: Bool] = [:]
-  /// The snapshot written for this scan; nil when none was.
-  var written: SnapshotKey?
-}
-
 /// The server's checksums in listing order, as a key: a listing with the same one has the
 /// same checksum at every index.
 public struct ListingKey: Equatable, Sendable {

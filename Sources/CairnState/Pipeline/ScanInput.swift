@@ -110,7 +110,7 @@ public struct ScanInput: Sendable {
 /// Follows the last scan's snapshot along a new scan (see `ScanInput.read`).
 private struct SnapshotFollower {
   let loading: BackgroundWork<ScanSnapshotPreload>
-  var previous: StoredScan?
+  var previous: ScanSnapshot?
   var next = 0
   var recognised = 0
   /// Lines until the snapshot is looked for again while it is still being read.
@@ -120,7 +120,7 @@ private struct SnapshotFollower {
 
   /// The file `line` was read from, when it is one of the snapshot's next few: its index
   /// there, and the snapshot.
-  mutating func expected(_ line: UnsafeBufferPointer<UInt8>) -> (Int, StoredScan)? {
+  mutating func expected(_ line: UnsafeBufferPointer<UInt8>) -> (Int, ScanSnapshot)? {
     guard let previous = loaded(), next < previous.count else { return nil }
     let digest = LineDigest(line)
     for candidate in next..<min(next + 3, previous.count)
@@ -151,7 +151,7 @@ private struct SnapshotFollower {
     }
   }
 
-  private mutating func loaded() -> StoredScan? {
+  private mutating func loaded() -> ScanSnapshot? {
     if previous != nil { return previous }
     guard wait == 0 else {
       wait -= 1
