@@ -158,7 +158,7 @@ public struct ScanBinding: Sendable {
 
   /// Gives the scan being recorded a new identifier, in the transaction that records it, and
   /// notes which snapshot file it left (`written`; nil when none). Every earlier plan is void.
-  static func recordScan(_ db: Database, written: SnapshotKey?) throws {
+  static func recordScan(_ db: Database, written: ScanSnapshotStore.FileKey?) throws {
     let bytes = (0..<8).map { _ in UInt8.random(in: 0...255) }
     let id =
       Date().iso8601 + "-" + bytes.map { String(format: "%02x", $0) }.joined()

@@ -67,7 +67,7 @@ extension PartitionStore {
   /// writing connection's count of changed rows when it committed.
   private struct Recorded {
     var summary: ScanRecordingSummary
-    var snapshots = RecordedSnapshots()
+    var snapshots = ScanSnapshotStore.Recording()
     var changes: Int
   }
 
@@ -120,7 +120,8 @@ extension PartitionStore {
       }
       return Recorded(
         summary: summary,
-        snapshots: RecordedSnapshots(previous: last.row.key, listed: listed, written: written),
+        snapshots: ScanSnapshotStore.Recording(
+          previous: last.row.key, listed: listed, written: written),
         changes: db.totalChangesCount)
     }
   }

@@ -14,14 +14,14 @@ extension ScanSnapshot {
   /// A snapshot that would pass 4 GiB (offsets are 32-bit: some 40 million files).
   struct TooBig: Error {}
 
-  /// The digest of `bytes` (see `SnapshotDigest`): of a snapshot file, all but its last eight
+  /// The digest of `bytes` (see `SnapshotFile.Digest`): of a snapshot file, all but its last eight
   /// bytes, which hold it.
   static func digest(_ bytes: [UInt8]) -> UInt64 {
     bytes.withUnsafeBytes { SnapshotFile.digest($0) }
   }
 
   /// What a new snapshot lists, written as a full file.
-  struct Contents: SnapshotEncoding {
+  struct Contents: SnapshotFile.Encoding {
     /// The complete roots the scan covered; every file lies under one of them.
     var roots: [String]
     /// The scan's files, in scan order.
@@ -66,7 +66,7 @@ extension ScanSnapshot {
     /// File `index` of `files`: root index, path, checksum, identity, line digest.
     static func append(
       _ files: ScanFiles, _ index: Int, rootIndex: inout ScanSnapshot.RootIndex,
-      to writer: inout ChunkWriter
+      to writer: inout SnapshotFile.Writer
     ) throws {
       // Every file's root is one of the roots (the caller checked).
       try writer.append(rootIndex.index(of: files.root(index)))
@@ -113,7 +113,7 @@ extension ScanSnapshot {
       guard SnapshotFile.hasOwnDigest(raw) else { return nil }
       let content = UnsafeRawBufferPointer(rebasing: raw[0..<length - 8])
       digest = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self))
-      var reader = SnapshotReader(content)
+      var reader = SnapshotFile.Reader(content)
       guard reader.bytes(ScanSnapshot.magic.count)?.elementsEqual(ScanSnapshot.magic) == true,
         reader.integer() == ScanSnapshot.version, let roots = reader.strings(),
         let count = reader.count()
@@ -187,7 +187,7 @@ extension ScanSnapshot.FullDecoding {
   }
 }
 
-extension SnapshotReader {
+extension SnapshotFile.Reader {
   /// One file as `ScanSnapshot.append` wrote it, its fields appended as `ScanSnapshot` keeps
   /// them; false when it is not one.
   mutating func file(roots: Int, fields: inout [UInt32], digests: inout [UInt64]) -> Bool {

@@ -17,7 +17,7 @@ import Foundation
 /// file), the number of files, then pieces: `0`, start and count (a run of the full file's
 /// files), or `1` and a file as the full file writes one. It ends with its own digest.
 extension ScanSnapshot {
-  struct Patch: SnapshotEncoding {
+  struct Patch: SnapshotFile.Encoding {
     static let fileName = "scan-snapshot-patch"
     static let magic = Array("cairn-scan-patch\n".utf8)
     static let version: UInt32 = 2
@@ -140,7 +140,7 @@ extension ScanSnapshot {
         let header = bytes.withUnsafeBytes {
           raw -> (UInt64, UInt64, [String], [String], [String], UInt32, Int)? in
           guard SnapshotFile.hasOwnDigest(raw) else { return nil }
-          var reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8]))
+          var reader = SnapshotFile.Reader(UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8]))
           guard
             reader.bytes(ScanSnapshot.Patch.magic.count)?.elementsEqual(ScanSnapshot.Patch.magic)
               == true,
@@ -176,7 +176,7 @@ extension ScanSnapshot {
       )
         -> (fields: [UInt32], digests: [UInt64], fullIndexes: [Int32])?
       {
-        var reader = SnapshotReader(raw, from: offset)
+        var reader = SnapshotFile.Reader(raw, from: offset)
         guard let pieces = reader.count() else { return nil }
         var fields: [UInt32] = []
         var digests: [UInt64] = []

@@ -56,7 +56,7 @@ final class ScanSnapshotStore: Sendable {
     /// Whether the store still matches it, so that the next scan can be compared with it.
     var current: Bool
 
-    var key: SnapshotKey { SnapshotKey(length: length, digest: digest) }
+    var key: ScanSnapshotStore.FileKey { ScanSnapshotStore.FileKey(length: length, digest: digest) }
   }
 
   /// What this process remembers of its last recording, kept only while it is true.
@@ -69,7 +69,7 @@ final class ScanSnapshotStore: Sendable {
     /// committed: it holds while the connection has changed nothing since.
     var recordedScan: (files: ScanFiles, changes: Int)?
     /// What the last recording found and wrote (for carrying lookups over).
-    var recording: RecordedSnapshots?
+    var recording: ScanSnapshotStore.Recording?
   }
 
   let options: Options
@@ -132,7 +132,7 @@ final class ScanSnapshotStore: Sendable {
   /// Writes the snapshot of a scan recorded whole, at `time`, as a full file, and names it in
   /// the row (see `write`).
   func record(_ db: Database, _ snapshot: ScanSnapshot.Contents, at time: Double) throws
-    -> SnapshotKey?
+    -> ScanSnapshotStore.FileKey?
   {
     try write(db, at: time) {
       let written = try snapshot.write(to: fullPath)
@@ -148,7 +148,7 @@ final class ScanSnapshotStore: Sendable {
   func patch(
     _ db: Database, _ snapshot: ScanSnapshot.Contents, at time: Double, over previous: ScanSnapshot,
     sources: [Int32]
-  ) throws -> SnapshotKey? {
+  ) throws -> ScanSnapshotStore.FileKey? {
     let patch = ScanSnapshot.Patch(
       snapshot, over: previous, sources: sources, policy: options.patches)
     guard let patch else { return try record(db, snapshot, at: time) }
@@ -169,14 +169,14 @@ final class ScanSnapshotStore: Sendable {
   /// the last-seen times the new one would have given.
   private func write(
     _ db: Database, at time: Double, _ writeFile: () throws -> (length: Int, digest: UInt64)
-  ) throws -> SnapshotKey? {
+  ) throws -> ScanSnapshotStore.FileKey? {
     do {
       guard !options.writesFail else { throw ScanSnapshot.TooBig() }
       let written = try writeFile()
       try db.execute(
         sql: "INSERT OR REPLACE INTO scanSnapshot VALUES (1, ?, ?, ?, 1)",
         arguments: [written.length, Int64(bitPattern: written.digest), time])
-      return SnapshotKey(length: written.length, digest: written.digest)
+      return ScanSnapshotStore.FileKey(length: written.length, digest: written.digest)
     } catch is CairnError, is ScanSnapshot.TooBig {
       try invalidate(db)
       return nil
@@ -188,7 +188,7 @@ final class ScanSnapshotStore: Sendable {
   /// Notes what a committed recording of `files` found and wrote; `changes`: the writing
   /// connection's count of changed rows at its end. `files` is nil when the recording left
   /// no absent checksums collected (a scan of no complete root).
-  func remember(_ recording: RecordedSnapshots, files: ScanFiles?, changes: Int) {
+  func remember(_ recording: ScanSnapshotStore.Recording, files: ScanFiles?, changes: Int) {
     memory.withLock { memory in
       memory.recording = recording
       memory.recordedScan = files.map { ($0, changes) }
@@ -197,7 +197,7 @@ final class ScanSnapshotStore: Sendable {
 
   /// What the last recording of this process found and wrote; nil before one, or after
   /// `invalidate`.
-  var lastRecording: RecordedSnapshots? { memory.withLock { $0.recording } }
+  var lastRecording: ScanSnapshotStore.Recording? { memory.withLock { $0.recording } }
 
   /// Whether `files` is the scan this process recorded last, with nothing written on the
   /// writing connection since: the store then holds every scanned checksum, and
@@ -268,19 +268,21 @@ public struct ScanSnapshotPreload: Sendable {
   }
 }
 
-/// A scan snapshot file as the database names it: its length and digest.
-struct SnapshotKey: Equatable, Sendable {
-  var length: Int
-  var digest: UInt64
-}
+extension ScanSnapshotStore {
+  /// A scan snapshot file as the database names it: its length and digest.
+  struct FileKey: Equatable, Sendable {
+    var length: Int
+    var digest: UInt64
+  }
 
-/// What the last `recordScan` found and wrote, for carrying lookups over (`PresenceCache`).
-struct RecordedSnapshots: Sendable {
-  /// The snapshot the scan was compared with file by file; nil when it was recorded whole.
-  var previous: SnapshotKey?
-  /// Whether the scan lists each checksum whose presence may differ from that snapshot's
-  /// scan (those of the files that changed, appeared or went), and some more.
-  var listed: [ByteKey: Bool] = [:]
-  /// The snapshot written for this scan; nil when none was.
-  var written: SnapshotKey?
+  /// What the last `recordScan` found and wrote, for carrying lookups over (`PresenceCache`).
+  struct Recording: Sendable {
+    /// The snapshot the scan was compared with file by file; nil when it was recorded whole.
+    var previous: FileKey?
+    /// Whether the scan lists each checksum whose presence may differ from that snapshot's
+    /// scan (those of the files that changed, appeared or went), and some more.
+    var listed: [ByteKey: Bool] = [:]
+    /// The snapshot written for this scan; nil when none was.
+    var written: FileKey?
+  }
 }

@@ -76,7 +76,7 @@ import Testing
       (0..<20).map { asset("C\($0)") })
     let key = ListingKey(assets)
     let present = (0..<20).map { $0 % 3 == 0 }
-    let scan = SnapshotKey(length: 1234, digest: 0xFEED)
+    let scan = ScanSnapshotStore.FileKey(length: 1234, digest: 0xFEED)
     try PresenceCache(scan: scan, listing: key, present: present).write(to: path)
     let loaded = try #require(PresenceCache.load(path))
     #expect(loaded.scan == scan && loaded.listing == key && loaded.present == present)

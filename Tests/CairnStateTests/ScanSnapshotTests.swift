@@ -255,7 +255,7 @@ import Testing
     #expect(ScanSnapshot.digest(content) != ScanSnapshot.digest(content.dropLast() + [1]))
     // Fed in pieces of any size, the digest is the same.
     for piece in [1, 3, 8, 13, 64] {
-      var digest = SnapshotDigest()
+      var digest = SnapshotFile.Digest()
       for start in stride(from: 0, to: content.count, by: piece) {
         content[start..<min(start + piece, content.count)].withUnsafeBytes { digest.update($0) }
       }

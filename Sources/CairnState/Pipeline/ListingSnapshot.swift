@@ -145,9 +145,9 @@ enum ListingSnapshot {
     /// Entries so far, when they are `previous`'s first ones and nothing is written yet.
     private var unchanged = 0
     private var fd: Int32 = -1
-    private var writer: ChunkWriter?
+    private var writer: SnapshotFile.Writer?
     private var failed = false
-    private var digest = SnapshotDigest()
+    private var digest = SnapshotFile.Digest()
 
     init(path: String, userId: String, previous: Stored?) {
       self.path = path
@@ -205,7 +205,7 @@ enum ListingSnapshot {
         failed = true
         return
       }
-      writer = ChunkWriter { [unowned self] chunk in
+      writer = SnapshotFile.Writer { [unowned self] chunk in
         guard POSIXIO.writeAll(self.fd, chunk) == 0 else { throw RecorderFailed() }
         self.digest.update(chunk)
       }
@@ -215,7 +215,7 @@ enum ListingSnapshot {
       }
     }
 
-    private func write(_ body: (inout ChunkWriter) throws -> Void) {
+    private func write(_ body: (inout SnapshotFile.Writer) throws -> Void) {
       guard var current = writer else { return }
       do {
         try body(&current)

@@ -54,16 +54,16 @@ public struct ListingKey: Equatable, Sendable {
 /// The file: a magic line and a version, the snapshot's length and digest, the listing's
 /// count and digest (64-bit numbers, little-endian), one bit per asset, then the digest of all
 /// before it (as the snapshot files end).
-public struct PresenceCache: Sendable, SnapshotEncoding {
+public struct PresenceCache: Sendable, SnapshotFile.Encoding {
   static let fileName = "listing-presence"
   static let magic = Array("cairn-listing-presence\n".utf8)
   static let version: UInt32 = 1
 
-  let scan: SnapshotKey
+  let scan: ScanSnapshotStore.FileKey
   let listing: ListingKey
   let present: [Bool]
 
-  init(scan: SnapshotKey, listing: ListingKey, present: [Bool]) {
+  init(scan: ScanSnapshotStore.FileKey, listing: ListingKey, present: [Bool]) {
     self.scan = scan
     self.listing = listing
     self.present = present
@@ -94,7 +94,7 @@ public struct PresenceCache: Sendable, SnapshotEncoding {
       bytes.withUnsafeBytes(SnapshotFile.hasOwnDigest)
     else { return nil }
     return bytes.withUnsafeBytes { raw -> PresenceCache? in
-      var reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8]))
+      var reader = SnapshotFile.Reader(UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8]))
       guard reader.bytes(magic.count)?.elementsEqual(magic) == true,
         reader.integer() == version,
         // A length beyond Int is damage, not a trap (a crash the fuzzer found).
@@ -105,7 +105,7 @@ public struct PresenceCache: Sendable, SnapshotEncoding {
       else { return nil }
       let present = (0..<Int(count)).map { bits[bits.startIndex + ($0 >> 3)] >> ($0 & 7) & 1 == 1 }
       return PresenceCache(
-        scan: SnapshotKey(length: scanLength, digest: scanDigest),
+        scan: ScanSnapshotStore.FileKey(length: scanLength, digest: scanDigest),
         listing: ListingKey(
           count: Int(count), digest: LineDigest(high: high, low: low), isASCII: true),
         present: present)
@@ -117,7 +117,7 @@ public struct PresenceCache: Sendable, SnapshotEncoding {
   /// recording `files` found); nil unless the keys match (see the type).
   func carriedOver(
     files: ScanFiles, assets: ServerAssets, listing: ListingKey, hashes: [UInt64],
-    recorded: RecordedSnapshots
+    recorded: ScanSnapshotStore.Recording
   ) -> ScanLookup? {
     guard listing == self.listing, listing.isASCII, recorded.previous == scan,
       hashes.count == assets.count, files.checksumsAreASCII,
@@ -157,7 +157,7 @@ public enum ScanLookupPlan: Sendable {
     var cache: PresenceCache?
     if files.checksumsAreASCII, let scan = snapshot?.scan,
       let kept = PresenceCache.load(partitionDirectory + "/" + PresenceCache.fileName),
-      kept.scan == SnapshotKey(length: scan.length, digest: scan.digest)
+      kept.scan == ScanSnapshotStore.FileKey(length: scan.length, digest: scan.digest)
     {
       cache = kept
     }
