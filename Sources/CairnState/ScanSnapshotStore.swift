@@ -11,8 +11,9 @@ import GRDB
 /// - **record**: the snapshot of a scan recorded whole, written as a full file;
 /// - **patch**: the snapshot of a scan recorded by its difference from the last, written as a
 ///   patch over the last full file while that is small, as a full file otherwise;
-/// - **invalidate**: forgets what this process remembers (see `Memory`); `discard` also
-///   removes the files (a reset).
+/// - **invalidate**: marks the row stale (`invalidate(_:)`, as a snapshot that cannot be
+///   written does), or forgets what this process remembers (`invalidate()`, see `Memory`);
+///   `discard` also removes the files (a reset).
 ///
 /// It is trusted only while the database says so: the row holds the length, digest and time of
 /// the file recorded with the scan, and triggers mark it stale on any change to `observed`,
@@ -23,8 +24,8 @@ import GRDB
 /// says when the checksums it lists were last seen.
 ///
 /// The formats (`ScanSnapshotFormat.swift`, `ScanSnapshot.Patch`) are read and written only
-/// through it. What a test needs to vary is passed in `Options` when the
-/// partition's store is opened.
+/// through it. What a test needs to vary is passed in `Options` when the partition's store is
+/// opened.
 final class ScanSnapshotStore: Sendable {
   /// What tests vary; the defaults are what every tool runs with.
   struct Options: Sendable {
@@ -56,7 +57,7 @@ final class ScanSnapshotStore: Sendable {
     /// Whether the store still matches it, so that the next scan can be compared with it.
     var current: Bool
 
-    var key: ScanSnapshotStore.FileKey { ScanSnapshotStore.FileKey(length: length, digest: digest) }
+    var key: FileKey { FileKey(length: length, digest: digest) }
   }
 
   /// What this process remembers of its last recording, kept only while it is true.
