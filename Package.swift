@@ -71,7 +71,8 @@ let package = Package(
     .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport"]),
     .testTarget(name: "CairnStateTests", dependencies: ["CairnState", "CairnTestSupport"]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
-    .testTarget(name: "CairnReviewTests", dependencies: ["CairnReview", "CairnTestSupport"]),
+    .testTarget(
+      name: "CairnReviewTests", dependencies: ["CairnReview", "ImmichTestServer", "CairnTestSupport", crypto]),
     .testTarget(name: "ImmichTestServerTests", dependencies: ["ImmichTestServer", "CairnTestSupport", httpClient]),
     .testTarget(
       name: "EndToEndTests",

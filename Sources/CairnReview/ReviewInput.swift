@@ -43,11 +43,31 @@ public struct ReviewInput: Sendable {
     return ids
   }
 
-  /// Tiles without a picture, by reason (Live Photo videos not counted: their still is the
+  /// Every candidate of the plan, bucket by bucket.
+  var everything: [CandidateRecord] {
+    plan.toTrash + plan.pending + plan.held + plan.excluded + plan.toRestore
+  }
+
+  /// Motion videos that are candidates beside their still, by lower-case id: a Live Photo is one
+  /// tile, the still's, showing both halves.
+  var motionHalves: [String: CandidateRecord] {
+    let videos = Set(everything.compactMap { $0.livePhotoVideoId?.lowercased() })
+    var halves: [String: CandidateRecord] = [:]
+    for candidate in everything where videos.contains(candidate.assetId.lowercased()) {
+      halves[candidate.assetId.lowercased()] = candidate
+    }
+    return halves
+  }
+
+  /// How many tiles the page shows.
+  public var tileCount: Int { everything.count - motionHalves.count }
+
+  /// Tiles without a picture, by reason (a Live Photo's video is not counted: the still is the
   /// tile's picture).
   public var missing: [(MissingThumbnail, Int)] {
     var counts: [MissingThumbnail: Int] = [:]
-    for candidate in plan.toTrash + plan.pending + plan.held + plan.excluded + plan.toRestore {
+    let halves = motionHalves
+    for candidate in everything where halves[candidate.assetId.lowercased()] == nil {
       if case .missing(let why) = thumbnails[candidate.assetId.lowercased()] ?? .missing(.notFetched)
       {
         counts[why, default: 0] += 1

@@ -26,7 +26,8 @@ public enum ReviewPage {
       """
     page += "<body data-plan=\"\(HTMLText.escape(input.streamDigest))\">\n"
     page += header(input)
-    for section in ReviewSection.all(input.plan) { page += render(section, input) }
+    let halves = input.motionHalves
+    for section in ReviewSection.all(input) { page += render(section, input, halves) }
     page += "<script>\(ReviewScript.source)</script>\n</body>\n</html>\n"
     return page
   }
@@ -84,7 +85,9 @@ public enum ReviewPage {
 
   // MARK: - Sections
 
-  static func render(_ section: ReviewSection, _ input: ReviewInput) -> String {
+  static func render(
+    _ section: ReviewSection, _ input: ReviewInput, _ halves: [String: CandidateRecord]
+  ) -> String {
     var out = "<section class=\"bucket\" id=\"\(section.id)\">\n"
     out += "<h2>\(HTMLText.escape(section.title)) <span class=\"n\">\(section.count)</span></h2>\n"
     out += "<p class=\"note\">\(HTMLText.escape(section.note))</p>\n"
@@ -98,7 +101,10 @@ public enum ReviewPage {
         out += "\(HTMLText.escape(day.name)) <span class=\"n\">\(day.items.count)</span>"
         out += groupBoxes(section.kinds) + "</h4>\n<div class=\"tiles\">\n"
         for candidate in day.items {
-          out += tile(candidate, section.kinds, input, inBurst: burst.contains(candidate.checksum))
+          let motion = candidate.livePhotoVideoId.flatMap { halves[$0.lowercased()] }
+          out += tile(
+            candidate, motion: motion, section.kinds, input,
+            inBurst: burst.contains(candidate.checksum))
         }
         out += "</div>\n</div>\n"
       }
@@ -116,8 +122,11 @@ public enum ReviewPage {
 
   // MARK: - Tiles
 
+  /// One photo; `motion` is its Live Photo video when that is a candidate too, whose path and
+  /// bucket the tile shows and whose id its boxes carry along (`data-also`).
   static func tile(
-    _ c: CandidateRecord, _ kinds: [String], _ input: ReviewInput, inBurst: Bool
+    _ c: CandidateRecord, motion: CandidateRecord?, _ kinds: [String], _ input: ReviewInput,
+    inBurst: Bool
   ) -> String {
     let id = c.assetId.lowercased()
     let name = ReviewSection.name(c)
@@ -132,6 +141,15 @@ public enum ReviewPage {
     for path in c.paths {
       out += "<div class=\"path\">last seen at \(HTMLText.escape(path))</div>\n"
     }
+    if let motion {
+      for path in motion.paths {
+        out += "<div class=\"path\">motion video last seen at \(HTMLText.escape(path))</div>\n"
+      }
+      if motion.bucket != c.bucket {
+        out += "<div class=\"why\">motion video: \(HTMLText.escape(motion.bucket.rawValue)), "
+        out += "\(HTMLText.escape(motion.detail ?? motion.reason))</div>\n"
+      }
+    }
     out += "<div class=\"why\"><span class=\"reason\">\(HTMLText.escape(c.reason))</span>"
     if let detail = c.detail { out += ": \(HTMLText.escape(detail))" }
     out += "</div>\n"
@@ -144,9 +162,12 @@ public enum ReviewPage {
       out += "rel=\"noopener noreferrer\">open in Immich</a>\n"
     }
     if HTMLText.isAssetId(id) {
+      let video = motion.map { $0.assetId.lowercased() }.flatMap {
+        HTMLText.isAssetId($0) ? " data-also=\"\($0)\"" : nil
+      }
       for kind in kinds {
         out += "<label class=\"\(kind)\"><input type=\"checkbox\" class=\"pick\" "
-        out += "data-kind=\"\(kind)\" data-id=\"\(id)\"> \(kind)</label>\n"
+        out += "data-kind=\"\(kind)\" data-id=\"\(id)\"\(video ?? "")> \(kind)</label>\n"
       }
     }
     return out + "</figcaption>\n</figure>\n"

@@ -14,7 +14,7 @@ enum ReviewScript {
   /// - a tile's approve and exclude boxes exclude each other;
   /// - a group's box ticks or clears that kind of box on every tile of the group;
   /// - the command is `cairn-gate --plan DIGEST` plus one `--approve` or `--exclude` per ticked
-  ///   tile, in page order;
+  ///   tile, in page order (two for a Live Photo whose video is a candidate too);
   /// - a selection can be given in the address's fragment (`#approve=ID,ID&exclude=ID&group=
   ///   GROUP:approve`), which never leaves the machine: tests use it, and a person can keep a
   ///   selection in a bookmark;
@@ -41,6 +41,7 @@ enum ReviewScript {
           if (!box.checked) { return; }
           var kind = box.getAttribute('data-kind');
           words.push('--' + kind, box.getAttribute('data-id'));
+          if (box.hasAttribute('data-also')) { words.push('--' + kind, box.getAttribute('data-also')); }
           if (kind === 'approve') { approve += 1; } else { exclude += 1; }
         });
         document.getElementById('command').textContent = words.join(' ');

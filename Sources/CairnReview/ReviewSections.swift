@@ -25,7 +25,14 @@ struct ReviewSection {
     var items: [CandidateRecord]
   }
 
-  static func all(_ plan: GatePlan) -> [ReviewSection] {
+  /// The sections of `input`'s plan; a Live Photo's video that is a candidate too is shown on
+  /// its still's tile, not on one of its own.
+  static func all(_ input: ReviewInput) -> [ReviewSection] {
+    let halves = input.motionHalves
+    var plan = input.plan
+    for keyPath in [\GatePlan.toTrash, \.approved, \.pending, \.held, \.excluded, \.toRestore] {
+      plan[keyPath: keyPath].removeAll { halves[$0.assetId.lowercased()] != nil }
+    }
     let approved = Set(plan.approved.map(\.assetId))
     let sections = [
       make(

@@ -40,7 +40,7 @@ public struct AssetImage: Codable, Sendable, Hashable {
   }
 
   /// A 48×36 gradient whose colours come from `seed` (an asset's checksum bytes).
-  static func drawn(from seed: [UInt8]) -> AssetImage {
+  public static func drawn(from seed: [UInt8]) -> AssetImage {
     let (width, height) = (48, 36)
     let a = Int(seed.first ?? 0)
     let b = Int(seed.dropFirst().first ?? 0)
@@ -73,8 +73,8 @@ public struct AssetImage: Codable, Sendable, Hashable {
     return AssetImage(width: newWidth, height: newHeight, rgb: out)
   }
 
-  /// JPEG bytes of the image fitted to `longest`.
-  func jpeg(fitting longest: Int) -> [UInt8] {
+  /// JPEG bytes of the image fitted to `longest`, as the thumbnail route serves them.
+  public func jpeg(fitting longest: Int = 250) -> [UInt8] {
     let image = fitting(longest)
     return JPEGEncoder.encode(width: image.width, height: image.height, rgb: image.rgb)
   }

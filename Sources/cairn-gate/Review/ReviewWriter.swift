@@ -53,10 +53,8 @@ struct ReviewWriter {
   /// One line where the page is, and one per kind of missing thumbnail.
   func summarise(_ input: ReviewInput) {
     for note in input.notes { Diagnostics.warning(note) }
-    let tiles =
-      input.plan.toTrash.count + input.plan.pending.count + input.plan.held.count
-      + input.plan.excluded.count + input.plan.toRestore.count
-    Diagnostics.info("review page: \(path) (\(tiles) photo(s), plan \(input.streamDigest))")
+    Diagnostics.info(
+      "review page: \(path) (\(input.tileCount) photo(s), plan \(input.streamDigest))")
     for (why, count) in input.missing where why != .notFetched || input.notes.isEmpty {
       Diagnostics.info("  \(count) without a thumbnail: \(why.summary)")
     }
