@@ -68,7 +68,8 @@ public struct ReviewInput: Sendable {
     var counts: [MissingThumbnail: Int] = [:]
     let halves = motionHalves
     for candidate in everything where halves[candidate.assetId.lowercased()] == nil {
-      if case .missing(let why) = thumbnails[candidate.assetId.lowercased()] ?? .missing(.notFetched)
+      if case .missing(let why) = thumbnails[candidate.assetId.lowercased()]
+        ?? .missing(.notFetched)
       {
         counts[why, default: 0] += 1
       }

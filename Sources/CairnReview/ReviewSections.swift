@@ -39,7 +39,8 @@ struct ReviewSection {
         "trash", "To trash", "cairn-trash moves these to Immich's trash (approved ones included).",
         ["exclude"], plan.toTrash.filter { !approved.contains($0.assetId) } + plan.approved),
       make(
-        "pending", "Pending review", "Waiting for your approval; nothing happens to them until then.",
+        "pending", "Pending review",
+        "Waiting for your approval; nothing happens to them until then.",
         ["approve", "exclude"], plan.pending),
       make(
         "held", "Held in quarantine",

@@ -16,8 +16,11 @@ struct HTMLTextTests {
   }
 
   @Test func linksOnlyToHTTPServers() {
-    #expect(HTMLText.webBase(apiBase: "https://photos.example.net/api") == "https://photos.example.net")
-    #expect(HTMLText.webBase(apiBase: "http://127.0.0.1:2283/immich/api/") == "http://127.0.0.1:2283/immich")
+    #expect(
+      HTMLText.webBase(apiBase: "https://photos.example.net/api") == "https://photos.example.net")
+    #expect(
+      HTMLText.webBase(apiBase: "http://127.0.0.1:2283/immich/api/")
+        == "http://127.0.0.1:2283/immich")
     #expect(HTMLText.webBase(apiBase: "javascript:alert(1)//api") == nil)
     #expect(HTMLText.webBase(apiBase: "https://x\" onclick=\"y/api") == nil)
   }

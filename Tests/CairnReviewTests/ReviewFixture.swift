@@ -20,7 +20,8 @@ struct ReviewFixture {
       assetId: ids[index], checksum: "checksum-\(index)", bucket: bucket, reason: "gone",
       detail: "gone from a complete scan", paths: ["\(folder)/\(name)"], originalFileName: name,
       fileCreatedAt: day.addingTimeInterval(days * 86_400),
-      livePhotoVideoId: video.map { ids[$0] }, livePhotoVideoChecksum: video.map { "checksum-\($0)" })
+      livePhotoVideoId: video.map { ids[$0] },
+      livePhotoVideoChecksum: video.map { "checksum-\($0)" })
   }
 
   var candidates: [CandidateRecord] {

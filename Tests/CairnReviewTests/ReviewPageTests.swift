@@ -30,7 +30,8 @@ struct ReviewPageTests {
     let page = ReviewPage.html(fixture.input)
     #expect(!page.contains(ReviewFixture.hostileName))
     #expect(!page.contains("<script>document.title"))
-    #expect(page.contains("&lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;.jpg"))
+    #expect(
+      page.contains("&lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;.jpg"))
   }
 
   @Test func aLivePhotoIsOneTileAndEveryBucketIsShown() {

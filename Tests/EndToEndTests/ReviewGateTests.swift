@@ -124,7 +124,8 @@ struct ReviewGateTests {
     let input = try f.write("one.ndjson", f.reconcileStream([f.candidate(f.photos[0])]))
     let page = f.dir.path + "/offline.html"
     let gate = try await f.shell(
-      "cairn-gate --review '\(page)' < '\(input)'", extra: ["IMMICH_URL": "http://127.0.0.1:9"])
+      "cairn-gate --review '\(page)' < '\(input)'",
+      extra: ["IMMICH_URL": "http://127.0.0.1:9", "CAIRN_HTTP_TIMEOUT": "1"])
     #expect(gate.status == 0, "\(gate.stderr)")
     #expect(gate.stderr.contains("thumbnails not fetched"))
     #expect(!gate.stderr.contains(ActFixture.secret))

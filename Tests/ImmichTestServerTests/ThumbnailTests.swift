@@ -13,7 +13,8 @@ struct ThumbnailTests {
       let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
       if bytes[at + 1] == 0xC0 {
         return [
-          Int(bytes[at + 7]) << 8 | Int(bytes[at + 8]), Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]),
+          Int(bytes[at + 7]) << 8 | Int(bytes[at + 8]),
+          Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]),
         ]
       }
       at += 2 + length

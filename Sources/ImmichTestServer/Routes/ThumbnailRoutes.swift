@@ -15,7 +15,9 @@ enum ThumbnailRoutes {
       guard let asset = store.assets[call.param("id")], asset.visibility != .locked,
         store.canShare(asset, userId: caller.userId)
       else { throw APIError.noAccess(Permission.assetView) }
-      guard asset.type == .image else { throw APIError(status: 404, message: "Asset media not found") }
+      guard asset.type == .image else {
+        throw APIError(status: 404, message: "Asset media not found")
+      }
       let image = asset.image ?? AssetImage.drawn(from: asset.checksum)
       return .image(contentType: "image/jpeg", bytes: image.jpeg(fitting: size.longestSide))
     }

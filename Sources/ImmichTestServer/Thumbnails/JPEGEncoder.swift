@@ -14,8 +14,10 @@ enum JPEGEncoder {
     segment(&out, 0xDB, [0] + zigzag.map { luma[$0] } + [1] + zigzag.map { chroma[$0] })
     segment(
       &out, 0xC0,
-      [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
-        1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1])
+      [
+        8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
+        1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1,
+      ])
     var tables: [UInt8] = []
     for (id, table) in [(0x00, dcLuma), (0x10, acLuma), (0x01, dcChroma), (0x11, acChroma)] {
       tables += [UInt8(id)] + table.bits + table.values
@@ -204,7 +206,10 @@ enum JPEGEncoder {
   ]
 
   static let chromaQuantisation: [Int] =
-    [17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99]
+    [
+      17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99,
+      99,
+    ]
     + [47, 66, 99, 99, 99, 99, 99, 99] + [Int](repeating: 99, count: 32)
 
   static let dcLuma = HuffmanTable(
