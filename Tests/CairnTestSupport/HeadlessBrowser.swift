@@ -40,8 +40,11 @@ public enum HeadlessBrowser {
       "--disable-component-update", "--no-first-run", "--user-data-dir=\(scratch.path)/profile",
       "--log-net-log=\(netLog)", "--dump-dom", url,
     ]
-    var environment = ProcessInfo.processInfo.environment
-    environment["HOME"] = scratch.path
+    // A small environment of its own: the browser needs a PATH and a HOME, nothing of ours.
+    let environment = [
+      "PATH": "/usr/bin:/bin", "HOME": scratch.path, "LANG": "C.UTF-8",
+      "XDG_CONFIG_HOME": scratch.path + "/config", "XDG_CACHE_HOME": scratch.path + "/cache",
+    ]
     let result = try await ToolRunner.runDetached(
       executable, arguments, environment: environment)
     guard result.status == 0 else {
