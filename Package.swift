@@ -50,12 +50,14 @@ let package = Package(
     .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb, logging]),
     // A faithful test double of the Immich API (v2.7 and v3.1), for tests and the demo.
     .target(name: "ImmichTestServer", dependencies: [hummingbird, logging]),
+    // The review page (cairn-gate --review): the plan as self-contained HTML. No I/O.
+    .target(name: "CairnReview", dependencies: ["CairnCore", crypto]),
 
     tool("cairn-hash", ["CairnHashing"]),
     tool("cairn-observe", ["CairnHashing", "CairnState"]),
     tool("cairn-fetch", ["CairnImmich"]),
     tool("cairn-reconcile", ["CairnState"]),  // cairn-fetch runs as a subprocess
-    tool("cairn-gate", ["CairnState"]),
+    tool("cairn-gate", ["CairnState", "CairnImmich", "CairnReview"]),  // thumbnails for --review
     tool("cairn-trash", ["CairnState", "CairnImmich"]),
     tool("cairn-tag", ["CairnState", "CairnImmich"]),
     tool("cairn-restore", ["CairnState", "CairnImmich"]),
@@ -69,10 +71,12 @@ let package = Package(
     .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport"]),
     .testTarget(name: "CairnStateTests", dependencies: ["CairnState", "CairnTestSupport"]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
+    .testTarget(
+      name: "CairnReviewTests", dependencies: ["CairnReview", "ImmichTestServer", "CairnTestSupport", crypto]),
     .testTarget(name: "ImmichTestServerTests", dependencies: ["ImmichTestServer", "CairnTestSupport", httpClient]),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["CairnCore", "CairnState", "ImmichTestServer", "CairnTestSupport"]),
+      dependencies: ["CairnCore", "CairnState", "ImmichTestServer", "CairnTestSupport", "CairnReview"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["CairnFuzzHarness", "CairnTestSupport"]),
   ]
 )

@@ -9,7 +9,9 @@ import hashlib
 import json
 import os
 import sys
+import struct
 import uuid
+import zlib
 
 root = sys.argv[1]
 demo = str(uuid.UUID("6f1c2f4e-8a51-4c77-9d3e-1b2a3c4d5e6f"))
@@ -19,6 +21,26 @@ partner = str(uuid.UUID("0b7e4c1a-2d3f-4a5b-8c6d-7e8f9a0b1c2d"))
 def checksum(path):
     with open(path, "rb") as handle:
         return base64.b64encode(hashlib.sha1(handle.read()).digest()).decode()
+
+
+def pixels(path):
+    """The RGB pixels of one of make-sample-library.py's PNGs (8-bit RGB, no filter), which the
+    test server makes the asset's thumbnails from; None for anything else."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return None
+    width, height = struct.unpack(">II", data[16:24])
+    at, idat = 8, b""
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            idat += data[at + 8:at + 8 + length]
+        at += 12 + length
+    rows = zlib.decompress(idat)
+    stride = width * 3 + 1
+    rgb = b"".join(rows[y * stride + 1:(y + 1) * stride] for y in range(height))
+    return {"width": width, "height": height, "rgb": base64.b64encode(rgb).decode()}
 
 
 def asset_id(name):
@@ -45,6 +67,7 @@ for i, path in enumerate(paths):
         "visibility": "hidden" if is_video and base in videos else "timeline",
         "livePhotoVideoId": None if is_video else videos.get(base),
         "fileCreatedAt": "2024-06-%02dT10:00:00Z" % (i + 1), "trashed": False,
+        "image": None if is_video else pixels(path),
     })
 assets.append({
     "id": asset_id("never-local"), "ownerId": demo, "originalFileName": "IMG_9999.JPG",

@@ -18,6 +18,8 @@ export PATH="$bin:$PATH"
 
 rm -rf "$work"
 mkdir -p "$work"
+# The review page outlives demo-work/, so it can be opened after the demo.
+page=${REVIEW_PAGE:-${TMPDIR:-/tmp}/cairn-demo-review.html}
 server_pid=
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
@@ -61,7 +63,9 @@ say "(a rename is not a deletion)"
 
 bold "4. The first run that finds something is always a dry run"
 say "(stderr shows the plan; stdout carries records, summarised here with jq)"
-run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash | jq -c 'select(.type==\"result\") | {action, originalFileName, livePhotoVideo}'"
+say "(--review also writes the plan as a page of Immich's own thumbnails, to look at by sight)"
+run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate --review '$page' | cairn-trash | jq -c 'select(.type==\"result\") | {action, originalFileName, livePhotoVideo}'"
+say "the review page: $page (open it in a browser; it loads nothing from anywhere)"
 
 bold "5. The real run"
 run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash --yes | jq -c 'select(.type==\"result\") | {action, originalFileName, livePhotoVideo}'"
@@ -81,5 +85,6 @@ say "the restored photos are now excluded, so the next run leaves them alone:"
 run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash --dry-run > /dev/null"
 
 bold "Done"
+say "the review page of step 4 is at $page"
 say "the never-local photo and the partner's copy were never touched;"
 say "everything cairn did is in the journal and on the server's tags."

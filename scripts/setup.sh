@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the few system tools cairn's demo, checks and tests use, when they are missing:
 # mandoc (man-page lint), jq and curl (demo and tests), openssl (checksum tests),
-# python3 (the demo's sample library), SQLite's headers (GRDB), and rsync and syncthing (the
-# field tests drive them for real to reproduce what they do to a library folder).
+# python3 (the demo's sample library), SQLite's headers (GRDB), rsync and syncthing (the
+# field tests drive them for real to reproduce what they do to a library folder), and Debian's
+# chromium (the review page's tests render it headless).
 # On Debian/Ubuntu as root it installs them with apt-get; elsewhere it says what to install.
 set -euo pipefail
 
@@ -21,6 +22,7 @@ if [ "$(uname)" = Linux ]; then
   command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
   command -v strip >/dev/null 2>&1 || need+=(binutils)
   command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 

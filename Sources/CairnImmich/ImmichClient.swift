@@ -318,3 +318,22 @@ public final class ImmichClient: Sendable {
     }
   }
 }
+
+extension ImmichClient {
+  /// An asset's image as `GET /api/assets/:id/thumbnail` serves it (`asset.view`).
+  public struct Thumbnail: Sendable, Equatable {
+    /// As the server said: `image/webp` for Immich's thumbnail size, `image/jpeg` for preview.
+    public var contentType: String
+    public var bytes: [UInt8]
+  }
+
+  /// `GET /api/assets/:id/thumbnail?size=thumbnail` (`asset.view`): the small image Immich's
+  /// timeline shows (about 250 pixels). An asset without one (a video whose frame was never
+  /// extracted) is 404; an unknown, locked or foreign asset is 400 `Not found or no asset.view
+  /// access`; a key without the permission is 403.
+  public func thumbnail(id: String) async throws(ImmichError) -> Thumbnail {
+    let answer = try await send(
+      .GET, "/assets/\(try pathId(id))/thumbnail?size=thumbnail", body: nil, retry: .safe)
+    return Thumbnail(contentType: answer.contentType ?? "", bytes: answer.body)
+  }
+}

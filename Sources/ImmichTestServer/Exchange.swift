@@ -31,11 +31,13 @@ enum Reply: Sendable {
   case html(Int, String)
   /// The sync stream: one JSON object per line.
   case jsonLines([ImmichJSON])
+  /// Image bytes (a thumbnail), with their media type.
+  case image(contentType: String, bytes: [UInt8])
 
   var status: Int {
     switch self {
     case .json(let s, _), .jsonText(let s, _), .empty(let s), .html(let s, _): return s
-    case .jsonLines: return 200
+    case .jsonLines, .image: return 200
     }
   }
 }

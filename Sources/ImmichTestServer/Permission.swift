@@ -8,6 +8,7 @@ public enum Permission {
   public static let assetStatistics = "asset.statistics"
   public static let assetUpload = "asset.upload"
   public static let assetShare = "asset.share"
+  public static let assetView = "asset.view"
   public static let albumRead = "album.read"
   public static let tagCreate = "tag.create"
   public static let tagRead = "tag.read"

@@ -28,6 +28,8 @@ struct AssetRecord: Sendable {
   var isOffline = false
   /// The import path of an external-library asset; nil for the upload folder.
   var libraryPath: String? = nil
+  /// The original's pixels, when the scenario gave them (see `AssetImage`).
+  var image: AssetImage? = nil
 
   var sortKey: AssetSortKey { AssetSortKey(time: fileCreatedAt.timeIntervalSince1970, id: id) }
   var originalPath: String { libraryPath ?? "/data/upload/\(ownerId)/\(originalFileName)" }

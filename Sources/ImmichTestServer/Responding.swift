@@ -92,6 +92,12 @@ extension ImmichTestServer {
       return Response(
         status: .init(code: status), headers: headers,
         body: .init(byteBuffer: ByteBuffer(string: html)))
+    case .image(let contentType, let bytes):
+      headers[.contentType] = contentType
+      // What Immich sends with asset media (`CacheControl.PrivateWithCache`).
+      headers[.cacheControl] = "private, max-age=86400, no-transform"
+      return Response(
+        status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     case .jsonLines(let lines):
       headers[.contentType] = "application/jsonlines+json"
       let texts = lines.map { $0.serialized + "\n" }

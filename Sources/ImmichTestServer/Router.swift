@@ -64,7 +64,8 @@ struct Route: Sendable {
 struct APIRouter: Sendable {
   /// Literal routes come before parameterised ones that could shadow them.
   let routes: [Route] =
-    ServerRoutes.all + AuthRoutes.all + SearchRoutes.all + AssetRoutes.all + TrashRoutes.all
+    ServerRoutes.all + AuthRoutes.all + SearchRoutes.all + ThumbnailRoutes.all + AssetRoutes.all
+    + TrashRoutes.all
     + UploadRoutes.all + TagRoutes.all + SyncRoutes.all
 
   struct Outcome {

@@ -154,13 +154,16 @@ public struct Scenario: Codable, Sendable {
     /// Where the file lies on the server; nil for the upload folder's
     /// `/data/upload/<owner>/<name>`. External-library assets carry their import path.
     public var originalPath: String?
+    /// The original's pixels, which thumbnails are made from; nil draws a picture from the
+    /// checksum (images) or leaves the asset without a thumbnail (videos).
+    public var image: AssetImage?
 
     public init(
       id: String = UUID().uuidString.lowercased(), ownerId: String, checksum: String? = nil,
       originalFileName: String, type: AssetType = .image, visibility: AssetVisibility = .timeline,
       livePhotoVideoId: String? = nil, fileCreatedAt: Date = Date(), trashedAt: Date? = nil,
       isFavorite: Bool = false, durationMs: Int? = nil, libraryId: String? = nil,
-      isOffline: Bool = false, originalPath: String? = nil
+      isOffline: Bool = false, originalPath: String? = nil, image: AssetImage? = nil
     ) {
       self.id = id
       self.ownerId = ownerId
@@ -184,12 +187,13 @@ public struct Scenario: Codable, Sendable {
       self.originalPath =
         originalPath
         ?? (libraryId != nil ? Scenario.libraryPath(fileName: originalFileName) : nil)
+      self.image = image
     }
 
     enum CodingKeys: String, CodingKey {
       case id, ownerId, checksum, originalFileName, type, visibility, livePhotoVideoId
       case fileCreatedAt, trashedAt, trashed, isFavorite, durationMs
-      case libraryId, isOffline, originalPath
+      case libraryId, isOffline, originalPath, image
     }
 
     public init(from decoder: any Decoder) throws {
@@ -209,7 +213,8 @@ public struct Scenario: Codable, Sendable {
         durationMs: try c.decodeIfPresent(Int.self, forKey: .durationMs),
         libraryId: try c.decodeIfPresent(String.self, forKey: .libraryId),
         isOffline: try c.decodeIfPresent(Bool.self, forKey: .isOffline) ?? false,
-        originalPath: try c.decodeIfPresent(String.self, forKey: .originalPath))
+        originalPath: try c.decodeIfPresent(String.self, forKey: .originalPath),
+        image: try c.decodeIfPresent(AssetImage.self, forKey: .image))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -228,6 +233,7 @@ public struct Scenario: Codable, Sendable {
       try c.encodeIfPresent(libraryId, forKey: .libraryId)
       try c.encode(isOffline, forKey: .isOffline)
       try c.encodeIfPresent(originalPath, forKey: .originalPath)
+      try c.encodeIfPresent(image, forKey: .image)
     }
   }
 }

@@ -84,7 +84,8 @@ struct Store: Sendable {
       fileModifiedAt: asset.fileCreatedAt, createdAt: now, updatedAt: now,
       deletedAt: deletedAt, status: status, isFavorite: asset.isFavorite,
       durationMs: asset.durationMs, updateId: nextUpdateId(), libraryId: asset.libraryId,
-      isOffline: asset.isOffline, libraryPath: asset.libraryId == nil ? nil : asset.originalPath)
+      isOffline: asset.isOffline, libraryPath: asset.libraryId == nil ? nil : asset.originalPath,
+      image: asset.image)
   }
 
   private mutating func indexSideTables(_ record: AssetRecord) {

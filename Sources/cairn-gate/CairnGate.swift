@@ -18,6 +18,10 @@ struct CairnGate: AsyncParsableCommand {
       Decisions are stored per partition: --approve and --exclude take an asset id, a \
       checksum, or all-pending; --exclude also takes burst (every deletion of a burst of 50 or \
       more confirmed at once). Exclusions protect a checksum forever.
+
+      --review FILE writes the whole plan (every bucket, whether or not the rails pass) as one \
+      HTML page with Immich's thumbnails; its boxes build a cairn-gate command line carrying \
+      --plan, which refuses (exit 25, storing nothing) any other plan.
       """,
     version: CairnVersion.current)
 
@@ -44,6 +48,21 @@ struct CairnGate: AsyncParsableCommand {
       valueName: "digest"))
   var overrideThreshold: String?
 
+  @Option(
+    name: .customLong("plan"),
+    help: ArgumentHelp(
+      "Act only if the stream's plan has this digest (the review page's command carries it).",
+      valueName: "digest"))
+  var plan: String?
+
+  @Option(
+    name: .customLong("review"),
+    help: ArgumentHelp(
+      "Write the whole plan as a self-contained HTML page with Immich's thumbnails to this file.",
+      valueName: "file"),
+    completion: .file(extensions: ["html"]))
+  var review: String?
+
   @Flag(
     name: .customLong("all"), help: "List every item in the preview, not the first 20 per section.")
   var listAll = false
@@ -53,13 +72,17 @@ struct CairnGate: AsyncParsableCommand {
       throw ValidationError(
         "--override-threshold takes the 64-hex-digit plan digest the threshold refusal printed")
     }
+    if let digest = plan, !PlanDigest.isWellFormed(digest) {
+      throw ValidationError("--plan takes the 64-hex-digit plan digest the review page shows")
+    }
   }
 
   func run() async throws {
     try await Tool.run("cairn-gate", common) {
-      try Gate(
+      try await Gate(
         decisions: GateDecisions(approve: approve, exclude: exclude),
-        overrideDigest: overrideThreshold, listAll: listAll || common.verbose
+        overrideDigest: overrideThreshold, listAll: listAll || common.verbose,
+        expectedPlan: plan, review: review.map { ReviewWriter(path: $0) }
       ).run()
     }
   }

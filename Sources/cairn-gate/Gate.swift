@@ -7,8 +7,12 @@ struct Gate {
   var decisions: GateDecisions
   var overrideDigest: String?
   var listAll: Bool
+  /// `--plan`: act only on the stream whose plan has this digest (see `PlanBinding`).
+  var expectedPlan: String? = nil
+  /// `--review FILE`: the review page to write before the rails act.
+  var review: ReviewWriter? = nil
 
-  func run() throws(CairnError) -> ExitStatus {
+  func run() async throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
     let reader = RecordReader()
     let stream = try RecordStream(reader: reader)
@@ -32,6 +36,7 @@ struct Gate {
         "the stream names no Immich server (feed cairn-gate cairn-reconcile's output)",
         at: reader.sourceName)
     }
+    try PlanBinding.check(expectedPlan, candidates)
     let configuration = try Configuration.load()
     let state = try GateStateStore.open(
       partition: server.partition, configuration: configuration)
@@ -73,8 +78,12 @@ struct Gate {
         Diagnostics.writeStderr(line + "\n")
       }
     }
-    if let refusal = try scanRefusal(stream.header, reconciled, state) ?? SafetyRails.check(inputs)
-    {
+    let refusal = try scanRefusal(stream.header, reconciled, state) ?? SafetyRails.check(inputs)
+    try await review?.write(
+      ReviewWriter.Plan(
+        plan: plan, candidates: candidates, header: stream.header, refusal: refusal?.description),
+      configuration)
+    if let refusal {
       state.close()
       clock.lap("rails", "refused")
       throw refusal.error

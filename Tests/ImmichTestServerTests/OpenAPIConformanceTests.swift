@@ -128,6 +128,11 @@ struct OpenAPIConformanceTests {
       _ = try await c.delete("/api/assets", ["ids": ids([w.liveVideo])], as: .key(w.aliceKey))
       return try await send(c, "GET", "/api/assets/\(w.liveVideo.id)", nil, as: .key(w.aliceKey))
     },
+    Exercise("GET", "/assets/{id}/thumbnail", 200, "image bytes") { w, _, c in
+      try await send(
+        c, "GET", "/api/assets/\(w.newest.id)/thumbnail?size=preview&edited=false", nil,
+        as: .key(w.aliceKey))
+    },
     Exercise("POST", "/trash/restore/assets", 200) { w, _, c in
       try await send(
         c, "POST", "/api/trash/restore/assets", ["ids": ids([w.trashed])], as: .key(w.aliceKey))
@@ -267,6 +272,12 @@ struct OpenAPIConformanceTests {
       }
       if key == Key("POST", "/sync/stream") {
         checkSyncLines(reply, spec)
+        return
+      }
+      if content["application/octet-stream"] != nil {
+        // Binary media: the spec says octet-stream; the server sends the file's own type.
+        #expect(reply.header("content-type")?.hasPrefix("image/") == true)
+        #expect(!reply.body.isEmpty)
         return
       }
       #expect(reply.header("content-type")?.hasPrefix("application/json") == true)

@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+
+/// The page's one inline script: it builds the `cairn-gate` command line from the ticked boxes.
+/// It reads and writes only the page itself; the Content-Security-Policy allows exactly this
+/// script (by its SHA-256) and nothing from the network.
+enum ReviewScript {
+  /// `'sha256-…'` for the policy's `script-src`, computed from the text the page carries.
+  static var cspSource: String {
+    "'sha256-" + Data(SHA256.hash(data: Data(source.utf8))).base64EncodedString() + "'"
+  }
+
+  /// What the script does:
+  /// - a tile's approve and exclude boxes exclude each other;
+  /// - a group's box ticks or clears that kind of box on every tile of the group;
+  /// - the command is `cairn-gate --plan DIGEST` plus one `--approve` or `--exclude` per ticked
+  ///   tile, in page order (two for a Live Photo whose video is a candidate too);
+  /// - a selection can be given in the address's fragment (`#approve=ID,ID&exclude=ID&group=
+  ///   GROUP:approve`), which never leaves the machine: tests use it, and a person can keep a
+  ///   selection in a bookmark;
+  /// - once the page has loaded it marks each image `data-decoded="yes"` or `"no"` and the
+  ///   document `data-ready`.
+  static let source = """
+    (function () {
+      'use strict';
+      var plan = document.body.getAttribute('data-plan');
+      function all(selector, root) {
+        return Array.prototype.slice.call((root || document).querySelectorAll(selector));
+      }
+      function tick(box, on) {
+        box.checked = on;
+        if (!on) { return; }
+        all('input.pick', box.closest('.tile')).forEach(function (other) {
+          if (other !== box) { other.checked = false; }
+        });
+      }
+      function build() {
+        var words = ['cairn-gate', '--plan', plan];
+        var approve = 0, exclude = 0;
+        all('input.pick').forEach(function (box) {
+          if (!box.checked) { return; }
+          var kind = box.getAttribute('data-kind');
+          words.push('--' + kind, box.getAttribute('data-id'));
+          if (box.hasAttribute('data-also')) { words.push('--' + kind, box.getAttribute('data-also')); }
+          if (kind === 'approve') { approve += 1; } else { exclude += 1; }
+        });
+        document.getElementById('command').textContent = words.join(' ');
+        document.getElementById('selection').textContent =
+          approve + ' to approve, ' + exclude + ' to exclude';
+      }
+      function group(box) {
+        var kind = box.getAttribute('data-kind');
+        all('input.pick[data-kind="' + kind + '"]', box.closest('.group')).forEach(function (pick) {
+          tick(pick, box.checked);
+        });
+      }
+      document.addEventListener('change', function (event) {
+        var box = event.target;
+        if (box.classList.contains('pick')) { tick(box, box.checked); }
+        if (box.classList.contains('group-pick')) { group(box); }
+        build();
+      });
+      function fromFragment() {
+        var fragment = decodeURIComponent(window.location.hash.replace(/^#/, ''));
+        fragment.split('&').forEach(function (part) {
+          var pair = part.split('=');
+          var values = (pair[1] || '').split(',').filter(function (v) { return v !== ''; });
+          values.forEach(function (value) {
+            if (pair[0] === 'group') {
+              var bits = value.split(':');
+              all('.group').forEach(function (section) {
+                if (section.id !== bits[0]) { return; }
+                all('input.group-pick', section).forEach(function (box) {
+                  if (box.closest('.group') === section && box.getAttribute('data-kind') === bits[1]) {
+                    box.checked = true;
+                    group(box);
+                  }
+                });
+              });
+              return;
+            }
+            all('input.pick').forEach(function (box) {
+              if (box.getAttribute('data-kind') === pair[0] && box.getAttribute('data-id') === value) {
+                tick(box, true);
+              }
+            });
+          });
+        });
+      }
+      window.addEventListener('load', function () {
+        fromFragment();
+        all('img').forEach(function (image) {
+          image.setAttribute('data-decoded', image.complete && image.naturalWidth > 0 ? 'yes' : 'no');
+        });
+        build();
+        document.documentElement.setAttribute('data-ready', 'yes');
+      });
+    })();
+    """
+}
