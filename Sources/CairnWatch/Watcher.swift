@@ -41,7 +41,7 @@ public final class Watcher {
     public var settle: TimeInterval = 2
     public var moveWindow: TimeInterval = 0.5
     /// How often a missing root is looked for, and a busy state written again.
-    public var retry: TimeInterval = 1
+    public var retry: TimeInterval = 0.25
     public init() {}
   }
 
@@ -56,6 +56,8 @@ public final class Watcher {
   private var outbox: (deletions: [ConfirmedWatchDeletion], gaps: [WatchGap]) = ([], [])
   private var lastAttempt = Date.distantPast
   private var limitReported = false
+  /// False during the first walk of the roots.
+  private var walkedOnce = false
   /// Folders counted by the last walk, watched or not.
   public private(set) var foldersNeeded = 0
 
@@ -219,12 +221,12 @@ public final class Watcher {
       }
       return
     }
-    if missingRoots.remove(index) != nil {
-      Diagnostics.info("root is back; watching it again: \(root)")
-    }
+    missingRoots.remove(index)
+    if walkedOnce { Diagnostics.info("watching again: \(root)") }
     let id = FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     judge.updateTree { $0.addRoot(index, id: id) }
     mountsUnder[index] = mounts(under: index)
+    defer { walkedOnce = index == roots.count - 1 || walkedOnce }
     guard watch(root, id: id, root: index) else { return }
     walkContents(root, id: id, root: index)
   }
