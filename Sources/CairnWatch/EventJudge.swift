@@ -132,12 +132,16 @@ public struct EventJudge: Sendable {
       return []
     case .movedFrom:
       guard Self.isLibraryFile(name) else { return [] }
-      moves[cookie] = (.file(folder: folder, name: name, path: path, file: tree.file(name, in: folder)), now)
+      moves[cookie] = (
+        .file(folder: folder, name: name, path: path, file: tree.file(name, in: folder)), now
+      )
       tree.setFile(name, in: folder, nil)
       return []
     case .movedTo:
       let replaced = tree.file(name, in: folder) != nil
-      if let (move, _) = moves.removeValue(forKey: cookie), case .file(_, _, let from, let old) = move {
+      if let (move, _) = moves.removeValue(forKey: cookie),
+        case .file(_, _, let from, let old) = move
+      {
         guard Self.isLibraryFile(name) else {
           // Renamed to a name the scan skips, inside the roots: not an unlink.
           if MediaStoreName(name)?.state == .trashed { return [.androidTrash(path: from)] }
@@ -147,7 +151,8 @@ public struct EventJudge: Sendable {
         var file = stamp.map(Self.file)
         if let old, let new = file, new.inode == old.inode { file = old }
         tree.setFile(name, in: folder, file)
-        return replaced ? [.renamed(from: from, to: path), .edited(path: path)]
+        return replaced
+          ? [.renamed(from: from, to: path), .edited(path: path)]
           : [.renamed(from: from, to: path)]
       }
       guard Self.isLibraryFile(name) else { return [] }

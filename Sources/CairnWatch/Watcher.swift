@@ -165,7 +165,8 @@ public final class Watcher {
       }
       let how = deletion.movedOut ? "moved out of the roots" : "deleted"
       guard let stamp = deletion.stamp else {
-        Diagnostics.info("\(how), but never seen by the watcher (no checksum known): \(deletion.path)")
+        Diagnostics.info(
+          "\(how), but never seen by the watcher (no checksum known): \(deletion.path)")
         continue
       }
       guard
@@ -217,7 +218,8 @@ public final class Watcher {
     var info = stat()
     guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
       if missingRoots.insert(index).inserted {
-        Diagnostics.warning("root is missing; nothing under it is confirmed until it is back", at: root)
+        Diagnostics.warning(
+          "root is missing; nothing under it is confirmed until it is back", at: root)
       }
       return
     }
@@ -308,7 +310,8 @@ public final class Watcher {
     let info = lstat_(path)
     guard info.st_mode & S_IFMT == S_IFREG else { return nil }
     #if canImport(Darwin)
-      let change = Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
+      let change =
+        Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
     #else
       let change = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
     #endif

@@ -43,8 +43,9 @@ struct WatcherPipelineTests {
       rm -r album
       """)
     try await WatcherProcess.poll(timeout: 15, "four watcher confirmations") {
-      watcher.log.contains("recorded") && WatcherProcess.count("deleted at", in: watcher.logPath)
-        + WatcherProcess.count("moved out of the roots at", in: watcher.logPath) == 4
+      watcher.log.contains("recorded")
+        && WatcherProcess.count("deleted at", in: watcher.logPath)
+          + WatcherProcess.count("moved out of the roots at", in: watcher.logPath) == 4
     }
     #expect(try await watcher.stop() == 0)
     // Deleted while no watcher ran: the scan finds it missing, nobody saw it go.
