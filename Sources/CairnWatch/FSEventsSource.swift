@@ -65,7 +65,7 @@
       let callback: FSEventStreamCallback = { _, info, count, paths, flags, ids in
         guard let info else { return }
         let source = Unmanaged<FSEventsSource>.fromOpaque(info).takeUnretainedValue()
-        let names = unsafeBitCast(paths, to: NSArray.self) as? [String] ?? []
+        let names = Unmanaged<CFArray>.fromOpaque(paths).takeUnretainedValue() as? [String] ?? []
         source.receive(
           names, Array(UnsafeBufferPointer(start: flags, count: count)),
           Array(UnsafeBufferPointer(start: ids, count: count)))
@@ -150,7 +150,9 @@
     static func identity(_ path: String) -> FolderID? {
       var info = stat()
       guard lstat(path, &info) == 0 else { return nil }
-      return FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+      return FolderID(
+        device: UInt64(truncatingIfNeeded: info.st_dev),
+        inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
   }
 #endif

@@ -225,7 +225,9 @@ public final class Watcher {
     }
     missingRoots.remove(index)
     if walkedOnce { Diagnostics.info("watching again: \(root)") }
-    let id = FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    let id = FolderID(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
     judge.updateTree { $0.addRoot(index, id: id) }
     mountsUnder[index] = mounts(under: index)
     defer { walkedOnce = index == roots.count - 1 || walkedOnce }
@@ -236,7 +238,9 @@ public final class Watcher {
   private func walkFolder(_ path: String, name: String, parent: FolderID, root: Int) {
     let info = lstat_(path)
     guard info.st_mode & S_IFMT == S_IFDIR else { return }
-    let id = FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    let id = FolderID(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
     judge.updateTree { $0.addFolder(id, parent: parent, name: name) }
     guard watch(path, id: id, root: root) else { return }
     walkContents(path, id: id, root: root)
@@ -295,7 +299,10 @@ public final class Watcher {
     guard stat(roots[index], &info) == 0, let id = judge.tree.rootFolder(index) else {
       return false
     }
-    return id == FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    return id
+      == FolderID(
+        device: UInt64(truncatingIfNeeded: info.st_dev),
+        inode: UInt64(truncatingIfNeeded: info.st_ino))
   }
 
   private func mounts(under index: Int) -> Set<String> {
@@ -316,7 +323,8 @@ public final class Watcher {
       let change = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
     #endif
     return FileStamp(
-      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), changeNanoseconds: change)
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino), changeNanoseconds: change)
   }
 }
 
