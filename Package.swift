@@ -44,6 +44,9 @@ let package = Package(
     .target(name: "CairnHashing", dependencies: ["CairnCore", "CairnSQLite", crypto, grdb]),
     // SQLite calls Swift cannot make (variadic functions, the SQLITE_TRANSIENT macro).
     .target(name: "CairnSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+    // Following the library's folders with inotify (FSEvents on macOS): which events are
+    // deletions, renames, edits and gaps.
+    .target(name: "CairnWatch", dependencies: ["CairnCore", "CairnHashing"]),
     // Per-partition state: observed store, signals, anchors, exclusions, settings.
     .target(name: "CairnState", dependencies: ["CairnCore", "CairnHashing", "CairnSQLite", grdb]),
     // The Immich HTTP client, server listing, sync stream and server-asset cache.
@@ -54,7 +57,7 @@ let package = Package(
     .target(name: "CairnReview", dependencies: ["CairnCore", crypto]),
 
     tool("cairn-hash", ["CairnHashing"]),
-    tool("cairn-observe", ["CairnHashing", "CairnState"]),
+    tool("cairn-observe", ["CairnHashing", "CairnState", "CairnWatch"]),
     tool("cairn-fetch", ["CairnImmich"]),
     tool("cairn-reconcile", ["CairnState"]),  // cairn-fetch runs as a subprocess
     tool("cairn-gate", ["CairnState", "CairnImmich", "CairnReview"]),  // thumbnails for --review
@@ -69,6 +72,7 @@ let package = Package(
     .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
     .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnTestSupport"]),
     .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport"]),
+    .testTarget(name: "CairnWatchTests", dependencies: ["CairnWatch", "CairnTestSupport"]),
     .testTarget(name: "CairnStateTests", dependencies: ["CairnState", "CairnTestSupport"]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
     .testTarget(

@@ -33,10 +33,12 @@ check "nothing installed still says @BINDIR@" \
   bash -c '! grep -rl "@BINDIR@" "$1/bin/cairn-nightly" "$1/share/systemd"' _ "$prefix"
 check "the service runs the installed script" \
   has "$units/cairn-nightly.service" "ExecStart=\"$prefix/bin/cairn-nightly\""
+check "the watcher's service runs the installed cairn-observe" \
+  has "$units/cairn-watch.service" "ExecStart=\"$prefix/bin/cairn-observe\" watch"
 if command -v systemd-analyze > /dev/null; then
   # Unknown keys are only warnings to systemd-analyze: any output fails the check too.
   if out=$(systemd-analyze verify --man=no "$units/cairn-nightly.service" \
-    "$units/cairn-nightly.timer" 2>&1) && [ -z "$out" ]; then
+    "$units/cairn-nightly.timer" "$units/cairn-watch.service" 2>&1) && [ -z "$out" ]; then
     pass "systemd-analyze verify accepts the installed units"
   else
     fail "systemd-analyze verify: $out"

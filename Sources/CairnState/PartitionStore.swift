@@ -40,9 +40,10 @@ public final class PartitionStore: Sendable {
   /// - Parameter locking: false only for read-only inspection that may run beside a run.
   /// - Parameter checkpointing: false leaves the write-ahead log to `checkpoint()` (or to the
   ///   close of the last connection) rather than to the commit that fills it.
+  /// - Parameter brief: the caller writes for a moment and closes (see `PartitionLock`).
   public static func open(
     _ partition: ServerPartition, paths: CairnPaths, locking: Bool = true,
-    checkpointing: Bool = true
+    checkpointing: Bool = true, brief: Bool = false
   ) throws(CairnError) -> PartitionStore {
     try open(
       partition, paths: paths, locking: locking, checkpointing: checkpointing,
@@ -56,7 +57,9 @@ public final class PartitionStore: Sendable {
   ) throws(CairnError) -> PartitionStore {
     let directory = paths.partitionDirectory(partition)
     try CairnPaths.makePrivateDirectory(directory)
-    let lock = locking ? try PartitionLock(directory: directory, partition: partition) : nil
+    let lock =
+      locking
+      ? try PartitionLock(directory: directory, partition: partition, brief: brief) : nil
     return try PartitionStore(
       partition: partition, directory: directory, lock: lock, checkpointing: checkpointing,
       snapshots: options)

@@ -149,6 +149,20 @@ enum StateMigrations {
           ) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v7-watch-gaps") { db in
+      // When `cairn-observe watch` was not watching a root (started, overflowed, unmounted,
+      // root removed, watch limit): deletions in such a gap are never confirmed by it; the
+      // scan finds them missing instead. Its deletions themselves are `confirmation` rows with
+      // source `watcher`.
+      try db.execute(
+        sql: """
+          CREATE TABLE watchGap (
+            at REAL NOT NULL,
+            reason TEXT NOT NULL,
+            root TEXT NOT NULL
+          );
+          """)
+    }
     return migrator
   }
 }

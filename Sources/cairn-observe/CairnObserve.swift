@@ -21,6 +21,7 @@ struct CairnObserve: AsyncParsableCommand {
     version: CairnVersion.current,
     subcommands: [
       RecordCommand.self, List.self, Show.self, Exclude.self, Include.self, Import.self, Reset.self,
+      Watch.self,
     ],
     defaultSubcommand: RecordCommand.self)
 }

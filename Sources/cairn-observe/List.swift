@@ -59,7 +59,8 @@ struct List: AsyncParsableCommand {
               record.excluded
               ? "excluded"
               : record.confirmedAt != nil
-                ? "trashed" : record.missingSince != nil ? "missing" : "seen"
+                ? (record.confirmedBy == "watcher" ? "deleted" : "trashed")
+                : record.missingSince != nil ? "missing" : "seen"
             let line =
               "\(checksum)  \(entry.lastSeen.iso8601)  \(state.padding(toLength: 9, withPad: " ", startingAt: 0))  "
               + (entry.paths.first ?? "-")

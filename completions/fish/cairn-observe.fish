@@ -36,6 +36,8 @@ function __cairn-observe_parse_tokens -S
             __cairn-observe_parse_subcommand 1 'v/verbose' 'q/quiet' 'server=' 'as=' 'reason=' 'version' 'h/help'
         case 'reset'
             __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'server=' 'yes' 'version' 'h/help'
+        case 'watch'
+            __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'server=' 'version' 'h/help'
         case 'help'
             __cairn-observe_parse_subcommand -r 1 'version'
         end
@@ -100,6 +102,7 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_pos
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'include' -d 'Lift exclusions, so the checksums are reconciled again'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'import' -d 'Add a list of checksums as observed or as exclusions'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'reset' -d 'Forget every observation of the partition (exclusions stay)'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'watch' -d 'Follow the library and record each deletion as it happens'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
@@ -147,4 +150,10 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" yes' -l 'yes' -d 'Do not ask for confirmation.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe watch" -ge 1' -fa '(__cairn-observe_complete_directories)'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" version' -l 'version' -d 'Show the version.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe help" version' -l 'version' -d 'Show the version.'

@@ -83,6 +83,7 @@ extension ReconciliationEngine {
     if let confirmation = input.confirmations[asset.checksum] {
       let eligible = confirmation.confirmedAt.addingTimeInterval(quarantine)
       candidate.confirmedAt = confirmation.confirmedAt
+      candidate.confirmedBy = confirmation.source
       candidate.eligibleAt = eligible
       let how = describe(confirmation)
       if confirmation.source == DeletionConfirmation.androidSource {

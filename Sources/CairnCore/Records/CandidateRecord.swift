@@ -59,6 +59,10 @@ public struct CandidateRecord: Record, Equatable {
   public var confirmedAt: Date?
   /// When a held candidate leaves quarantine.
   public var eligibleAt: Date?
+  /// What confirmed the deletion: `watcher` when `cairn-observe watch` saw it happen, else the
+  /// trash that holds it (`freedesktop`, `stversions`, `android`, ...). Absent: the scan only
+  /// found the file missing.
+  public var confirmedBy: String?
 
   public init(
     assetId: String, checksum: String, bucket: Bucket, reason: String, detail: String? = nil,
@@ -66,7 +70,7 @@ public struct CandidateRecord: Record, Equatable {
     visibility: String? = nil, ownerId: String? = nil, fileCreatedAt: Date? = nil,
     livePhotoVideoId: String? = nil, livePhotoVideoChecksum: String? = nil,
     livePhotoVideoKept: Bool? = nil, isFavorite: Bool? = nil, missingSince: Date? = nil,
-    confirmedAt: Date? = nil, eligibleAt: Date? = nil
+    confirmedAt: Date? = nil, eligibleAt: Date? = nil, confirmedBy: String? = nil
   ) {
     self.assetId = assetId
     self.checksum = checksum
@@ -86,6 +90,7 @@ public struct CandidateRecord: Record, Equatable {
     self.missingSince = missingSince
     self.confirmedAt = confirmedAt
     self.eligibleAt = eligibleAt
+    self.confirmedBy = confirmedBy
   }
 
   public init(_ object: JSONObject) throws(RecordError) {
@@ -111,6 +116,7 @@ public struct CandidateRecord: Record, Equatable {
     missingSince = try object.optionalDate("missingSince")
     confirmedAt = try object.optionalDate("confirmedAt")
     eligibleAt = try object.optionalDate("eligibleAt")
+    confirmedBy = try object.optionalString("confirmedBy")
   }
 
   public func writeFields(to w: inout JSONObjectWriter) {
@@ -132,5 +138,6 @@ public struct CandidateRecord: Record, Equatable {
     w.field("missingSince", missingSince)
     w.field("confirmedAt", confirmedAt)
     w.field("eligibleAt", eligibleAt)
+    w.field("confirmedBy", confirmedBy)
   }
 }

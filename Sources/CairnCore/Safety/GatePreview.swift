@@ -29,6 +29,7 @@ public enum GatePreview {
         "\(plan.burst.count) deletions were confirmed at once, as after offloading photos to free "
           + "space; to keep them all on the server, rerun with: cairn-gate --exclude burst")
     }
+    if let seen = seenHappening(plan) { out.append(seen) }
     let android = plan.pending.filter { $0.reason == ReconciliationEngine.androidTrashReason }
     if !android.isEmpty {
       out.append(
@@ -37,6 +38,19 @@ public enum GatePreview {
           + "on the server; approve only what you deleted on the phone, exclude the rest")
     }
     return out
+  }
+
+  /// Which deletions `cairn-observe watch` saw happen, and which the scan merely found missing
+  /// (nil when the watcher saw none: then there is nothing to tell apart).
+  static func seenHappening(_ plan: GatePlan) -> String? {
+    let items = plan.toTrash + plan.pending + plan.held
+    let seen = items.filter { $0.confirmedBy == "watcher" }.compactMap(\.confirmedAt).sorted()
+    guard let first = seen.first, let last = seen.last else { return nil }
+    let missing = items.filter { $0.confirmedBy == nil }.count
+    let when =
+      first == last ? "on \(first.iso8601)" : "between \(first.iso8601) and \(last.iso8601)"
+    return "\(seen.count) of these deletions were seen happening by cairn-observe watch (\(when)); "
+      + "\(missing) were only found missing by a scan"
   }
 
   static func section(

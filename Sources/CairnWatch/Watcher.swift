@@ -1,0 +1,336 @@
+import CairnCore
+import CairnHashing
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A deletion the watcher saw, with the checksum the hash cache knows for the file.
+public struct ConfirmedWatchDeletion: Sendable, Equatable {
+  public var checksum: String
+  public var at: Date
+  public var path: String
+  public var movedOut: Bool
+}
+
+/// A hole in the watcher's record of one root.
+public struct WatchGap: Sendable, Equatable {
+  public var reason: GapReason
+  public var root: String
+  public var at: Date
+}
+
+/// Where the watcher's findings go: the partition's state.
+public protocol WatchRecorder: AnyObject {
+  /// Records what was seen; false when the state is busy (the watcher tries again later).
+  func record(_ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap]) -> Bool
+}
+
+/// The event loop: walks the roots (one watch per folder, each media file's inode and change
+/// time), feeds the source's events to the judge, and hands settled deletions, with their
+/// checksums, and gaps to the recorder.
+///
+/// Catching up after a gap is walking the roots again: the watches and the file table are
+/// rebuilt from what is there now, and nothing that vanished in the gap is confirmed. What
+/// the files' bytes are now is the next scan's business (`cairn-nightly`), as it always was.
+public final class Watcher {
+  public struct Options: Sendable {
+    public var settle: TimeInterval = 2
+    public var moveWindow: TimeInterval = 0.5
+    /// How often a missing root is looked for, and a busy state written again.
+    public var retry: TimeInterval = 0.25
+    public init() {}
+  }
+
+  private let roots: [String]
+  private let source: EventSource
+  private let cache: HashCacheLookup
+  private let recorder: WatchRecorder
+  private let options: Options
+  private var judge: EventJudge
+  private var missingRoots = Set<Int>()
+  private var mountsUnder: [Int: Set<String>] = [:]
+  private var outbox: (deletions: [ConfirmedWatchDeletion], gaps: [WatchGap]) = ([], [])
+  private var lastAttempt = Date.distantPast
+  private var limitReported = false
+  /// False during the first walk of the roots.
+  private var walkedOnce = false
+  /// Folders counted by the last walk, watched or not.
+  public private(set) var foldersNeeded = 0
+
+  public init(
+    roots: [String], source: EventSource, hashCache: String, recorder: WatchRecorder,
+    options: Options = Options()
+  ) {
+    self.roots = roots
+    self.source = source
+    self.cache = HashCacheLookup(path: hashCache)
+    self.recorder = recorder
+    self.options = options
+    judge = EventJudge(
+      tree: FolderTree(roots: roots), moveWindow: options.moveWindow, settle: options.settle)
+  }
+
+  /// Watches until SIGTERM or SIGINT (`StopSignal`), then writes what settled and returns.
+  public func run() {
+    let now = Date()
+    foldersNeeded = 0
+    for index in roots.indices {
+      // Whatever happened while no watcher ran is unknown: the start is a gap.
+      outbox.gaps.append(WatchGap(reason: .started, root: roots[index], at: now))
+      walk(index)
+    }
+    report()
+    flush(force: true)
+    while !StopSignal.requested {
+      let events = source.next(milliseconds: 100)
+      for event in events { handle(event) }
+      tick(Date())
+    }
+    let dropped = judge.waiting
+    if dropped > 0 {
+      Diagnostics.info("stopping: \(dropped) event(s) not yet settled are not recorded")
+    }
+    flush(force: true)
+  }
+
+  private func report() {
+    let limit = WatchLimits.current()
+    let watched = judge.tree.folderCount
+    var line =
+      "watching \(roots.count) root(s): \(watched) folder(s), \(judge.tree.fileCount) media file(s)"
+    if let limit { line += "; \(foldersNeeded) inotify watches needed, limit \(limit)" }
+    Diagnostics.info(line)
+    if let limit, foldersNeeded > limit * 9 / 10 {
+      Diagnostics.warning(
+        "this library needs \(foldersNeeded) watches, close to or over the limit of \(limit); "
+          + WatchLimits.advice(needed: foldersNeeded))
+    }
+  }
+
+  // MARK: - Events
+
+  private func handle(_ event: SourceEvent) {
+    let now = Date()
+    if case .mountsChanged = event {
+      let touched = roots.indices.filter { mounts(under: $0) != mountsUnder[$0] }
+      if !touched.isEmpty { apply(judge.gap(.mountsChanged, roots: touched)) }
+      return
+    }
+    var stamp: FileStamp?
+    if case .entry(let change, let folder, let name, false, _) = event,
+      change == .created || change == .written || change == .movedTo,
+      let path = judge.tree.path(of: folder, name: name)
+    {
+      stamp = Self.stamp(path)
+    }
+    for decision in judge.judge(event, at: now, stamp: stamp) { apply(decision) }
+  }
+
+  private func apply(_ decision: Decision) {
+    switch decision {
+    case .renamed(let from, let to):
+      Diagnostics.verbose("renamed within the roots (not a deletion): \(from) -> \(to)")
+    case .edited(let path):
+      Diagnostics.verbose("replaced by a rename (an edit, not a deletion): \(path)")
+    case .androidTrash(let path):
+      Diagnostics.info("moved to Android's trash (left to the scan, which asks you): \(path)")
+    case .watchFolder(let parent, let name):
+      guard let path = judge.tree.path(of: parent, name: name) else { return }
+      walkFolder(path, name: name, parent: parent, root: judge.tree.root(of: parent) ?? 0)
+    case .unwatch(let folders):
+      for folder in folders { source.unwatch(folder) }
+    case .gap(let reason, let affected):
+      let now = Date()
+      for index in affected {
+        Diagnostics.info(
+          "gap (\(reason.rawValue)) in \(roots[index]): nothing that goes unseen is confirmed; "
+            + "watching it again, the next scan catches up")
+        outbox.gaps.append(WatchGap(reason: reason, root: roots[index], at: now))
+        rewalk(index)
+      }
+    }
+  }
+
+  private func tick(_ now: Date) {
+    for decision in judge.expireMoves(now: now) { apply(decision) }
+    var confirmed: [ConfirmedWatchDeletion] = []
+    for deletion in judge.settled(now: now) {
+      guard rootIntact(deletion.root) else {
+        apply(judge.gap(.rootReplaced, roots: [deletion.root]))
+        continue
+      }
+      let how = deletion.movedOut ? "moved out of the roots" : "deleted"
+      guard let stamp = deletion.stamp else {
+        Diagnostics.info(
+          "\(how), but never seen by the watcher (no checksum known): \(deletion.path)")
+        continue
+      }
+      guard
+        let checksum = cache.checksum(
+          device: stamp.device, inode: stamp.inode, changeNanoseconds: stamp.changeNanoseconds)
+      else {
+        Diagnostics.info(
+          "\(how), but the hash cache does not know this version (not recorded): \(deletion.path)")
+        continue
+      }
+      Diagnostics.info("\(how) at \(deletion.at.iso8601): \(deletion.path)")
+      confirmed.append(
+        ConfirmedWatchDeletion(
+          checksum: checksum, at: deletion.at, path: deletion.path, movedOut: deletion.movedOut))
+    }
+    outbox.deletions += confirmed
+    if !missingRoots.isEmpty && now.timeIntervalSince(lastAttempt) >= options.retry {
+      for index in missingRoots.sorted() { walk(index) }
+    }
+    flush(force: !confirmed.isEmpty)
+  }
+
+  /// Writes the outbox when it holds something and the last attempt was long enough ago (or
+  /// `force`); a busy state keeps it for the next try.
+  private func flush(force: Bool) {
+    guard !outbox.deletions.isEmpty || !outbox.gaps.isEmpty else { return }
+    let now = Date()
+    guard force || now.timeIntervalSince(lastAttempt) >= options.retry else { return }
+    lastAttempt = now
+    if recorder.record(outbox.deletions, gaps: outbox.gaps) {
+      outbox = ([], [])
+    }
+  }
+
+  // MARK: - Walking
+
+  private func rewalk(_ index: Int) {
+    if let root = judge.tree.rootFolder(index) {
+      for folder in judge.tree.descendants(of: root) + [root] { source.unwatch(folder) }
+    }
+    judge.updateTree { $0.removeRoot(index) }
+    walk(index)
+  }
+
+  /// Watches a root and everything under it; a root that is not there is looked for again.
+  private func walk(_ index: Int) {
+    lastAttempt = Date()
+    let root = roots[index]
+    var info = stat()
+    guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+      if missingRoots.insert(index).inserted {
+        Diagnostics.warning(
+          "root is missing; nothing under it is confirmed until it is back", at: root)
+      }
+      return
+    }
+    missingRoots.remove(index)
+    if walkedOnce { Diagnostics.info("watching again: \(root)") }
+    let id = FolderID(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
+    judge.updateTree { $0.addRoot(index, id: id) }
+    mountsUnder[index] = mounts(under: index)
+    defer { walkedOnce = index == roots.count - 1 || walkedOnce }
+    guard watch(root, id: id, root: index) else { return }
+    walkContents(root, id: id, root: index)
+  }
+
+  private func walkFolder(_ path: String, name: String, parent: FolderID, root: Int) {
+    let info = lstat_(path)
+    guard info.st_mode & S_IFMT == S_IFDIR else { return }
+    let id = FolderID(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
+    judge.updateTree { $0.addFolder(id, parent: parent, name: name) }
+    guard watch(path, id: id, root: root) else { return }
+    walkContents(path, id: id, root: root)
+  }
+
+  private func watch(_ path: String, id: FolderID, root: Int) -> Bool {
+    foldersNeeded += 1
+    do throws(WatchFailure) {
+      try source.watch(path, id: id)
+      return true
+    } catch {
+      guard case .other(let message) = error else {
+        reportLimit(root)
+        return true  // keep walking: the count says how many are needed
+      }
+      Diagnostics.warning("cannot watch: \(message)", at: path)
+      return false
+    }
+  }
+
+  private func reportLimit(_ root: Int) {
+    guard !limitReported else { return }
+    limitReported = true
+    let limit = WatchLimits.current().map(String.init) ?? "?"
+    Diagnostics.warning(
+      "the inotify watch limit (\(limit)) is reached: folders beyond it are not watched; "
+        + WatchLimits.advice(needed: judge.tree.folderCount * 2))
+    outbox.gaps.append(WatchGap(reason: .watchLimit, root: roots[root], at: Date()))
+  }
+
+  /// Adds the folder's media files to the table and walks its subfolders (after the watch was
+  /// added, so nothing created meanwhile is missed: it is either listed here or reported).
+  private func walkContents(_ path: String, id: FolderID, root: Int) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+    for name in names {
+      let full = path + "/" + name
+      if EventJudge.isLibraryFile(name) {
+        if let stamp = Self.stamp(full) {
+          judge.updateTree {
+            $0.setFile(
+              name, in: id,
+              FolderTree.File(inode: stamp.inode, changeNanoseconds: stamp.changeNanoseconds))
+          }
+        }
+        continue
+      }
+      guard EventJudge.isLibraryFolder(name) else { continue }
+      let info = lstat_(full)
+      guard info.st_mode & S_IFMT == S_IFDIR else { continue }
+      walkFolder(full, name: name, parent: id, root: root)
+    }
+  }
+
+  private func rootIntact(_ index: Int) -> Bool {
+    var info = stat()
+    guard stat(roots[index], &info) == 0, let id = judge.tree.rootFolder(index) else {
+      return false
+    }
+    return id
+      == FolderID(
+        device: UInt64(truncatingIfNeeded: info.st_dev),
+        inode: UInt64(truncatingIfNeeded: info.st_ino))
+  }
+
+  private func mounts(under index: Int) -> Set<String> {
+    guard let table = MountTable.current(), let canonical = MountTable.canonical(roots[index])
+    else { return [] }
+    let prefix = canonical == "/" ? "/" : canonical + "/"
+    return table.filter { $0.hasPrefix(prefix) || $0 == canonical }
+  }
+
+  /// A regular file's inode and change time; nil when it is gone or not a regular file.
+  static func stamp(_ path: String) -> FileStamp? {
+    let info = lstat_(path)
+    guard info.st_mode & S_IFMT == S_IFREG else { return nil }
+    #if canImport(Darwin)
+      let change =
+        Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
+    #else
+      let change = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+    #endif
+    return FileStamp(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino), changeNanoseconds: change)
+  }
+}
+
+/// `lstat`, with a zeroed result (mode 0: neither file nor folder) when it fails.
+private func lstat_(_ path: String) -> stat {
+  var info = stat()
+  if lstat(path, &info) != 0 { info = stat() }
+  return info
+}

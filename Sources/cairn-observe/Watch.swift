@@ -1,0 +1,126 @@
+import ArgumentParser
+import CairnCore
+import CairnState
+import CairnWatch
+import Foundation
+
+struct Watch: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Follow the library and record each deletion as it happens",
+    discussion: """
+      Runs in the foreground (for systemd: cairn-watch.service) until SIGTERM or SIGINT. Each \
+      media file unlinked, or moved out of every root, is recorded as a confirmed deletion \
+      (source 'watcher') dated when it happened, with the checksum the hash cache knows for \
+      it; it then waits out the quarantine like any other. A move within the roots is a \
+      rename, a rename onto a photo an edit. An unmount, a root removed or replaced, a \
+      queue overflow, the watch limit and the watcher's own start are gaps: logged, recorded, \
+      never confirmed; the watcher walks the roots again and the next scan catches up.
+
+      The roots default to CAIRN_LIBRARY (colon-separated). One inotify watch per folder: \
+      the start says how many are needed against fs.inotify.max_user_watches.
+      """)
+
+  @OptionGroup var common: CommonOptions
+  @OptionGroup var partition: PartitionOptions
+
+  @Argument(
+    help: "Library folders to watch (default: CAIRN_LIBRARY).", completion: .directory)
+  var roots: [String] = []
+
+  func run() async throws {
+    try await Tool.run("cairn-observe", common, writesRecords: false) {
+      let configuration = try Configuration.load()
+      let folders = try libraryRoots(configuration)
+      let identity = try ServerListing.identity(
+        serverFile: partition.serverFile,
+        fetchArguments: common.quiet ? ["--quiet"] : common.verbose ? ["--verbose"] : [])
+      // Opened once here so a damaged or newer database stops the watcher at the start.
+      try PartitionStore.open(identity.partition, paths: configuration.paths, brief: true).close()
+      let recorder = StateRecorder(partition: identity.partition, paths: configuration.paths)
+      let stop = StopSignal.install()
+      let source = try makeSource(wake: stop)
+      var options = Watcher.Options()
+      let settle = try configuration.integer(
+        "CAIRN_WATCH_SETTLE", in: 0...600_000, default: 2000)
+      options.settle = Double(settle) / 1000
+      let watcher = Watcher(
+        roots: folders, source: source, hashCache: configuration.paths.hashCache,
+        recorder: recorder, options: options)
+      watcher.run()
+      Diagnostics.info("stopped; \(recorder.recorded) deletion(s) recorded in this run")
+      return .success
+    }
+  }
+
+  private func libraryRoots(_ configuration: Configuration) throws(CairnError) -> [String] {
+    let given =
+      roots.isEmpty
+      ? (configuration.string("CAIRN_LIBRARY") ?? "").split(separator: ":").map(String.init)
+      : roots
+    let folders = given.filter { !$0.isEmpty }.map {
+      URL(fileURLWithPath: $0).standardizedFileURL.path
+    }
+    guard !folders.isEmpty else {
+      throw CairnError(.usage, "no library folder: give one, or set CAIRN_LIBRARY")
+    }
+    return folders
+  }
+
+  private func makeSource(wake: Int32) throws(CairnError) -> EventSource {
+    #if os(Linux)
+      do {
+        return try InotifySource(wake: wake)
+      } catch {
+        throw CairnError(.stateFailure, "cannot start inotify: \(error)")
+      }
+    #elseif canImport(CoreServices)
+      return FSEventsSource()
+    #else
+      throw CairnError(.usage, "watching is not supported on this system")
+    #endif
+  }
+}
+
+/// Writes the watcher's findings into the partition, holding its lock only while it writes.
+final class StateRecorder: WatchRecorder {
+  let partition: ServerPartition
+  let paths: CairnPaths
+  private(set) var recorded = 0
+  private var busySince: Date?
+
+  init(partition: ServerPartition, paths: CairnPaths) {
+    self.partition = partition
+    self.paths = paths
+  }
+
+  func record(_ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap]) -> Bool {
+    do {
+      let store = try PartitionStore.open(partition, paths: paths, brief: true)
+      defer { store.close() }
+      let added = try store.recordWatcher(
+        deletions.map { WatchedDeletionSignal(checksum: $0.checksum, at: $0.at, path: $0.path) },
+        gaps: gaps.map { WatchGapRecord(at: $0.at, reason: $0.reason.rawValue, root: $0.root) })
+      recorded += added
+      if !deletions.isEmpty {
+        Diagnostics.verbose(
+          "recorded \(added) new deletion signal(s) of \(deletions.count) seen"
+            + (added < deletions.count ? " (the rest were never observed, or already)" : ""))
+      }
+      if let since = busySince {
+        Diagnostics.info("the state is free again (busy since \(since.iso8601)); written")
+        busySince = nil
+      }
+      return true
+    } catch {
+      if error.status == .busy {
+        if busySince == nil {
+          busySince = Date()
+          Diagnostics.info("the state is in use by a cairn run; writing when it has finished")
+        }
+      } else {
+        Diagnostics.error(error.message, at: error.location)
+      }
+      return false
+    }
+  }
+}
