@@ -46,14 +46,14 @@ public final class PartitionStore: Sendable {
     checkpointing: Bool = true, brief: Bool = false
   ) throws(CairnError) -> PartitionStore {
     try open(
-      partition, paths: paths, locking: locking, checkpointing: checkpointing,
+      partition, paths: paths, locking: locking, checkpointing: checkpointing, brief: brief,
       snapshots: ScanSnapshotStore.Options())
   }
 
   /// Opens the partition's state with its snapshot store's `options` (tests vary them).
   static func open(
     _ partition: ServerPartition, paths: CairnPaths, locking: Bool = true,
-    checkpointing: Bool = true, snapshots options: ScanSnapshotStore.Options
+    checkpointing: Bool = true, brief: Bool = false, snapshots options: ScanSnapshotStore.Options
   ) throws(CairnError) -> PartitionStore {
     let directory = paths.partitionDirectory(partition)
     try CairnPaths.makePrivateDirectory(directory)
