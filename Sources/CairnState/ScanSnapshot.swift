@@ -112,7 +112,7 @@ struct RootIndex {
 /// The 8-byte words go to four lanes in turn, so that four are mixed at once (a hundred
 /// megabytes are checked on every run); the bytes after the last whole word, and the
 /// length, close it.
-struct SnapshotDigest {
+package struct SnapshotDigest {
   private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
     0x9E37_79B9_7F4A_7C15, 0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0
   )
@@ -122,7 +122,9 @@ struct SnapshotDigest {
   private var pendingCount = 0
   private(set) var length = 0
 
-  mutating func update(_ raw: UnsafeRawBufferPointer) {
+  package init() {}
+
+  package mutating func update(_ raw: UnsafeRawBufferPointer) {
     length += raw.count
     var offset = 0
     func word(_ at: Int) -> UInt64 {
@@ -155,7 +157,7 @@ struct SnapshotDigest {
     }
   }
 
-  func finish() -> UInt64 {
+  package func finish() -> UInt64 {
     var hash = Self.mix(lanes.0)
     hash = Self.mix(hash ^ lanes.1)
     hash = Self.mix(hash ^ lanes.2)
@@ -202,18 +204,18 @@ struct SnapshotDigest {
 /// A string compared and hashed by its UTF-8 bytes, as SQLite's BINARY collation compares
 /// text. (`String` equality holds for canonically equivalent spellings: two paths that differ
 /// only in Unicode normalisation are two files on Linux, and two rows in the store.)
-struct ByteKey: Hashable {
-  let string: String
-  init(_ string: String) { self.string = string }
+package struct ByteKey: Hashable {
+  package let string: String
+  package init(_ string: String) { self.string = string }
 
-  static func == (a: ByteKey, b: ByteKey) -> Bool { a.string.sameBytes(as: b.string) }
+  package static func == (a: ByteKey, b: ByteKey) -> Bool { a.string.sameBytes(as: b.string) }
 
   /// `strings` in byte order, as SQLite's BINARY collation sorts them.
   static func sorted(_ strings: [String]) -> [String] {
     strings.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
-  func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     string.withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 }

@@ -4,11 +4,11 @@ import Foundation
 /// What the scan snapshot's files (`ScanSnapshot`, `ScanSnapshotPatch`) share: a body streamed
 /// in megabyte pieces and ended by the digest of all before it, written to a temporary file
 /// renamed over the old one, and read back whole.
-enum SnapshotFile {
+package enum SnapshotFile {
   /// Streams what `body` writes to `sink` in pieces of at most a megabyte, each but the last a
   /// whole number of 8-byte words (the digest's unit), then the digest of them all (so that a
   /// damaged file is known as such without the database). Returns the length and the digest.
-  static func encode(
+  package static func encode(
     into sink: (UnsafeRawBufferPointer) throws -> Void,
     _ body: (inout ChunkWriter) throws -> Void
   ) throws -> (length: Int, digest: UInt64) {
@@ -61,14 +61,14 @@ enum SnapshotFile {
   }
 
   /// The digest of `raw` (see `SnapshotDigest`).
-  static func digest(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+  package static func digest(_ raw: UnsafeRawBufferPointer) -> UInt64 {
     var digest = SnapshotDigest()
     digest.update(raw)
     return digest.finish()
   }
 
   /// Whether the last eight bytes of `raw` are the digest of those before them.
-  static func hasOwnDigest(_ raw: UnsafeRawBufferPointer) -> Bool {
+  package static func hasOwnDigest(_ raw: UnsafeRawBufferPointer) -> Bool {
     guard raw.count >= 8 else { return false }
     let content = UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8])
     return UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: content.count, as: UInt64.self))
@@ -84,7 +84,7 @@ enum SnapshotFile {
 
   /// The whole file at `path`, read straight into the array (no `Data` to copy from); nil when
   /// it cannot be read.
-  static func contents(_ path: String) -> [UInt8]? {
+  package static func contents(_ path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -116,24 +116,24 @@ enum SnapshotFile {
 
 /// Fills a megabyte buffer and hands it to a sink each time it is full, and what is left at
 /// `finish`.
-struct ChunkWriter {
+package struct ChunkWriter {
   let sink: (UnsafeRawBufferPointer) throws -> Void
   private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
   private var used = 0
 
-  init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) { self.sink = sink }
+  package init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) { self.sink = sink }
 
-  func release() { buffer.deallocate() }
+  package func release() { buffer.deallocate() }
 
-  mutating func append(_ value: UInt32) throws {
+  package mutating func append(_ value: UInt32) throws {
     try withUnsafeBytes(of: value.littleEndian) { try append(bytes: $0) }
   }
 
-  mutating func append(_ value: UInt64) throws {
+  package mutating func append(_ value: UInt64) throws {
     try withUnsafeBytes(of: value.littleEndian) { try append(bytes: $0) }
   }
 
-  mutating func append(_ bytes: [UInt8]) throws {
+  package mutating func append(_ bytes: [UInt8]) throws {
     try bytes.withUnsafeBytes { try append(bytes: $0) }
   }
 
@@ -153,7 +153,7 @@ struct ChunkWriter {
     for string in strings { try append(string) }
   }
 
-  mutating func append(bytes: UnsafeRawBufferPointer) throws {
+  package mutating func append(bytes: UnsafeRawBufferPointer) throws {
     var offset = 0
     while offset < bytes.count {
       if used == buffer.count { try flush() }
@@ -171,14 +171,14 @@ struct ChunkWriter {
     used = 0
   }
 
-  mutating func finish() throws {
+  package mutating func finish() throws {
     if used > 0 { try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used])) }
     used = 0
   }
 }
 
 /// A snapshot file's content, streamed by `encode` (see `SnapshotFile.encode`).
-protocol SnapshotEncoding {
+package protocol SnapshotEncoding {
   func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (
     length: Int, digest: UInt64
   )
@@ -193,7 +193,7 @@ extension SnapshotEncoding {
   }
 
   /// Writes the file at `path` (see `SnapshotFile.write`) and returns its length and digest.
-  func write(to path: String) throws -> (length: Int, digest: UInt64) {
+  package func write(to path: String) throws -> (length: Int, digest: UInt64) {
     try SnapshotFile.write(to: path, encode)
   }
 }
@@ -241,28 +241,28 @@ final class SnapshotBuffer: @unchecked Sendable {
 
 /// Reads a snapshot's numbers and strings in order. Offsets are into `raw`, which may hold
 /// more than the file being read (a patch is read after the file it patches).
-struct SnapshotReader {
+package struct SnapshotReader {
   let raw: UnsafeRawBufferPointer
   var offset: Int
-  init(_ raw: UnsafeRawBufferPointer, from offset: Int = 0) {
+  package init(_ raw: UnsafeRawBufferPointer, from offset: Int = 0) {
     self.raw = raw
     self.offset = offset
   }
 
-  var atEnd: Bool { offset == raw.count }
+  package var atEnd: Bool { offset == raw.count }
 
-  mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
+  package mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
     guard count >= 0, raw.count - offset >= count else { return nil }
     defer { offset += count }
     return UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
   }
 
-  mutating func integer() -> UInt32? {
+  package mutating func integer() -> UInt32? {
     guard let bytes = bytes(4) else { return nil }
     return UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))
   }
 
-  mutating func word() -> UInt64? {
+  package mutating func word() -> UInt64? {
     guard let bytes = bytes(8) else { return nil }
     return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
   }

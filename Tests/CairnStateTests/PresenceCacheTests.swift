@@ -3,6 +3,7 @@ import CairnTestSupport
 import Foundation
 import Testing
 
+@testable import CairnReconcile
 @testable import CairnState
 
 /// The lookups of the server's checksums in the scan, carried over from the last run's

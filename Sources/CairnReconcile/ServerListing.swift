@@ -1,4 +1,5 @@
 import CairnCore
+import CairnState
 import Foundation
 
 /// The server's assets and identity, from a file of `cairn-fetch` output or a live run of it.

@@ -1,22 +1,6 @@
 import CairnCore
+import CairnState
 import Foundation
-
-/// A scan snapshot file as the database names it: its length and digest.
-struct SnapshotKey: Equatable, Sendable {
-  var length: Int
-  var digest: UInt64
-}
-
-/// What the last `recordScan` found and wrote, for carrying lookups over (`PresenceCache`).
-struct RecordedSnapshots: Sendable {
-  /// The snapshot the scan was compared with file by file; nil when it was recorded whole.
-  var previous: SnapshotKey?
-  /// Whether the scan lists each checksum whose presence may differ from that snapshot's
-  /// scan (those of the files that changed, appeared or went), and some more.
-  var listed: [ByteKey: Bool] = [:]
-  /// The snapshot written for this scan; nil when none was.
-  var written: SnapshotKey?
-}
 
 /// The server's checksums in listing order, as a key: a listing with the same one has the
 /// same checksum at every index.
@@ -86,7 +70,7 @@ public struct PresenceCache: Sendable, SnapshotEncoding {
     self.present = present
   }
 
-  func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (
+  package func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (
     length: Int, digest: UInt64
   ) {
     try SnapshotFile.encode(into: sink) { writer in
@@ -172,9 +156,9 @@ public enum ScanLookupPlan: Sendable {
     partitionDirectory: String, snapshot: ScanSnapshotPreload?
   ) throws(CairnError) -> ScanLookupPlan {
     var cache: PresenceCache?
-    if files.checksumsAreASCII, let scan = snapshot?.scan,
+    if files.checksumsAreASCII, let scan = snapshot?.lastScan,
       let kept = PresenceCache.load(partitionDirectory + "/" + PresenceCache.fileName),
-      kept.scan == SnapshotKey(length: scan.length, digest: scan.digest)
+      kept.scan == scan.key
     {
       cache = kept
     }
@@ -206,7 +190,7 @@ extension PartitionStore {
     case .made(let lookup, _):
       return lookup
     case .carryOver(let cache, let listing, let hashes):
-      if let recorded = database.recordedSnapshots.current,
+      if let recorded = lastRecording,
         let lookup = cache.carriedOver(
           files: files, assets: assets, listing: listing, hashes: hashes, recorded: recorded)
       {
@@ -221,7 +205,7 @@ extension PartitionStore {
   /// be written costs the next run only the shortcut.
   public func keepLookups(_ lookup: ScanLookup, listing: ListingKey) {
     let path = directory + "/" + PresenceCache.fileName
-    guard let written = database.recordedSnapshots.current?.written, listing.isASCII,
+    guard let written = lastRecording?.written, listing.isASCII,
       lookup.assetIsPresent.count == listing.count,
       (try? PresenceCache(scan: written, listing: listing, present: lookup.assetIsPresent)
         .write(to: path)) != nil
