@@ -2,23 +2,6 @@ import CairnCore
 import CairnState
 import Foundation
 
-extension ScannedFile {
-  /// Reads the fields the engine needs straight from a `file` record, skipping the rest (the
-  /// record's size and mtime cost a date parse per line that a million-file scan can't afford).
-  public init(fileRecord object: JSONObject, lineDigest: LineDigest? = nil)
-    throws(RecordError)
-  {
-    let path = try object.string("path")
-    self.init(
-      root: try object.optionalString("root") ?? "", path: path,
-      checksum: try object.string("checksum"),
-      identity: FileIdentity(
-        device: try object.optionalUInt64("dev"), inode: try object.optionalUInt64("ino"),
-        path: path),
-      lineDigest: lineDigest)
-  }
-}
-
 /// A scan stream read to its end: the files, the header, the end record, the errors.
 public struct ScanInput: Sendable {
   public var header: HeaderRecord

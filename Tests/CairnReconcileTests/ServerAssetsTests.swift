@@ -79,7 +79,7 @@ import Testing
     }
     #expect(assets.count == expected.count)
     for (index, record) in expected.enumerated() {
-      #expect(assets.record(index) == record)
+      #expect(try assets.record(index) == record)
       #expect(assets.checksum(index) == record.checksum)
       #expect(assets.withChecksum(index) { String(decoding: $0, as: UTF8.self) } == record.checksum)
       #expect(assets.isTrashed(index) == record.isTrashed)
@@ -97,7 +97,7 @@ import Testing
       try assets.append(JSONObject(parsing: record.jsonBytes()))
     }
     for index in [0, 150, 167, 168, 399] {
-      #expect(assets.record(index).id == "a\(index)")
+      #expect(try assets.record(index).id == "a\(index)")
       #expect(assets.checksum(index) == "c\(index)")
       #expect(assets.isTrashed(index) == (index % 3 == 0))
     }
