@@ -384,6 +384,16 @@ let scenarios: [Scenario] = [
       #expect(a.candidates == b.candidates)
       #expect(a.gone == b.gone)
       #expect(a.summary == b.summary)
+      // The fast readings of the scan and the listing decide as the plain ones.
+      var fast = lean
+      var lines = ServerAssets()
+      for record in scenario.assets { try lines.append(JSONObject(parsing: record.jsonBytes())) }
+      fast.assets = lines
+      fast.scan = ScanLookup(files: ScanFiles(run.files), assets: lines)
+      let c = try ReconciliationEngine.reconcile(fast)
+      #expect(c.candidates == a.candidates)
+      #expect(c.gone == a.gone)
+      #expect(c.summary == a.summary)
     }
   }
 
