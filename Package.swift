@@ -49,6 +49,9 @@ let package = Package(
     .target(name: "CairnWatch", dependencies: ["CairnCore", "CairnHashing"]),
     // Per-partition state: observed store, signals, anchors, exclusions, settings.
     .target(name: "CairnState", dependencies: ["CairnCore", "CairnHashing", "CairnSQLite", grdb]),
+    // Reading a scan and a server listing together (cairn-reconcile's input): the readings,
+    // the engine's fast adapters, the child cairn-fetch.
+    .target(name: "CairnReconcile", dependencies: ["CairnCore", "CairnState"]),
     // The Immich HTTP client, server listing, sync stream and server-asset cache.
     .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb, logging]),
     // A faithful test double of the Immich API (v2.7 and v3.1), for tests and the demo.
@@ -57,30 +60,37 @@ let package = Package(
     .target(name: "CairnReview", dependencies: ["CairnCore", crypto]),
 
     tool("cairn-hash", ["CairnHashing"]),
-    tool("cairn-observe", ["CairnHashing", "CairnState", "CairnWatch"]),
+    tool("cairn-observe", ["CairnHashing", "CairnState", "CairnReconcile", "CairnWatch"]),
     tool("cairn-fetch", ["CairnImmich"]),
-    tool("cairn-reconcile", ["CairnState"]),  // cairn-fetch runs as a subprocess
+    tool("cairn-reconcile", ["CairnState", "CairnReconcile"]),  // cairn-fetch runs as a subprocess
     tool("cairn-gate", ["CairnState", "CairnImmich", "CairnReview"]),  // thumbnails for --review
     tool("cairn-trash", ["CairnState", "CairnImmich"]),
     tool("cairn-tag", ["CairnState", "CairnImmich"]),
     tool("cairn-restore", ["CairnState", "CairnImmich"]),
     .executableTarget(name: "immich-testserver", dependencies: ["ImmichTestServer", argumentParser]),
     // What the fuzzer feeds (records, streams, state files, configuration): see docs/FUZZING.md.
-    .target(name: "CairnFuzzHarness", dependencies: ["CairnCore", "CairnState"], path: "fuzz/Harness"),
+    .target(
+      name: "CairnFuzzHarness", dependencies: ["CairnCore", "CairnState", "CairnReconcile"],
+      path: "fuzz/Harness"),
 
     // Helpers shared by the test targets: temporary folders, running built binaries.
     .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
     .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnTestSupport"]),
     .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport"]),
     .testTarget(name: "CairnWatchTests", dependencies: ["CairnWatch", "CairnTestSupport"]),
-    .testTarget(name: "CairnStateTests", dependencies: ["CairnState", "CairnTestSupport"]),
+    .testTarget(
+      name: "CairnStateTests", dependencies: ["CairnState", "CairnReconcile", "CairnTestSupport"]),
+    .testTarget(
+      name: "CairnReconcileTests", dependencies: ["CairnReconcile", "CairnState", "CairnTestSupport"]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
     .testTarget(
       name: "CairnReviewTests", dependencies: ["CairnReview", "ImmichTestServer", "CairnTestSupport", crypto]),
     .testTarget(name: "ImmichTestServerTests", dependencies: ["ImmichTestServer", "CairnTestSupport", httpClient]),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["CairnCore", "CairnState", "ImmichTestServer", "CairnTestSupport", "CairnReview"]),
+      dependencies: [
+        "CairnCore", "CairnState", "CairnReconcile", "ImmichTestServer", "CairnTestSupport", "CairnReview",
+      ]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["CairnFuzzHarness", "CairnTestSupport"]),
   ]
 )

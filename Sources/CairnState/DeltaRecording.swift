@@ -387,11 +387,11 @@ struct ScanQuery {
 /// The 64-bit hashes of a few strings' bytes in an open-addressed table, to tell at the cost
 /// of a few multiplies per word that a string is not one of them (a false "maybe" costs only
 /// the exact lookup that follows).
-struct ByteHashFilter {
+package struct ByteHashFilter {
   private let slots: [UInt64]
   private let mask: Int
 
-  init(_ keys: Set<ByteKey>) {
+  package init(_ keys: Set<ByteKey>) {
     var capacity = 16
     while capacity < keys.count * 4 { capacity <<= 1 }
     mask = capacity - 1
@@ -410,7 +410,7 @@ struct ByteHashFilter {
   }
 
   /// Whether a string whose `hash` this is may be one of them.
-  func mayContain(hash: UInt64) -> Bool {
+  package func mayContain(hash: UInt64) -> Bool {
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let stored = slots[slot]
@@ -422,7 +422,7 @@ struct ByteHashFilter {
 
   /// Never zero (an empty slot). From the first and last eight bytes and the length, which
   /// tell checksums and file identities apart nearly always: a filter needs no more.
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     let raw = UnsafeRawBufferPointer(bytes)
     var first: UInt64 = 0
     var last: UInt64 = 0

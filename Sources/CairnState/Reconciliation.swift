@@ -19,9 +19,12 @@ extension PartitionStore {
   ///   original from being gone, and only an observed checksum absent from the scan can be.
   /// SQLite compares bytes where Swift sets compare canonically equivalent strings as equal, so
   /// "present" here implies present for the engine; the converse gap only loads more.
+  ///
+  /// `scan` is how the engine reads `files` (a faster reading made by the caller); nil: the
+  /// plain reading, `PlainScan(files)`.
   public func reconciliationInput(
-    files: ScanFiles, roots: [RootStatus], assets: ServerAssets,
-    settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
+    files: ScanFiles, scan: (any ScanContents)? = nil, roots: [RootStatus],
+    assets: any AssetListing, settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationInput {
     // Right after this scan was recorded (nothing written since), its absent checksums are
     // collected and every scanned checksum is known to be in the store. So they are when the
@@ -54,10 +57,11 @@ extension PartitionStore {
         }
       }
     return ReconciliationInput(
-      files: files, roots: roots, observed: observed.entries, observedCount: observed.count,
+      scan: scan ?? PlainScan(files), roots: roots, observed: observed.entries,
+      observedCount: observed.count,
       missingSince: try signals.missing(), confirmations: try signals.confirmations(),
       anchors: anchors, exclusions: try exclusions.checksums(), assets: assets,
-      settings: settings, now: now, lookup: lookup)
+      settings: settings, now: now)
   }
 
   /// The absent checksums of the current snapshot, when it holds exactly `files`.
@@ -73,24 +77,26 @@ extension PartitionStore {
   }
 
   /// Runs the engine and records what it found gone (first-missing times) and when.
-  /// `lookup`: see `ReconciliationInput.lookup`.
+  /// `scan`: see `reconciliationInput`.
   public func reconcile(
-    files: ScanFiles, roots: [RootStatus], assets: ServerAssets,
-    settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
+    files: ScanFiles, scan: (any ScanContents)? = nil, roots: [RootStatus],
+    assets: any AssetListing, settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationOutput {
     try reconcile(
       try reconciliationInput(
-        files: files, roots: roots, assets: assets, settings: settings, now: now, lookup: lookup))
+        files: files, scan: scan, roots: roots, assets: assets, settings: settings, now: now))
   }
 
   /// Runs the engine on `input`, loaded by `reconciliationInput` with nothing written since,
-  /// and records what it found gone (first-missing times) and when.
+  /// and records what it found gone (first-missing times) and when. A listing line that could
+  /// not be read again (its file changed meanwhile) fails the run inside the engine, before
+  /// anything is recorded.
   public func reconcile(_ input: ReconciliationInput) throws(CairnError) -> ReconciliationOutput {
-    let output = ReconciliationEngine.reconcile(input)
-    // Candidates' records are read again from a listing file: one that changed meanwhile
-    // leaves them unknown, and nothing may be recorded or acted on.
-    if let failure = input.assets.readBackFailure {
-      throw CairnError(.malformedInput, failure)
+    let output: ReconciliationOutput
+    do {
+      output = try ReconciliationEngine.reconcile(input)
+    } catch {
+      throw CairnError(.malformedInput, error.message)
     }
     try signals.recordMissing(output.gone, at: input.now)
     try meta.set(.lastReconcileAt, input.now)

@@ -26,7 +26,7 @@ import GRDB
 /// The formats (`ScanSnapshotFormat.swift`, `ScanSnapshot.Patch`) are read and written only
 /// through it. What a test needs to vary is passed in `Options` when the partition's store is
 /// opened.
-final class ScanSnapshotStore: Sendable {
+package final class ScanSnapshotStore: Sendable {
   /// What tests vary; the defaults are what every tool runs with.
   struct Options: Sendable {
     /// False records every scan whole, never by its difference from the last (tests compare
@@ -271,19 +271,24 @@ public struct ScanSnapshotPreload: Sendable {
 
 extension ScanSnapshotStore {
   /// A scan snapshot file as the database names it: its length and digest.
-  struct FileKey: Equatable, Sendable {
-    var length: Int
-    var digest: UInt64
+  package struct FileKey: Equatable, Sendable {
+    package var length: Int
+    package var digest: UInt64
+
+    package init(length: Int, digest: UInt64) {
+      self.length = length
+      self.digest = digest
+    }
   }
 
   /// What the last `recordScan` found and wrote, for carrying lookups over (`PresenceCache`).
-  struct Recording: Sendable {
+  package struct Recording: Sendable {
     /// The snapshot the scan was compared with file by file; nil when it was recorded whole.
-    var previous: FileKey?
+    package var previous: FileKey?
     /// Whether the scan lists each checksum whose presence may differ from that snapshot's
     /// scan (those of the files that changed, appeared or went), and some more.
-    var listed: [ByteKey: Bool] = [:]
+    package var listed: [ByteKey: Bool] = [:]
     /// The snapshot written for this scan; nil when none was.
-    var written: FileKey?
+    package var written: FileKey?
   }
 }

@@ -5,11 +5,11 @@ import Foundation
 /// snapshot, the presence cache): a body streamed in megabyte pieces (`Writer`) and ended by
 /// the digest of all before it (`Digest`), written to a temporary file renamed over the old
 /// one, and read back whole (`Reader`).
-enum SnapshotFile {
+package enum SnapshotFile {
   /// Streams what `body` writes to `sink` in pieces of at most a megabyte, each but the last a
   /// whole number of 8-byte words (the digest's unit), then the digest of them all (so that a
   /// damaged file is known as such without the database). Returns the length and the digest.
-  static func encode(
+  package static func encode(
     into sink: (UnsafeRawBufferPointer) throws -> Void,
     _ body: (inout SnapshotFile.Writer) throws -> Void
   ) throws -> (length: Int, digest: UInt64) {
@@ -30,7 +30,7 @@ enum SnapshotFile {
 
   /// Writes at `path` (0600, replaced whole: a temporary file renamed over it; no fsync) what
   /// `encode` streams, and returns what it returns.
-  static func write(
+  package static func write(
     to path: String,
     _ encode: ((UnsafeRawBufferPointer) throws -> Void) throws -> (length: Int, digest: UInt64)
   ) throws -> (length: Int, digest: UInt64) {
@@ -62,14 +62,14 @@ enum SnapshotFile {
   }
 
   /// The digest of `raw` (see `SnapshotFile.Digest`).
-  static func digest(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+  package static func digest(_ raw: UnsafeRawBufferPointer) -> UInt64 {
     var digest = SnapshotFile.Digest()
     digest.update(raw)
     return digest.finish()
   }
 
   /// Whether the last eight bytes of `raw` are the digest of those before them.
-  static func hasOwnDigest(_ raw: UnsafeRawBufferPointer) -> Bool {
+  package static func hasOwnDigest(_ raw: UnsafeRawBufferPointer) -> Bool {
     guard raw.count >= 8 else { return false }
     let content = UnsafeRawBufferPointer(rebasing: raw[0..<raw.count - 8])
     return UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: content.count, as: UInt64.self))
@@ -77,7 +77,7 @@ enum SnapshotFile {
   }
 
   /// The size of the file open at `fd`, when it can be known.
-  static func size(_ fd: Int32) -> Int? {
+  package static func size(_ fd: Int32) -> Int? {
     var status = stat()
     guard fstat(fd, &status) == 0 else { return nil }
     return Int(status.st_size)
@@ -85,7 +85,7 @@ enum SnapshotFile {
 
   /// The whole file at `path`, read straight into the array (no `Data` to copy from); nil when
   /// it cannot be read.
-  static func contents(_ path: String) -> [UInt8]? {
+  package static func contents(_ path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -103,7 +103,7 @@ enum SnapshotFile {
   }
 
   /// Reads `count` bytes from `fd` into `buffer`; false when the file ends or fails first.
-  static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Bool {
+  package static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Bool {
     var done = 0
     while done < count {
       let got = Foundation.read(fd, buffer + done, count - done)
@@ -116,44 +116,44 @@ enum SnapshotFile {
 
   /// Fills a megabyte buffer and hands it to a sink each time it is full, and what is left at
   /// `finish`.
-  struct Writer {
-    let sink: (UnsafeRawBufferPointer) throws -> Void
+  package struct Writer {
+    package let sink: (UnsafeRawBufferPointer) throws -> Void
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
     private var used = 0
 
-    init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) { self.sink = sink }
+    package init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) { self.sink = sink }
 
-    func release() { buffer.deallocate() }
+    package func release() { buffer.deallocate() }
 
-    mutating func append(_ value: UInt32) throws {
+    package mutating func append(_ value: UInt32) throws {
       try withUnsafeBytes(of: value.littleEndian) { try append(bytes: $0) }
     }
 
-    mutating func append(_ value: UInt64) throws {
+    package mutating func append(_ value: UInt64) throws {
       try withUnsafeBytes(of: value.littleEndian) { try append(bytes: $0) }
     }
 
-    mutating func append(_ bytes: [UInt8]) throws {
+    package mutating func append(_ bytes: [UInt8]) throws {
       try bytes.withUnsafeBytes { try append(bytes: $0) }
     }
 
-    mutating func append(_ string: String) throws {
+    package mutating func append(_ string: String) throws {
       var string = string
       try string.withUTF8 { try append(field: $0) }
     }
 
     /// A string's UTF-8 bytes, after their count.
-    mutating func append(field bytes: UnsafeBufferPointer<UInt8>) throws {
+    package mutating func append(field bytes: UnsafeBufferPointer<UInt8>) throws {
       try append(UInt32(bytes.count))
       try append(bytes: UnsafeRawBufferPointer(bytes))
     }
 
-    mutating func append(_ strings: [String]) throws {
+    package mutating func append(_ strings: [String]) throws {
       try append(UInt32(strings.count))
       for string in strings { try append(string) }
     }
 
-    mutating func append(bytes: UnsafeRawBufferPointer) throws {
+    package mutating func append(bytes: UnsafeRawBufferPointer) throws {
       var offset = 0
       while offset < bytes.count {
         if used == buffer.count { try flush() }
@@ -171,14 +171,14 @@ enum SnapshotFile {
       used = 0
     }
 
-    mutating func finish() throws {
+    package mutating func finish() throws {
       if used > 0 { try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used])) }
       used = 0
     }
   }
 
   /// A snapshot file's content, streamed by `encode` (see `SnapshotFile.encode`).
-  protocol Encoding {
+  package protocol Encoding {
     func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (
       length: Int, digest: UInt64
     )
@@ -186,52 +186,52 @@ enum SnapshotFile {
 
   /// Reads a snapshot's numbers and strings in order. Offsets are into `raw`, which may hold
   /// more than the file being read (a patch is read after the file it patches).
-  struct Reader {
-    let raw: UnsafeRawBufferPointer
-    var offset: Int
-    init(_ raw: UnsafeRawBufferPointer, from offset: Int = 0) {
+  package struct Reader {
+    package let raw: UnsafeRawBufferPointer
+    package var offset: Int
+    package init(_ raw: UnsafeRawBufferPointer, from offset: Int = 0) {
       self.raw = raw
       self.offset = offset
     }
 
-    var atEnd: Bool { offset == raw.count }
+    package var atEnd: Bool { offset == raw.count }
 
-    mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
+    package mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
       guard count >= 0, raw.count - offset >= count else { return nil }
       defer { offset += count }
       return UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
     }
 
-    mutating func integer() -> UInt32? {
+    package mutating func integer() -> UInt32? {
       guard let bytes = bytes(4) else { return nil }
       return UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))
     }
 
-    mutating func word() -> UInt64? {
+    package mutating func word() -> UInt64? {
       guard let bytes = bytes(8) else { return nil }
       return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
     }
 
     /// A count of items that each take at least four bytes, so a damaged count cannot make
     /// the caller reserve more than the file could hold.
-    mutating func count() -> Int? {
+    package mutating func count() -> Int? {
       guard let value = integer(), Int(value) <= (raw.count - offset) / 4 else { return nil }
       return Int(value)
     }
 
     /// Where a length-prefixed string lies, skipping it.
-    mutating func field() -> (offset: UInt32, length: UInt32)? {
+    package mutating func field() -> (offset: UInt32, length: UInt32)? {
       guard let length = integer(), raw.count - offset >= Int(length) else { return nil }
       defer { offset += Int(length) }
       return (UInt32(offset), length)
     }
 
-    mutating func string() -> String? {
+    package mutating func string() -> String? {
       guard let length = integer(), let bytes = bytes(Int(length)) else { return nil }
       return String(decoding: bytes, as: UTF8.self)
     }
 
-    mutating func strings() -> [String]? {
+    package mutating func strings() -> [String]? {
       guard let count = count() else { return nil }
       var strings: [String] = []
       strings.reserveCapacity(count)
@@ -250,7 +250,8 @@ enum SnapshotFile {
   /// The 8-byte words go to four lanes in turn, so that four are mixed at once (a hundred
   /// megabytes are checked on every run); the bytes after the last whole word, and the
   /// length, close it.
-  struct Digest {
+  package struct Digest {
+    package init() {}
     private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
       0x9E37_79B9_7F4A_7C15, 0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0
     )
@@ -260,7 +261,7 @@ enum SnapshotFile {
     private var pendingCount = 0
     private(set) var length = 0
 
-    mutating func update(_ raw: UnsafeRawBufferPointer) {
+    package mutating func update(_ raw: UnsafeRawBufferPointer) {
       length += raw.count
       var offset = 0
       func word(_ at: Int) -> UInt64 {
@@ -293,7 +294,7 @@ enum SnapshotFile {
       }
     }
 
-    func finish() -> UInt64 {
+    package func finish() -> UInt64 {
       var hash = Self.mix(lanes.0)
       hash = Self.mix(hash ^ lanes.1)
       hash = Self.mix(hash ^ lanes.2)
@@ -340,14 +341,14 @@ enum SnapshotFile {
 
 extension SnapshotFile.Encoding {
   /// The whole file in memory (for tests).
-  func encoded() throws -> [UInt8] {
+  package func encoded() throws -> [UInt8] {
     var bytes: [UInt8] = []
     try encode { bytes.append(contentsOf: $0) }
     return bytes
   }
 
   /// Writes the file at `path` (see `SnapshotFile.write`) and returns its length and digest.
-  func write(to path: String) throws -> (length: Int, digest: UInt64) {
+  package func write(to path: String) throws -> (length: Int, digest: UInt64) {
     try SnapshotFile.write(to: path, encode)
   }
 }

@@ -35,33 +35,6 @@ public enum StateFileFuzzing {
     return true
   }
 
-  /// The user the listing snapshots of the seed corpus were made for.
-  public static let listingUser = "0d8f6c1e-1111-4222-8333-444455556666"
-
-  /// A listing snapshot of `listingUser`, entry by entry.
-  @discardableResult
-  public static func listingSnapshot(_ data: [UInt8]) -> Bool {
-    guard let stored = ListingSnapshot.Stored(sealed(data), userId: listingUser) else {
-      return false
-    }
-    for index in 0..<stored.count {
-      _ = stored.digest(index)
-      _ = stored.entry(index)
-    }
-    return true
-  }
-
-  /// A presence cache, read from a file as the tools read it.
-  @discardableResult
-  public static func presenceCache(_ data: [UInt8]) -> Bool {
-    let path = NSTemporaryDirectory() + "/cairn-fuzz-presence-\(getpid())"
-    defer { unlink(path) }
-    guard FileManager.default.createFile(atPath: path, contents: Data(sealed(data))) else {
-      return false
-    }
-    return PresenceCache.load(path) != nil
-  }
-
   private static func touch(_ scan: ScanSnapshot) {
     for index in 0..<scan.count {
       _ = scan.file(index)
@@ -70,7 +43,8 @@ public enum StateFileFuzzing {
     }
   }
 
-  private static func sealed(_ content: [UInt8]) -> [UInt8] {
+  /// `content` followed by its digest, as the state's files end.
+  package static func sealed(_ content: [UInt8]) -> [UInt8] {
     let digest = content.withUnsafeBytes(SnapshotFile.digest)
     return content + withUnsafeBytes(of: digest.littleEndian, Array.init)
   }

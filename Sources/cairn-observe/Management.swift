@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnReconcile
 import CairnState
 import Foundation
 

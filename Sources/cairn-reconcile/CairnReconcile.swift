@@ -49,7 +49,8 @@ struct CairnReconcile: AsyncParsableCommand {
 
   func run() async throws {
     try await Tool.run("cairn-reconcile", common) {
-      try Reconcile(options: self).run()
+      var run = try Reconcile(options: self)
+      return try run.run()
     }
   }
 }

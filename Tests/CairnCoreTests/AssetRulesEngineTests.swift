@@ -148,7 +148,7 @@ import Testing
   ]
 
   @Test(arguments: rows)
-  func row(_ row: Row) {
+  func row(_ row: Row) throws {
     let files = row.scanned.map { checksum in
       ScannedFile(
         root: "/lib", path: "/lib/\(checksum).jpg", checksum: checksum,
@@ -169,13 +169,13 @@ import Testing
         checksum: checksum, confirmedAt: at, source: "freedesktop")
     }
     let input = ReconciliationInput(
-      files: ScanFiles(files),
+      scan: PlainScan(files),
       roots: [RootStatus(path: "/lib", complete: true, files: files.count)],
       observed: observed, confirmations: confirmations, exclusions: row.exclusions,
-      assets: ServerAssets(row.listed),
+      assets: PlainListing(row.listed),
       settings: ReconciliationSettings(strictness: row.strict ? .strict : .trusting),
       now: Self.now, trashedByRuns: row.trashedByRuns)
-    let output = ReconciliationEngine.reconcile(input)
+    let output = try ReconciliationEngine.reconcile(input)
     var found: [String: Expected] = [:]
     for c in output.candidates {
       found[c.assetId] = Expected(
@@ -186,20 +186,5 @@ import Testing
     if let matched = row.matched { #expect(output.summary.matched == matched) }
     #expect(
       output.summary.restore == row.expected.values.filter { $0.bucket == .restore }.count)
-  }
-
-  /// The listing keeps lines, not ids: the video is found by reading them, whatever the order
-  /// of their fields and whatever nested object carries an `id` of its own.
-  @Test func videosAreFoundInListingLinesByTheirIds() throws {
-    let lines = [
-      #"{"type":"asset","id":"s1","checksum":"S","ownerId":"u","livePhotoVideoId":"v1"}"#,
-      #"{"type":"asset","extra":{"id":"v1"},"checksum":"N","ownerId":"u","id":"n1"}"#,
-      #"{"type":"asset","checksum":"V","ownerId":"u","id" : "v1","visibility":"hidden"}"#,
-    ]
-    var assets = ServerAssets()
-    for line in lines { try assets.append(JSONObject(parsing: Array(line.utf8))) }
-    let found = assets.indices(ofIds: ["v1", "zz"])
-    #expect(found == ["v1": 2])
-    #expect(assets.checksum(2) == "V")
   }
 }

@@ -19,15 +19,16 @@ import Testing
       visibility: "timeline", ownerId: "u")
   }
 
-  @Test func outputIsOrderedAndCounted() {
+  @Test func outputIsOrderedAndCounted() throws {
     let input = ReconciliationInput(
-      files: [], roots: [RootStatus(path: "/lib", complete: true, files: 3)],
+      scan: PlainScan(), roots: [RootStatus(path: "/lib", complete: true, files: 3)],
       observed: ["C": observed("C"), "A": observed("A"), "B": observed("B")],
       confirmations: [
         "B": DeletionConfirmation(checksum: "B", confirmedAt: now, source: "freedesktop")
       ],
-      assets: [asset("z", "C"), asset("y", "B"), asset("x", "A"), asset("w", "Q")], now: now)
-    let output = ReconciliationEngine.reconcile(input)
+      assets: PlainListing([asset("z", "C"), asset("y", "B"), asset("x", "A"), asset("w", "Q")]),
+      now: now)
+    let output = try ReconciliationEngine.reconcile(input)
     #expect(output.candidates.map(\.assetId) == ["x", "z", "y"])
     #expect(output.candidates.map(\.bucket) == [.delete, .delete, .held])
     #expect(output.gone == ["A", "B", "C"])
@@ -38,42 +39,44 @@ import Testing
   }
 
   @Test(arguments: [0, 1, 90])
-  func quarantineLengthDecidesTheEligibleDate(days: Int) {
+  func quarantineLengthDecidesTheEligibleDate(days: Int) throws {
     let confirmedAt = now.addingTimeInterval(-86_400)
     let input = ReconciliationInput(
-      files: [], roots: [RootStatus(path: "/lib", complete: true, files: 1)],
+      scan: PlainScan(), roots: [RootStatus(path: "/lib", complete: true, files: 1)],
       observed: ["A": observed("A")],
       confirmations: [
         "A": DeletionConfirmation(checksum: "A", confirmedAt: confirmedAt, source: "x")
       ],
-      assets: [asset("a", "A")], settings: ReconciliationSettings(quarantineDays: days), now: now)
-    let candidate = ReconciliationEngine.reconcile(input).candidates.first
+      assets: PlainListing([asset("a", "A")]),
+      settings: ReconciliationSettings(quarantineDays: days), now: now)
+    let candidate = try ReconciliationEngine.reconcile(input).candidates.first
     #expect(candidate?.bucket == (days <= 1 ? .delete : .held))
     #expect(candidate?.eligibleAt == confirmedAt.addingTimeInterval(Double(days) * 86_400))
   }
 
   /// The store passes only the checksums absent from the scan, with the total: the engine
   /// must decide and count exactly as with every entry.
-  @Test func onlyAbsentEntriesWithACountDecideAsTheWholeStore() {
+  @Test func onlyAbsentEntriesWithACountDecideAsTheWholeStore() throws {
     let files = ["P", "Q"].map { checksum in
       ScannedFile(
         root: "/lib", path: "/lib/\(checksum).jpg", checksum: checksum,
         identity: FileIdentity(key: "1:\(checksum)"))
     }
     let whole = ["A": observed("A"), "B": observed("B"), "P": observed("P"), "Q": observed("Q")]
-    func run(_ observed: [String: ObservedEntry], count: Int?) -> ReconciliationOutput {
-      ReconciliationEngine.reconcile(
+    func run(_ observed: [String: ObservedEntry], count: Int?) throws -> ReconciliationOutput {
+      try ReconciliationEngine.reconcile(
         ReconciliationInput(
-          files: ScanFiles(files), roots: [RootStatus(path: "/lib", complete: true, files: 2)],
+          scan: PlainScan(files), roots: [RootStatus(path: "/lib", complete: true, files: 2)],
           observed: observed, observedCount: count,
           confirmations: [
             "B": DeletionConfirmation(checksum: "B", confirmedAt: now, source: "freedesktop")
           ],
-          assets: [asset("a", "A"), asset("b", "B"), asset("p", "P"), asset("w", "W")],
+          assets: PlainListing([asset("a", "A"), asset("b", "B"), asset("p", "P"), asset("w", "W")]
+          ),
           now: now))
     }
-    let full = run(whole, count: nil)
-    let compact = run(whole.filter { $0.key == "A" || $0.key == "B" }, count: 4)
+    let full = try run(whole, count: nil)
+    let compact = try run(whole.filter { $0.key == "A" || $0.key == "B" }, count: 4)
     #expect(compact.candidates == full.candidates)
     #expect(compact.gone == full.gone)
     #expect(compact.summary == full.summary)
@@ -117,13 +120,13 @@ import Testing
   ]
 
   @Test(arguments: scopeRows)
-  func scopeIsContainmentOfEveryLastPath(_ row: ScopeRow) {
+  func scopeIsContainmentOfEveryLastPath(_ row: ScopeRow) throws {
     let entry = ObservedEntry(
       checksum: "A", roots: [row.seenUnder], paths: row.paths, firstSeen: now, lastSeen: now)
     let input = ReconciliationInput(
-      files: [], roots: row.scanned.map { RootStatus(path: $0, complete: true, files: 1) },
-      observed: ["A": entry], assets: [asset("a", "A")], now: now)
-    let output = ReconciliationEngine.reconcile(input)
+      scan: PlainScan(), roots: row.scanned.map { RootStatus(path: $0, complete: true, files: 1) },
+      observed: ["A": entry], assets: PlainListing([asset("a", "A")]), now: now)
+    let output = try ReconciliationEngine.reconcile(input)
     #expect(output.gone == (row.gone ? ["A"] : []))
     #expect(output.candidates.map(\.assetId) == (row.gone ? ["a"] : []))
   }
@@ -131,28 +134,30 @@ import Testing
   /// Android's trash is the same name for a deletion and for the Immich app's "Free up space":
   /// pending in both strictness modes, before and after the quarantine.
   @Test(arguments: [Strictness.trusting, .strict], [0.0, 40.0])
-  func androidsTrashIsAlwaysPending(strictness: Strictness, days: Double) {
+  func androidsTrashIsAlwaysPending(strictness: Strictness, days: Double) throws {
     let trashedAt = now.addingTimeInterval(-days * 86_400)
     let input = ReconciliationInput(
-      files: [], roots: [RootStatus(path: "/lib", complete: true, files: 1)],
+      scan: PlainScan(), roots: [RootStatus(path: "/lib", complete: true, files: 1)],
       observed: ["A": observed("A")],
       confirmations: [
         "A": DeletionConfirmation(checksum: "A", confirmedAt: trashedAt, source: "android")
       ],
-      assets: [asset("a", "A")], settings: ReconciliationSettings(strictness: strictness),
+      assets: PlainListing([asset("a", "A")]),
+      settings: ReconciliationSettings(strictness: strictness),
       now: now)
-    let candidate = ReconciliationEngine.reconcile(input).candidates.first
+    let candidate = try ReconciliationEngine.reconcile(input).candidates.first
     #expect(candidate?.bucket == .pending)
     #expect(candidate?.reason == "android-trash")
     #expect(candidate?.confirmedAt == trashedAt)
     #expect(candidate?.detail?.contains("Free up space") == true)
   }
 
-  @Test func aRootWithAProblemMakesNothingGone() {
+  @Test func aRootWithAProblemMakesNothingGone() throws {
     let input = ReconciliationInput(
-      files: [], roots: [RootStatus(path: "/lib", complete: true, files: 0, problem: "missing")],
-      observed: ["A": observed("A")], assets: [asset("a", "A")], now: now)
-    let output = ReconciliationEngine.reconcile(input)
+      scan: PlainScan(),
+      roots: [RootStatus(path: "/lib", complete: true, files: 0, problem: "missing")],
+      observed: ["A": observed("A")], assets: PlainListing([asset("a", "A")]), now: now)
+    let output = try ReconciliationEngine.reconcile(input)
     #expect(output.candidates.isEmpty)
     #expect(output.gone.isEmpty)
   }

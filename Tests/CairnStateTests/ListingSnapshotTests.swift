@@ -3,6 +3,7 @@ import CairnTestSupport
 import Foundation
 import Testing
 
+@testable import CairnReconcile
 @testable import CairnState
 
 /// A listing read with the last one at hand passes over the lines it recognises; it must read
@@ -40,9 +41,9 @@ import Testing
     return try ServerListing.read(path: path, partitions: remember ? paths : nil)
   }
 
-  private func summary(_ listing: ServerListing) -> [String] {
-    (0..<listing.assets.count).map { index in
-      let record = listing.assets.record(index)
+  private func summary(_ listing: ServerListing) throws -> [String] {
+    try (0..<listing.assets.count).map { index in
+      let record = try listing.assets.record(index)
       return "\(record.id) \(record.checksum) \(listing.assets.checksum(index)) "
         + "\(listing.assets.isTrashed(index)) \(record.ownerId)"
     }
@@ -58,7 +59,7 @@ import Testing
     let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber]
     let remembered = try read(after, state: state)
     let checked = try read(after, state: TemporaryDirectory(), remember: false)
-    #expect(summary(remembered) == summary(checked))
+    #expect(try summary(remembered) == summary(checked))
     #expect(remembered.recognised >= change.leastRecognised, "\(remembered.recognised)")
     // The snapshot now is what recording this listing afresh writes; left as it was, not
     // written again, when the listing did not change.

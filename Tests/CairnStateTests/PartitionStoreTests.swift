@@ -51,7 +51,7 @@ import Testing
     let output = try reopened.reconcile(
       files: Array(files.dropFirst()),
       roots: [RootStatus(path: "/lib", complete: true, files: 1_999)],
-      assets: ServerAssets([]), settings: .defaults, now: t0 + day)
+      assets: PlainListing([]), settings: .defaults, now: t0 + day)
     #expect(output.gone == ["C0"])
   }
 

@@ -3,6 +3,7 @@ import CairnTestSupport
 import Foundation
 import Testing
 
+@testable import CairnReconcile
 @testable import CairnState
 
 /// The lookups of the server's checksums in the scan, carried over from the last run's
@@ -20,6 +21,7 @@ import Testing
     var cache: PresenceCache?
     var listing = Self.listing(&random)
     var carried = 0
+    var decided = 0
     let steps = 60
     for step in 0..<steps {
       let now = t0 + Double(step) * 3_600
@@ -57,6 +59,9 @@ import Testing
           #expect(lookup.contains(checksum) == made.contains(checksum), "step \(step) \(checksum)")
         }
       }
+      decided += try expectSameDecisions(
+        store, files: read, readings: [lookup ?? made, made, PlainScan(files)], listing: listing,
+        complete: complete, now: now, "step \(step)")
       // What the next step reads, through its file.
       cache = try recorded.written.flatMap { written in
         let path = fixture.directory.path + "/presence-\(step)"
@@ -65,8 +70,40 @@ import Testing
         return PresenceCache.load(path)
       }
     }
-    // Most steps must have carried lookups over, or this test proves nothing.
+    // Most steps must have carried lookups over, and some found candidates, or this test
+    // proves nothing.
     #expect(carried > steps / 3)
+    #expect(decided > steps / 10)
+  }
+
+  /// The engine decides the same on every reading of the scan (`readings`) and of the
+  /// listing: the fast ones (the lookups, the listing's lines kept by `ServerAssets`) and the
+  /// plain reference ones (`PlainScan`, `PlainListing`).
+  private func expectSameDecisions(
+    _ store: PartitionStore, files: ScanFiles, readings: [any ScanContents],
+    listing: [AssetRecord], complete: Set<String>, now: Date, _ step: String
+  ) throws -> Int {
+    var lines = ServerAssets()
+    for record in listing { try lines.append(JSONObject(parsing: record.jsonBytes())) }
+    let roots = ["/a", "/b"].map { root in
+      RootStatus(
+        path: root, complete: complete.contains(root),
+        files: files.filter { $0.root == root }.count)
+    }
+    var input = try store.reconciliationInput(
+      files: files, roots: roots, assets: PlainListing(listing), settings: .defaults, now: now)
+    let reference = try ReconciliationEngine.reconcile(input)
+    for (index, scan) in readings.enumerated() {
+      for assets in [lines, PlainListing(listing)] as [any AssetListing] {
+        input.scan = scan
+        input.assets = assets
+        let output = try ReconciliationEngine.reconcile(input)
+        #expect(output.candidates == reference.candidates, "\(step), reading \(index)")
+        #expect(output.gone == reference.gone, "\(step), reading \(index)")
+        #expect(output.summary == reference.summary, "\(step), reading \(index)")
+      }
+    }
+    return reference.candidates.isEmpty ? 0 : 1
   }
 
   @Test func theFileReadsBackAndRefusesWhatItDidNotWrite() throws {
@@ -109,8 +146,10 @@ import Testing
     #expect(!ListingKey(ServerAssets(base + [asset("caf\u{E9}")])).isASCII)
   }
 
-  /// Every checksum the random library can hold, and some it cannot.
-  private static let checksums = (0..<12).map { "C\($0)" } + ["X1", "X2"]
+  /// Every checksum the random library can hold (edits make E1, E2, …, gone once the file is
+  /// edited again), and some it cannot.
+  private static let checksums =
+    (0..<12).map { "C\($0)" } + (1...12).map { "E\($0)" } + ["X1", "X2"]
 
   /// Some of the library's checksums (a few twice) and some never local, in random order.
   private static func listing(_ random: inout SplitMix) -> [AssetRecord] {

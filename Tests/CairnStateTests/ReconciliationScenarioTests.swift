@@ -3,6 +3,7 @@ import CairnTestSupport
 import Foundation
 import Testing
 
+@testable import CairnReconcile
 @testable import CairnState
 
 /// One run of the pipeline in a scenario: a scan recorded, trash signals found, then the engine.
@@ -343,7 +344,7 @@ let scenarios: [Scenario] = [
       try store.signals.union(
         run.trashed.map { DeletionConfirmation(checksum: $0, confirmedAt: now, source: "folder") })
       output = try store.reconcile(
-        files: run.files, roots: run.roots, assets: ServerAssets(scenario.assets),
+        files: run.files, roots: run.roots, assets: PlainListing(scenario.assets),
         settings: scenario.settings, now: now)
     }
     let result = try #require(output)
@@ -371,18 +372,28 @@ let scenarios: [Scenario] = [
         try store.recordScan(run.files, completeRoots: complete, at: now)
       }
       let lean = try store.reconciliationInput(
-        files: run.files, roots: run.roots, assets: ServerAssets(scenario.assets),
+        files: run.files, roots: run.roots, assets: PlainListing(scenario.assets),
         settings: scenario.settings, now: now)
       #expect(lean.observedCount == (try store.observed.count()))
       var whole = lean
       whole.observed = try store.observed.snapshot()
       whole.observedCount = nil
       whole.anchors = try store.anchors.all()
-      let a = ReconciliationEngine.reconcile(lean)
-      let b = ReconciliationEngine.reconcile(whole)
+      let a = try ReconciliationEngine.reconcile(lean)
+      let b = try ReconciliationEngine.reconcile(whole)
       #expect(a.candidates == b.candidates)
       #expect(a.gone == b.gone)
       #expect(a.summary == b.summary)
+      // The fast readings of the scan and the listing decide as the plain ones.
+      var fast = lean
+      var lines = ServerAssets()
+      for record in scenario.assets { try lines.append(JSONObject(parsing: record.jsonBytes())) }
+      fast.assets = lines
+      fast.scan = ScanLookup(files: ScanFiles(run.files), assets: lines)
+      let c = try ReconciliationEngine.reconcile(fast)
+      #expect(c.candidates == a.candidates)
+      #expect(c.gone == a.gone)
+      #expect(c.summary == a.summary)
     }
   }
 
@@ -394,10 +405,10 @@ let scenarios: [Scenario] = [
     let input = try store.reconciliationInput(
       files: [file("/lib/b.jpg", "B", inode: 2)],
       roots: [RootStatus(path: "/lib", complete: true, files: 1)],
-      assets: ServerAssets([asset("b", "B")]), settings: .defaults, now: t0 + day)
+      assets: PlainListing([asset("b", "B")]), settings: .defaults, now: t0 + day)
     #expect(input.observedCount == nil)
     #expect(Set(input.observed.keys) == ["A"])
-    let output = ReconciliationEngine.reconcile(input)
+    let output = try ReconciliationEngine.reconcile(input)
     #expect(output.summary.matched == 0)
     #expect(output.gone == ["A"])
   }
@@ -412,7 +423,7 @@ let scenarios: [Scenario] = [
     ])
     let output = try store.reconcile(
       files: [], roots: [RootStatus(path: "/lib", complete: true, files: 0)],
-      assets: [asset("S1", "S", video: "V1"), asset("z", "Z")], settings: .defaults,
+      assets: PlainListing([asset("S1", "S", video: "V1"), asset("z", "Z")]), settings: .defaults,
       now: t0 + 2 * day)
     let candidate = try #require(output.candidates.first)
     #expect(candidate.assetId == "s1")
@@ -427,7 +438,7 @@ let scenarios: [Scenario] = [
     // The first-missing time is kept on the next run.
     let again = try store.reconcile(
       files: [], roots: [RootStatus(path: "/lib", complete: true, files: 0)],
-      assets: [asset("S1", "S")], settings: .defaults, now: t0 + 3 * day)
+      assets: PlainListing([asset("S1", "S")]), settings: .defaults, now: t0 + 3 * day)
     #expect(again.candidates.first?.missingSince == t0 + 2 * day)
   }
 }

@@ -1,6 +1,7 @@
 import CairnCore
 import Foundation
 
+@testable import CairnReconcile
 @testable import CairnState
 
 // Tests write their scans as arrays of `ScannedFile`; the store takes `ScanFiles` (files read
@@ -16,21 +17,21 @@ extension PartitionStore {
   }
 
   func reconcile(
-    files: [ScannedFile], roots: [RootStatus], assets: ServerAssets,
-    settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
+    files: [ScannedFile], scan: (any ScanContents)? = nil, roots: [RootStatus],
+    assets: any AssetListing, settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationOutput {
     try reconcile(
-      files: ScanFiles(files), roots: roots, assets: assets, settings: settings, now: now,
-      lookup: lookup)
+      files: ScanFiles(files), scan: scan, roots: roots, assets: assets, settings: settings,
+      now: now)
   }
 
   func reconciliationInput(
-    files: [ScannedFile], roots: [RootStatus], assets: ServerAssets,
-    settings: ReconciliationSettings, now: Date, lookup: ScanLookup? = nil
+    files: [ScannedFile], scan: (any ScanContents)? = nil, roots: [RootStatus],
+    assets: any AssetListing, settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationInput {
     try reconciliationInput(
-      files: ScanFiles(files), roots: roots, assets: assets, settings: settings, now: now,
-      lookup: lookup)
+      files: ScanFiles(files), scan: scan, roots: roots, assets: assets, settings: settings,
+      now: now)
   }
 }
 

@@ -3,6 +3,7 @@ import CairnTestSupport
 import Foundation
 import Testing
 
+@testable import CairnReconcile
 @testable import CairnState
 
 /// A scan read with the last scan's snapshot at hand passes over the lines it recognises; it

@@ -379,17 +379,17 @@ import Testing
         path: root, complete: complete.contains(root),
         files: files.filter { $0.root == root }.count)
     }
-    let assets = ServerAssets(
+    let assets = PlainListing(
       Set(files.map(\.checksum)).sorted().map { asset("s-" + $0, $0) }
         + [asset("gone", "G0"), asset("never", "never-seen")])
-    let right = ReconciliationEngine.reconcile(
+    let right = try ReconciliationEngine.reconcile(
       try b.reconciliationInput(
         files: files, roots: roots, assets: assets, settings: .defaults, now: now))
     // Loaded right after recording, then as a later stage would (from the snapshot, when it
     // holds this scan).
     for laterStage in [false, true] {
       if laterStage { a.snapshots.invalidate() }
-      let left = ReconciliationEngine.reconcile(
+      let left = try ReconciliationEngine.reconcile(
         try a.reconciliationInput(
           files: files, roots: roots, assets: assets, settings: .defaults, now: now))
       #expect(left.candidates == right.candidates)

@@ -249,3 +249,39 @@ import Testing
     #expect(failing.onlyAbort?["status"] as? Int == 69)
   }
 }
+
+/// A scan's `file` lines are read by the fast reader; a line the record type refuses is
+/// malformed input through the tool, as the record type would have it.
+@Suite struct MalformedFileLineTests {
+  @Test(arguments: [
+    (#""size":12,"#, "", "missing field 'size'"),
+    (#""mtime":"2026-01-02T03:04:05Z","#, #""mtime":"yesterday","#, "field 'mtime' must be"),
+    (#""size":12,"#, #""size":"12","#, "field 'size' must be an integer"),
+    (#""checksum":"QUJD","#, #""checksum":null,"#, "field 'checksum' must be a string"),
+    (#""size":12,"#, #""size":12,"#, ""),
+  ])
+  func refusedAsTheRecordRefusesIt(good: String, bad: String, message: String) async throws {
+    let fixture = StateToolFixture()
+    try fixture.writeServer([])
+    let root = fixture.library
+    let file =
+      #"{"type":"file","path":"ROOT/a.jpg","root":"ROOT","size":12,"mtime":"2026-01-02T03:04:05Z","checksum":"QUJD","dev":1,"ino":2}"#
+      .replacingOccurrences(of: good, with: bad)
+    let stream = StreamText.counted(
+      [
+        #"{"type":"header","schema":"1.0","tool":"cairn-hash","version":"t","pipeline":["cairn-hash"],"roots":["ROOT"]}"#,
+        file,
+        #"{"type":"end","tool":"cairn-hash","complete":true,"errors":0,"counts":{},"roots":[{"path":"ROOT","complete":true,"files":1}]}"#,
+      ].map { $0.replacingOccurrences(of: "ROOT", with: root) }.joined(separator: "\n") + "\n")
+    let result = try await ToolRunner.runDetached(
+      "cairn-reconcile", ["--server", fixture.serverFile], stdin: stream,
+      environment: fixture.environment())
+    if message.isEmpty {
+      #expect(result.status == 0, "\(result.stderr)")
+    } else {
+      #expect(result.status == 65, "\(result.stderr)")
+      #expect(result.stderr.contains("invalid file record: \(message)"), "\(result.stderr)")
+      #expect(result.onlyAbort?["status"] as? Int == 65)
+    }
+  }
+}

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnReconcile
 import CairnState
 import CairnTestSupport
 import Foundation

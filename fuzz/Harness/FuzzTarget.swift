@@ -1,4 +1,5 @@
 import CairnCore
+import CairnReconcile
 import CairnState
 import Foundation
 
@@ -33,8 +34,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .listing: return Self.stream(data) { stream in _ = try ServerListing.read(stream) }
     case .scanSnapshot: return StateFileFuzzing.scanSnapshot(data)
     case .patchedScanSnapshot: return StateFileFuzzing.patchedScanSnapshot(data)
-    case .listingSnapshot: return StateFileFuzzing.listingSnapshot(data)
-    case .presenceCache: return StateFileFuzzing.presenceCache(data)
+    case .listingSnapshot: return ReconcileFileFuzzing.listingSnapshot(data)
+    case .presenceCache: return ReconcileFileFuzzing.presenceCache(data)
     case .configuration:
       return
         (try? Configuration.parseKeyValueLines(

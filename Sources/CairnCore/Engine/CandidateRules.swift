@@ -5,17 +5,23 @@ extension ReconciliationEngine {
   /// Every candidate, sorted (bucket, checksum, asset id), with `summary`'s matched and bucket
   /// counts filled in.
   static func candidates(
-    _ input: ReconciliationInput, lookup: ScanLookup, gone: Set<String>,
+    _ input: ReconciliationInput, present: [Bool], gone: Set<String>,
     summary: inout ReconciliationSummary
-  ) -> [CandidateRecord] {
-    var candidates = goneCandidates(input, lookup: lookup, gone: gone, summary: &summary)
-    settleLivePhotoVideos(&candidates, input, lookup: lookup, gone: gone)
-    candidates += putBacks(input, lookup: lookup)
+  ) throws(ListingReadBackError) -> [CandidateRecord] {
+    var candidates = try goneCandidates(input, present: present, gone: gone, summary: &summary)
+    try settleLivePhotoVideos(&candidates, input, gone: gone)
+    candidates += try putBacks(input, present: present)
     candidates.sort { a, b in
       if a.bucket != b.bucket { return a.bucket < b.bucket }
       if a.checksum != b.checksum { return a.checksum < b.checksum }
       return a.assetId < b.assetId
     }
+    count(candidates, into: &summary)
+    return candidates
+  }
+
+  /// Fills in `summary`'s bucket counts.
+  static func count(_ candidates: [CandidateRecord], into summary: inout ReconciliationSummary) {
     for candidate in candidates {
       switch candidate.bucket {
       case .delete: summary.delete += 1
@@ -24,22 +30,21 @@ extension ReconciliationEngine {
       case .restore: summary.restore += 1
       }
     }
-    return candidates
   }
 
   /// The assets, not trashed, whose checksum is gone, each in the bucket the rules give it;
   /// counts the matched assets and the excluded checksums.
   static func goneCandidates(
-    _ input: ReconciliationInput, lookup: ScanLookup, gone: Set<String>,
+    _ input: ReconciliationInput, present: [Bool], gone: Set<String>,
     summary: inout ReconciliationSummary
-  ) -> [CandidateRecord] {
+  ) throws(ListingReadBackError) -> [CandidateRecord] {
     // With `observedCount`, a scanned checksum is observed without an entry of its own.
     let presentIsObserved = input.observedCount != nil
     var candidates: [CandidateRecord] = []
     var excludedChecksums = Set<String>()
     let assets = input.assets
     for index in 0..<assets.count where !assets.isTrashed(index) {
-      if presentIsObserved && lookup.assetIsPresent[index] {
+      if presentIsObserved && present[index] {
         // Observed (this scan was recorded) and present, so never gone.
         summary.matched += 1
         continue
@@ -52,7 +57,7 @@ extension ReconciliationEngine {
         excludedChecksums.insert(checksum)
         continue
       }
-      let asset = assets.record(index)
+      let asset = try assets.record(index)
       if asset.libraryId != nil {
         // An external library's checksum hashes the file's path, never its bytes (so it cannot
         // match a scan but by accident), and Immich trashes such an asset itself when the file
@@ -79,32 +84,8 @@ extension ReconciliationEngine {
       fileCreatedAt: asset.fileCreatedAt, livePhotoVideoId: asset.livePhotoVideoId?.lowercased(),
       isFavorite: asset.isFavorite ? true : nil, missingSince: missingSince)
     let place = entry.paths.first ?? "the library"
-    let quarantine = TimeInterval(input.settings.quarantineDays) * 86_400
     if let confirmation = input.confirmations[asset.checksum] {
-      let eligible = confirmation.confirmedAt.addingTimeInterval(quarantine)
-      candidate.confirmedAt = confirmation.confirmedAt
-      candidate.confirmedBy = confirmation.source
-      candidate.eligibleAt = eligible
-      let how = describe(confirmation)
-      if confirmation.source == DeletionConfirmation.androidSource {
-        // The Immich app's "Free up space" leaves the very name a gallery's delete does, for
-        // photos the user wants kept on the server: no quarantine can tell them apart.
-        candidate.bucket = .pending
-        candidate.reason = ReconciliationEngine.androidTrashReason
-        candidate.detail =
-          "\(place) \(how) on \(confirmation.confirmedAt.iso8601), as a gallery's delete or "
-          + "the Immich app's \"Free up space\" leaves it; a person decides"
-      } else if input.now >= eligible {
-        candidate.reason = "confirmed"
-        candidate.detail =
-          "\(place) \(how) on \(confirmation.confirmedAt.iso8601); its "
-          + "\(input.settings.quarantineDays)-day quarantine ended \(eligible.iso8601)"
-      } else {
-        candidate.bucket = .held
-        candidate.reason = "quarantine"
-        candidate.detail =
-          "\(place) \(how) on \(confirmation.confirmedAt.iso8601); held until \(eligible.iso8601)"
-      }
+      settleConfirmed(&candidate, confirmation, place: place, input)
     } else if input.settings.strictness == .strict {
       candidate.bucket = .pending
       candidate.reason = "unconfirmed"
@@ -115,17 +96,52 @@ extension ReconciliationEngine {
       candidate.detail =
         "\(place) is gone from a complete scan (missing since \(missingSince.iso8601))"
     }
-    if asset.isFavorite {
-      // A favourite is a person's word that the photo matters: whatever the local library
-      // says, and in either strictness, only a person trashes it. (Held stays held: it waits
-      // either way, and is a favourite still when its quarantine ends.)
-      if candidate.bucket != .held && candidate.reason != ReconciliationEngine.androidTrashReason {
-        candidate.bucket = .pending
-        candidate.reason = "favorite"
-      }
-      candidate.detail = (candidate.detail ?? place) + "; marked favourite on Immich"
-    }
+    if asset.isFavorite { settleFavourite(&candidate, place: place) }
     return candidate
+  }
+
+  /// A confirmed deletion: Android's trash waits for a person; any other is held for its
+  /// quarantine, then deleted.
+  static func settleConfirmed(
+    _ candidate: inout CandidateRecord, _ confirmation: DeletionConfirmation, place: String,
+    _ input: ReconciliationInput
+  ) {
+    let quarantine = TimeInterval(input.settings.quarantineDays) * 86_400
+    let eligible = confirmation.confirmedAt.addingTimeInterval(quarantine)
+    candidate.confirmedAt = confirmation.confirmedAt
+    candidate.confirmedBy = confirmation.source
+    candidate.eligibleAt = eligible
+    let how = describe(confirmation)
+    if confirmation.source == DeletionConfirmation.androidSource {
+      // The Immich app's "Free up space" leaves the very name a gallery's delete does, for
+      // photos the user wants kept on the server: no quarantine can tell them apart.
+      candidate.bucket = .pending
+      candidate.reason = ReconciliationEngine.androidTrashReason
+      candidate.detail =
+        "\(place) \(how) on \(confirmation.confirmedAt.iso8601), as a gallery's delete or "
+        + "the Immich app's \"Free up space\" leaves it; a person decides"
+    } else if input.now >= eligible {
+      candidate.reason = "confirmed"
+      candidate.detail =
+        "\(place) \(how) on \(confirmation.confirmedAt.iso8601); its "
+        + "\(input.settings.quarantineDays)-day quarantine ended \(eligible.iso8601)"
+    } else {
+      candidate.bucket = .held
+      candidate.reason = "quarantine"
+      candidate.detail =
+        "\(place) \(how) on \(confirmation.confirmedAt.iso8601); held until \(eligible.iso8601)"
+    }
+  }
+
+  /// A favourite is a person's word that the photo matters: whatever the local library says,
+  /// and in either strictness, only a person trashes it. (Held stays held: it waits either
+  /// way, and is a favourite still when its quarantine ends.)
+  static func settleFavourite(_ candidate: inout CandidateRecord, place: String) {
+    if candidate.bucket != .held && candidate.reason != ReconciliationEngine.androidTrashReason {
+      candidate.bucket = .pending
+      candidate.reason = "favorite"
+    }
+    candidate.detail = (candidate.detail ?? place) + "; marked favourite on Immich"
   }
 
   /// Fills in each Live Photo still's motion-video checksum from the listing and decides
@@ -134,12 +150,11 @@ extension ReconciliationEngine {
   /// waits for a person (`live-video-kept`) rather than being trashed without it on its own.
   /// A video the listing does not hold (locked, another user's) is never sent either.
   static func settleLivePhotoVideos(
-    _ candidates: inout [CandidateRecord], _ input: ReconciliationInput, lookup: ScanLookup,
-    gone: Set<String>
-  ) {
+    _ candidates: inout [CandidateRecord], _ input: ReconciliationInput, gone: Set<String>
+  ) throws(ListingReadBackError) {
     let wanted = Set(candidates.compactMap(\.livePhotoVideoId))
     guard !wanted.isEmpty else { return }
-    let videos = input.assets.indices(ofIds: wanted)
+    let videos = try input.assets.indices(ofIds: wanted)
     for at in candidates.indices {
       guard let videoId = candidates[at].livePhotoVideoId else { continue }
       guard let index = videos[videoId] else {
@@ -150,7 +165,7 @@ extension ReconciliationEngine {
       }
       let checksum = input.assets.checksum(index)
       candidates[at].livePhotoVideoChecksum = checksum
-      guard let why = videoStays(checksum, input, lookup: lookup, gone: gone) else { continue }
+      guard let why = videoStays(checksum, input, gone: gone) else { continue }
       candidates[at].livePhotoVideoKept = true
       if candidates[at].bucket == .delete {
         candidates[at].bucket = .pending
@@ -165,9 +180,9 @@ extension ReconciliationEngine {
   /// Why a motion video with `checksum` stays on the server, or nil when it goes with its
   /// still (gone like it, or never in the library at all).
   static func videoStays(
-    _ checksum: String, _ input: ReconciliationInput, lookup: ScanLookup, gone: Set<String>
+    _ checksum: String, _ input: ReconciliationInput, gone: Set<String>
   ) -> String? {
-    if lookup.contains(checksum) { return "is still in the library" }
+    if input.scan.contains(checksum) { return "is still in the library" }
     if input.exclusions.contains(checksum) { return "is excluded" }
     if input.observed[checksum] != nil && !gone.contains(checksum) {
       return "may still be in the library (not gone from a complete scan)"
@@ -178,12 +193,14 @@ extension ReconciliationEngine {
   /// Trashed assets that a cairn run trashed and whose bytes this scan has again: the person
   /// undid the deletion, so cairn undoes its own. A trashed asset no cairn run trashed is left
   /// where it is, whatever the library holds: cairn does not second-guess other deletions.
-  static func putBacks(_ input: ReconciliationInput, lookup: ScanLookup) -> [CandidateRecord] {
+  static func putBacks(_ input: ReconciliationInput, present: [Bool])
+    throws(ListingReadBackError) -> [CandidateRecord]
+  {
     guard !input.trashedByRuns.isEmpty else { return [] }
     let assets = input.assets
     var candidates: [CandidateRecord] = []
-    for index in 0..<assets.count where assets.isTrashed(index) && lookup.assetIsPresent[index] {
-      let asset = assets.record(index)
+    for index in 0..<assets.count where assets.isTrashed(index) && present[index] {
+      let asset = try assets.record(index)
       let id = asset.id.lowercased()
       guard let run = input.trashedByRuns[id], asset.libraryId == nil else { continue }
       candidates.append(

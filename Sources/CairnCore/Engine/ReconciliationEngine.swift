@@ -23,43 +23,40 @@ public enum ReconciliationEngine {
   /// The reason of a candidate in Android's trash: always pending review (see `reconcile`).
   public static let androidTrashReason = "android-trash"
 
-  public static func reconcile(_ input: ReconciliationInput) -> ReconciliationOutput {
-    let completeRoots = Set(
-      input.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
-
-    let lookup =
-      input.lookup.flatMap { $0.fits(input) ? $0 : nil }
-      ?? ScanLookup(files: input.files, assets: input.assets)
-    // The original of every file that still exists stays on the server. (The scan's identities
-    // that have an anchor, found by looking each file up among the anchors: the same set as
-    // intersecting all the scan's identities with them, without hashing a million identities
-    // into a set when the store passes only the few anchors that matter.)
-    let anchorIdentities = Set(input.anchors.map(\.identity))
-    var identities = Set<FileIdentity>()
-    if !anchorIdentities.isEmpty {
-      for index in input.files.indices {
-        let identity = FileIdentity(
-          key: input.files.withIdentity(index) { String(decoding: $0, as: UTF8.self) })
-        if anchorIdentities.contains(identity) { identities.insert(identity) }
-      }
-    }
-    var anchored = Set<String>()
-    for anchor in input.anchors where identities.contains(anchor.identity) {
-      anchored.insert(anchor.firstChecksum)
-    }
-
+  /// Decides, in four phases: which roots count, which originals an existing file keeps,
+  /// which observed checksums are gone, and which assets become candidates. Pure: everything
+  /// comes from `input`, and a listing line that cannot be read again as it was read first
+  /// throws before any decision is returned.
+  public static func reconcile(_ input: ReconciliationInput) throws(ListingReadBackError)
+    -> ReconciliationOutput
+  {
+    let completeRoots = Self.completeRoots(input.roots)
+    let anchored = anchoredOriginals(input)
     let gone = Self.gone(
       input.observed, completeRoots: completeRoots,
-      absent: { !lookup.contains($0) && !anchored.contains($0) })
-    let goneSet = Set(gone)
-
+      absent: { !input.scan.contains($0) && !anchored.contains($0) })
     var summary = ReconciliationSummary()
-    summary.localFiles = input.files.count
+    summary.localFiles = input.scan.count
     summary.observed = input.observedCount ?? input.observed.count
     summary.serverAssets = input.assets.count
-    let candidates = Self.candidates(input, lookup: lookup, gone: goneSet, summary: &summary)
+    let candidates = try Self.candidates(
+      input, present: input.scan.presence(of: input.assets), gone: Set(gone), summary: &summary)
     return ReconciliationOutput(
       candidates: candidates, gone: gone, completeRoots: completeRoots.sorted(), summary: summary)
+  }
+
+  /// The roots that can make anything gone: scanned completely, without a problem.
+  static func completeRoots(_ roots: [RootStatus]) -> Set<String> {
+    Set(roots.filter { $0.complete && $0.problem == nil }.map(\.path))
+  }
+
+  /// The first checksums (originals) of the files that still exist: they stay on the server.
+  /// The store passes only the few anchors that matter, so the scan is asked which of their
+  /// identities it has rather than hashing a million identities into a set.
+  static func anchoredOriginals(_ input: ReconciliationInput) -> Set<String> {
+    guard !input.anchors.isEmpty else { return [] }
+    let existing = input.scan.identities(among: Set(input.anchors.map(\.identity)))
+    return Set(input.anchors.filter { existing.contains($0.identity) }.map(\.firstChecksum))
   }
 
   /// The observed checksums absent from this run (`absent`) whose every last known path lies

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Everything the engine reasons about, gathered by the caller; the engine does no I/O.
+/// Everything the engine reasons about, gathered by the caller; the engine does no I/O. The
+/// scan and the listing are read through two small protocols (`ScanContents`, `AssetListing`),
+/// whose plain readings are `PlainScan` and `PlainListing`.
 public struct ReconciliationInput: Sendable {
   /// The files this run scanned, under every root.
-  public var files: ScanFiles
+  public var scan: any ScanContents
   /// How the scan of each root went; only complete roots without a problem can make
   /// anything gone.
   public var roots: [RootStatus]
@@ -23,25 +25,22 @@ public struct ReconciliationInput: Sendable {
   public var anchors: [EditAnchor]
   public var exclusions: Set<String>
   /// The server's assets, already limited to the partition's user.
-  public var assets: ServerAssets
+  public var assets: any AssetListing
   public var settings: ReconciliationSettings
   public var now: Date
-  /// The scan's lookups of the server's checksums, made ahead by the caller from these very
-  /// `files` and `assets`; nil: the engine makes them.
-  public var lookup: ScanLookup?
   /// The assets cairn runs trashed and did not restore (the journal's), lower-case id to run
   /// id: such an asset back in the library is put back; no other trashed asset is touched.
   public var trashedByRuns: [String: String]
 
   public init(
-    files: ScanFiles, roots: [RootStatus], observed: [String: ObservedEntry],
+    scan: any ScanContents, roots: [RootStatus], observed: [String: ObservedEntry],
     observedCount: Int? = nil, missingSince: [String: Date] = [:],
     confirmations: [String: DeletionConfirmation] = [:],
-    anchors: [EditAnchor] = [], exclusions: Set<String> = [], assets: ServerAssets,
-    settings: ReconciliationSettings = .defaults, now: Date, lookup: ScanLookup? = nil,
+    anchors: [EditAnchor] = [], exclusions: Set<String> = [], assets: any AssetListing,
+    settings: ReconciliationSettings = .defaults, now: Date,
     trashedByRuns: [String: String] = [:]
   ) {
-    self.files = files
+    self.scan = scan
     self.roots = roots
     self.observed = observed
     self.observedCount = observedCount
@@ -52,7 +51,6 @@ public struct ReconciliationInput: Sendable {
     self.assets = assets
     self.settings = settings
     self.now = now
-    self.lookup = lookup
     self.trashedByRuns = trashedByRuns
   }
 }

@@ -125,6 +125,12 @@ extension JSONObject {
     return date
   }
 
+  /// Throws what `date(key)` would, without building the string or the date.
+  public func checkDate(_ key: String) throws(RecordError) {
+    guard let value = self[key], !value.isNull else { throw .missing(key) }
+    try checkOptionalDate(key)
+  }
+
   /// Throws what `optionalDate(key)` would, without building the string or the date.
   public func checkOptionalDate(_ key: String) throws(RecordError) {
     try checkOptionalString(key)

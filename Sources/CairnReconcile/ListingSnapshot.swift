@@ -1,4 +1,5 @@
 import CairnCore
+import CairnState
 import Foundation
 
 /// What checking the last server listing found, line by line, so that the next listing's

@@ -1,3 +1,5 @@
+import CairnCore
+
 /// The server's assets as the engine reads them: every asset's checksum and trashed flag at
 /// hand, the rest of its record decoded only for the few that become candidates.
 ///
@@ -7,7 +9,7 @@
 /// listing is refused while it is read, exactly as decoding it would refuse it). Read from a
 /// file (`ListingFile`), only each checksum is kept, with where its line lies and the line's
 /// digest: the line is read again, and must be the same bytes, when its record is needed.
-public struct ServerAssets: Sendable {
+public struct ServerAssets: AssetListing {
   private var records: [AssetRecord] = []
   private var lines = LineArena()
   private var trashed: [Bool] = []
@@ -69,10 +71,14 @@ public struct ServerAssets: Sendable {
     precondition(records.isEmpty, "ServerAssets holds records or lines, not both")
     if file != nil {
       guard let place else { preconditionFailure("an asset read from a file needs its place") }
-      // The checksum alone (none when escaped: the record is decoded for it).
-      let kept = checksum.map { UnsafeBufferPointer(rebasing: line[$0]) }
-      lines.append(
-        kept ?? UnsafeBufferPointer(rebasing: line[0..<0]), checksum: kept.map { 0..<$0.count })
+      // The checksum alone, unescaped when it is escaped in the line (never, from Immich):
+      // the line is read again only for a record, so the checksum is known without it.
+      if let checksum {
+        lines.append(UnsafeBufferPointer(rebasing: line[checksum]), checksum: 0..<checksum.count)
+      } else {
+        var unescaped = Self.unescapedChecksum(line)
+        unescaped.withUTF8 { lines.append($0, checksum: 0..<$0.count) }
+      }
       places.append(place)
     } else {
       lines.append(line, checksum: checksum)
@@ -88,7 +94,7 @@ public struct ServerAssets: Sendable {
   public func checksum(_ index: Int) -> String {
     if !records.isEmpty { return records[index].checksum }
     return lines.withChecksum(index) { bytes in
-      bytes.map { String(decoding: $0, as: UTF8.self) } ?? record(index).checksum
+      bytes.map { String(decoding: $0, as: UTF8.self) } ?? escapedChecksum(index)
     }
   }
 
@@ -97,26 +103,31 @@ public struct ServerAssets: Sendable {
     if !records.isEmpty { return records[index].checksum.withBytes(body) }
     return lines.withChecksum(index) { bytes in
       if let bytes { return body(bytes) }
-      return record(index).checksum.withBytes(body)
+      return escapedChecksum(index).withBytes(body)
+    }
+  }
+
+  /// The checksum of a kept line where it is escaped (none is, from Immich).
+  private func escapedChecksum(_ index: Int) -> String {
+    lines.withLine(index) { Self.unescapedChecksum($0) }
+  }
+
+  /// The checksum of an asset line that `append(_:)` accepted (so it has one, a string).
+  private static func unescapedChecksum(_ line: UnsafeBufferPointer<UInt8>) -> String {
+    do {
+      return try JSONObject(parsing: Array(line)).string("checksum")
+    } catch {
+      preconditionFailure("an asset line that was checked has no checksum: \(error)")
     }
   }
 
   /// Asset `index`, decoded. Read back from a file, a line that is no longer there or no
-  /// longer the same bytes gives a record with an empty id, and `readBackFailure` says why:
-  /// whoever acts on the records must check it first.
-  public func record(_ index: Int) -> AssetRecord {
+  /// longer the same bytes throws: nothing about it is known any more.
+  public func record(_ index: Int) throws(ListingReadBackError) -> AssetRecord {
     if !records.isEmpty { return records[index] }
-    let line: [UInt8]
-    if let file {
-      guard let read = file.line(places[index]) else {
-        return AssetRecord(
-          id: "", checksum: "", originalFileName: "", assetType: "", visibility: "",
-          isTrashed: trashed[index], ownerId: "")
-      }
-      line = read
-    } else {
-      line = lines.line(index)
-    }
+    let line =
+      try file.map { file throws(ListingReadBackError) in try file.line(places[index]) }
+      ?? lines.line(index)
     do {
       return try AssetRecord(JSONObject(parsing: line))
     } catch {
@@ -127,21 +138,25 @@ public struct ServerAssets: Sendable {
 
   /// Calls `body` with each asset's index and line, in listing order (a decoded record's own
   /// JSON when the assets were given decoded). A line of a file that can no longer be read
-  /// ends the walk early; `record` then tells why.
-  func forEachLine(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+  /// throws.
+  func forEachLine(
+    _ body: (Int, UnsafeBufferPointer<UInt8>) throws(ListingReadBackError) -> Void
+  ) throws(ListingReadBackError) {
     if !records.isEmpty {
       for index in records.indices {
-        records[index].jsonBytes().withUnsafeBufferPointer { body(index, $0) }
+        let bytes = records[index].jsonBytes()
+        try bytes.withUnsafeBufferPointer { (line) throws(ListingReadBackError) in
+          try body(index, line)
+        }
       }
     } else if let file {
-      file.forEachLine(places, body)
+      try file.forEachLine(places, body)
     } else {
-      for index in 0..<count { lines.withLine(index) { body(index, $0) } }
+      for index in 0..<count {
+        try lines.withLine(index) { (line) throws(ListingReadBackError) in try body(index, line) }
+      }
     }
   }
-
-  /// Why a line could not be read back from the file, if one could not (see `record`).
-  public var readBackFailure: String? { file?.failure }
 }
 
 /// Lines of JSON kept end to end in 16 MB chunks (a chunk of its own for a longer line): a
@@ -182,10 +197,12 @@ private struct LineArena: Sendable {
     return Array(chunks[Int(span.chunk)][Int(span.start)..<Int(span.end)])
   }
 
-  func withLine<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+  func withLine<R, E: Error>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R)
+    throws(E) -> R
+  {
     let span = spans[index]
-    return chunks[Int(span.chunk)].withUnsafeBufferPointer { chunk in
-      body(UnsafeBufferPointer(rebasing: chunk[Int(span.start)..<Int(span.end)]))
+    return try chunks[Int(span.chunk)].withUnsafeBufferPointer { (chunk) throws(E) in
+      try body(UnsafeBufferPointer(rebasing: chunk[Int(span.start)..<Int(span.end)]))
     }
   }
 

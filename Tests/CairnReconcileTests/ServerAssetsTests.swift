@@ -2,6 +2,8 @@ import CairnCore
 import Foundation
 import Testing
 
+@testable import CairnReconcile
+
 /// The listing keeps each asset as its line and decodes it only for a candidate, so the check
 /// made when a line is added must refuse exactly what decoding refuses, with the same words.
 @Suite struct ServerAssetsTests {
@@ -77,7 +79,7 @@ import Testing
     }
     #expect(assets.count == expected.count)
     for (index, record) in expected.enumerated() {
-      #expect(assets.record(index) == record)
+      #expect(try assets.record(index) == record)
       #expect(assets.checksum(index) == record.checksum)
       #expect(assets.withChecksum(index) { String(decoding: $0, as: UTF8.self) } == record.checksum)
       #expect(assets.isTrashed(index) == record.isTrashed)
@@ -95,9 +97,24 @@ import Testing
       try assets.append(JSONObject(parsing: record.jsonBytes()))
     }
     for index in [0, 150, 167, 168, 399] {
-      #expect(assets.record(index).id == "a\(index)")
+      #expect(try assets.record(index).id == "a\(index)")
       #expect(assets.checksum(index) == "c\(index)")
       #expect(assets.isTrashed(index) == (index % 3 == 0))
     }
+  }
+
+  /// The listing keeps lines, not ids: the video is found by reading them, whatever the order
+  /// of their fields and whatever nested object carries an `id` of its own.
+  @Test func videosAreFoundInListingLinesByTheirIds() throws {
+    let lines = [
+      #"{"type":"asset","id":"s1","checksum":"S","ownerId":"u","livePhotoVideoId":"v1"}"#,
+      #"{"type":"asset","extra":{"id":"v1"},"checksum":"N","ownerId":"u","id":"n1"}"#,
+      #"{"type":"asset","checksum":"V","ownerId":"u","id" : "v1","visibility":"hidden"}"#,
+    ]
+    var assets = ServerAssets()
+    for line in lines { try assets.append(JSONObject(parsing: Array(line.utf8))) }
+    let found = try assets.indices(ofIds: ["v1", "zz"])
+    #expect(found == ["v1": 2])
+    #expect(assets.checksum(2) == "V")
   }
 }

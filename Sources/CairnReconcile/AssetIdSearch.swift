@@ -1,3 +1,5 @@
+import CairnCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -15,13 +17,13 @@
 /// what counts. An id spelled with escapes is not found, and a video not found is never sent.
 extension ServerAssets {
   /// The index of the asset with each of `ids` (lower case) that the listing holds.
-  public func indices(ofIds ids: Set<String>) -> [String: Int] {
+  public func indices(ofIds ids: Set<String>) throws(ListingReadBackError) -> [String: Int] {
     guard !ids.isEmpty else { return [:] }
     let keys = Set(ids.map { Array($0.utf8) })
     var found: [String: Int] = [:]
-    forEachLine { index, line in
+    try forEachLine { (index, line) throws(ListingReadBackError) in
       guard AssetIdSearch.mentionsId(line, in: keys) else { return }
-      let id = record(index).id.lowercased()
+      let id = try record(index).id.lowercased()
       if ids.contains(id) && found[id] == nil { found[id] = index }
     }
     return found
@@ -74,10 +76,11 @@ enum AssetIdSearch {
 extension ListingFile {
   /// Calls `body` with each line at `places` (in file order), read in large chunks rather than
   /// one system call a line. The lines are not checked against their digests here: whatever
-  /// is done with one goes through `ServerAssets.record`, which is. Stops at a read failure.
+  /// is done with one goes through `ServerAssets.record`, which is. A file cut short throws.
   func forEachLine(
-    _ places: [ServerAssets.LinePlace], _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void
-  ) {
+    _ places: [ServerAssets.LinePlace],
+    _ body: (Int, UnsafeBufferPointer<UInt8>) throws(ListingReadBackError) -> Void
+  ) throws(ListingReadBackError) {
     let chunkSize = 8 << 20
     var buffer: [UInt8] = []
     var base = 0
@@ -95,11 +98,13 @@ extension ListingFile {
           filled += got
         }
         buffer.removeSubrange(filled...)
-        guard place.length <= buffer.count else { return }
+        guard place.length <= buffer.count else {
+          throw failure("it ends before a line read from it")
+        }
       }
-      buffer.withUnsafeBufferPointer { all in
-        let start = place.offset - base
-        body(index, UnsafeBufferPointer(rebasing: all[start..<start + place.length]))
+      let start = place.offset - base
+      try buffer.withUnsafeBufferPointer { (all) throws(ListingReadBackError) in
+        try body(index, UnsafeBufferPointer(rebasing: all[start..<start + place.length]))
       }
     }
   }

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnState
 import Foundation
 
 /// The server's assets and identity, from a file of `cairn-fetch` output or a live run of it.
@@ -24,61 +25,15 @@ public struct ServerListing: Sendable {
         at: stream.reader.sourceName)
     }
     identified(identity)
-    let userId = identity.partition.userId
-    // A file is read again for the few lines that become candidates; a pipe's lines are kept.
-    let reader = stream.reader
-    let file = reader.duplicateDescriptor().map {
-      ListingFile(descriptor: $0, path: reader.sourceName)
-    }
-    var assets = file.map(ServerAssets.init(readingBackFrom:)) ?? ServerAssets()
-    let place = { (length: Int, digest: LineDigest) in
-      file == nil
-        ? nil
-        : ServerAssets.LinePlace(offset: reader.lastLineOffset, length: length, digest: digest)
-    }
-    let directory = partitions?.partitionCacheDirectory(identity.partition)
-    let path = directory.map { $0 + "/" + ListingSnapshot.fileName }
-    let stored = path.flatMap { ListingSnapshot.Stored.load($0, userId: userId) }
-    var follower = stored.map(ListingSnapshot.Follower.init)
-    if let directory { try? CairnPaths.makePrivateDirectory(directory) }
-    let recorder = path.map {
-      ListingSnapshot.Recorder(path: $0, userId: userId, previous: stored)
-    }
+    let lines = ListingLines(
+      reader: stream.reader, userId: identity.partition.userId,
+      cacheDirectory: partitions?.partitionCacheDirectory(identity.partition))
     let known: ((UnsafeBufferPointer<UInt8>) -> Bool)? =
-      follower == nil
-      ? nil
-      : { line in
-        let digest = LineDigest(line)
-        guard let entry = follower?.entry(for: digest) else { return false }
-        if entry.isMine {
-          assets.append(
-            recognised: line, checksum: entry.checksum, isTrashed: entry.isTrashed,
-            at: place(line.count, digest))
-        }
-        recorder?.add(entry)
-        return true
-      }
+      lines.follower == nil ? nil : { lines.recognise($0) }
     while let line = try stream.next(skipping: known, claimedAs: AssetRecord.recordType) {
       guard line.type == AssetRecord.recordType else { continue }
       do {
-        // The owner as the partition spells it (lower case), without making a million
-        // strings in the common case, where the bytes are the same.
-        let owner = line.object["ownerId"]
-        let mine =
-          owner.map { owner in
-            owner.withUnescapedBytes { userId.withBytes($0.sameBytes) } == true
-              || owner.string.map { $0 == userId || $0.lowercased() == userId } == true
-          } ?? true  // no owner: `append` refuses the record
-        var entry = ListingSnapshot.Entry(
-          digest: line.bytes.withUnsafeBufferPointer(LineDigest.init), checksum: nil,
-          isTrashed: false, isMine: mine)
-        if mine {
-          (entry.checksum, entry.isTrashed) = try assets.append(
-            line.object, at: place(line.bytes.count, entry.digest))
-        } else {
-          try AssetRecord.check(line.object)
-        }
-        recorder?.add(entry)
+        try lines.check(line.object, bytes: line.bytes)
       } catch {
         throw CairnError(
           .malformedInput, "invalid \(line.type) record: \(error)",
@@ -86,9 +41,9 @@ public struct ServerListing: Sendable {
       }
     }
     try stream.requireComplete()
-    recorder?.finish()
+    lines.recorder?.finish()
     return ServerListing(
-      identity: identity, assets: assets, recognised: follower?.recognised ?? 0)
+      identity: identity, assets: lines.assets, recognised: lines.follower?.recognised ?? 0)
   }
 
   /// Reads `path` (cairn-fetch output).
@@ -157,5 +112,75 @@ public struct ServerListing: Sendable {
       throw CairnError(.malformedInput, "cairn-fetch --identity printed no server identity")
     }
     return identity
+  }
+}
+
+/// The asset lines of one listing as they are read: checked, kept when they are the user's
+/// (only where each lies, from a file, which is read again for the few that become
+/// candidates), recognised from the last listing when it is at hand, and recorded for the next.
+private final class ListingLines {
+  let userId: String
+  let reader: RecordReader
+  let file: ListingFile?
+  var assets: ServerAssets
+  var follower: ListingSnapshot.Follower?
+  let recorder: ListingSnapshot.Recorder?
+
+  init(reader: RecordReader, userId: String, cacheDirectory: String?) {
+    self.reader = reader
+    self.userId = userId
+    file = reader.duplicateDescriptor().map {
+      ListingFile(descriptor: $0, path: reader.sourceName)
+    }
+    assets = file.map(ServerAssets.init(readingBackFrom:)) ?? ServerAssets()
+    let path = cacheDirectory.map { $0 + "/" + ListingSnapshot.fileName }
+    let stored = path.flatMap { ListingSnapshot.Stored.load($0, userId: userId) }
+    follower = stored.map(ListingSnapshot.Follower.init)
+    if let cacheDirectory { try? CairnPaths.makePrivateDirectory(cacheDirectory) }
+    recorder = path.map { ListingSnapshot.Recorder(path: $0, userId: userId, previous: stored) }
+  }
+
+  /// Takes `line` as it was in the last listing, when it is one of its lines (its digest says
+  /// so): what checking it found then holds now.
+  func recognise(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    let digest = LineDigest(line)
+    guard let entry = follower?.entry(for: digest) else { return false }
+    if entry.isMine {
+      assets.append(
+        recognised: line, checksum: entry.checksum, isTrashed: entry.isTrashed,
+        at: place(line.count, digest))
+    }
+    recorder?.add(entry)
+    return true
+  }
+
+  /// Checks a parsed asset line as decoding it would, and keeps it when it is the user's.
+  func check(_ object: JSONObject, bytes: [UInt8]) throws(RecordError) {
+    let mine = isMine(object)
+    var entry = ListingSnapshot.Entry(
+      digest: bytes.withUnsafeBufferPointer(LineDigest.init), checksum: nil, isTrashed: false,
+      isMine: mine)
+    if mine {
+      (entry.checksum, entry.isTrashed) = try assets.append(
+        object, at: place(bytes.count, entry.digest))
+    } else {
+      try AssetRecord.check(object)
+    }
+    recorder?.add(entry)
+  }
+
+  /// Whether the owner is the partition's user as the partition spells it (lower case),
+  /// without making a million strings in the common case, where the bytes are the same. A
+  /// line without an owner counts as the user's: `ServerAssets.append` refuses it.
+  private func isMine(_ object: JSONObject) -> Bool {
+    guard let owner = object["ownerId"] else { return true }
+    return owner.withUnescapedBytes { userId.withBytes($0.sameBytes) } == true
+      || owner.string.map { $0 == userId || $0.lowercased() == userId } == true
+  }
+
+  /// Where the line just read lies in the file, when the listing is one.
+  private func place(_ length: Int, _ digest: LineDigest) -> ServerAssets.LinePlace? {
+    guard file != nil else { return nil }
+    return ServerAssets.LinePlace(offset: reader.lastLineOffset, length: length, digest: digest)
   }
 }

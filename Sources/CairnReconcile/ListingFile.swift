@@ -1,3 +1,5 @@
+import CairnCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -10,13 +12,12 @@
 /// its record is needed (`ServerAssets`), instead of holding every line in memory.
 ///
 /// A line read again must be the bytes read the first time (its digest says so): a file
-/// rewritten or cut short in between (a new listing saved over it) fails the read, which
-/// records why; it never yields another asset's record.
+/// rewritten or cut short in between (a new listing saved over it) fails the read with a
+/// `ListingReadBackError`; it never yields another asset's record.
 public final class ListingFile: Sendable {
   /// Read in place by `forEachLine` (a search over every line).
   let fd: Int32
   public let path: String
-  private let problem = Locked<String?>(nil)
 
   /// Takes ownership of `fd`, open on `path`.
   public init(descriptor fd: Int32, path: String) {
@@ -26,8 +27,8 @@ public final class ListingFile: Sendable {
 
   deinit { close(fd) }
 
-  /// The line at `place`, when it is still the line that was read there.
-  func line(_ place: ServerAssets.LinePlace) -> [UInt8]? {
+  /// The line at `place`; it must still be the line that was read there.
+  func line(_ place: ServerAssets.LinePlace) throws(ListingReadBackError) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: place.length)
     var done = 0
     while done < place.length {
@@ -37,22 +38,18 @@ public final class ListingFile: Sendable {
       }
       if got < 0 && errno == EINTR { continue }
       guard got > 0 else {
-        fail(got < 0 ? String(cString: strerror(errno)) : "it ends before a line read from it")
-        return nil
+        throw failure(
+          got < 0 ? String(cString: strerror(errno)) : "it ends before a line read from it")
       }
       done += got
     }
     guard bytes.withUnsafeBufferPointer(LineDigest.init) == place.digest else {
-      fail("a line read from it is no longer the same")
-      return nil
+      throw failure("a line read from it is no longer the same")
     }
     return bytes
   }
 
-  /// The first reason a line could not be read again, if one could not.
-  public var failure: String? { problem.current }
-
-  private func fail(_ reason: String) {
-    problem.withLock { $0 = $0 ?? "\(path) changed while it was read: \(reason)" }
+  func failure(_ reason: String) -> ListingReadBackError {
+    ListingReadBackError("\(path) changed while it was read: \(reason)")
   }
 }

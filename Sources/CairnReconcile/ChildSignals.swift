@@ -1,3 +1,5 @@
+import CairnCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CairnCore
+@testable import CairnReconcile
 
 /// The engine's set of scanned checksums must answer exactly as `Set<String>` does.
 @Suite struct ChecksumSetTests {

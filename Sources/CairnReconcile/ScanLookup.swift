@@ -1,18 +1,18 @@
-/// For each server asset whether a file of the scan has its checksum, and whether a file of the
-/// scan has a given checksum: a million lookups that depend on neither the store nor the
-/// settings, so a caller can make them on another core while the scan is being recorded, or
-/// carry them over from the last run (see `init(assetIsPresent:known:files:assets:)`), and
-/// hand them to the engine (`ReconciliationInput.lookup`), which otherwise makes them itself.
-public struct ScanLookup: Sendable {
+import CairnCore
+
+/// The fast reading of a scan for the engine (`ScanContents`): for each server asset whether a
+/// file of the scan has its checksum, and whether a file of the scan has a given checksum. A
+/// million lookups that depend on neither the store nor the settings, so a caller can make
+/// them on another core while the scan is being recorded, or carry them over from the last
+/// run (see `init(assetIsPresent:known:files:assets:)`), and hand them to the engine as its
+/// scan. Its answers are those of `PlainScan(files)`.
+public struct ScanLookup: ScanContents {
   public let assetIsPresent: [Bool]
   /// Answers known without the scan's table: by checksum, whether the scan has it.
   private let known: [String: Bool]?
   /// The scan's checksums, made at once, or the first time a checksum not in `known` is asked.
   private let table: Locked<ChecksumSet?>
   private let files: ScanFiles
-  /// What it was made from, so the engine can tell it belongs to its input.
-  let fileCount: Int
-  let assetCount: Int
 
   /// The scan's checksums in a table, made ahead of the listing it is for.
   public struct Table: Sendable {
@@ -48,8 +48,6 @@ public struct ScanLookup: Sendable {
     known = nil
     self.table = Locked(table.checksums)
     files = table.files
-    fileCount = table.files.count
-    assetCount = assets.count
   }
 
   /// Lookups a caller already has: `assetIsPresent` for each of `assets`, and `known`, whether
@@ -63,8 +61,6 @@ public struct ScanLookup: Sendable {
     self.known = known
     table = Locked(nil)
     self.files = files
-    fileCount = files.count
-    assetCount = assets.count
   }
 
   /// Whether a file of the scan has `checksum` (as `String` equality has it).
@@ -80,7 +76,26 @@ public struct ScanLookup: Sendable {
   /// Whether it was made without the scan's table (for tests and `-v`).
   public var isCarriedOver: Bool { known != nil }
 
-  func fits(_ input: ReconciliationInput) -> Bool {
-    fileCount == input.files.count && assetCount == input.assets.count
+  public var count: Int { files.count }
+
+  /// The lookups made for these assets; asked about another listing (another count), each
+  /// asset's checksum is looked up.
+  public func presence(of assets: any AssetListing) -> [Bool] {
+    guard assetIsPresent.count == assets.count else {
+      return (0..<assets.count).map { contains(assets.checksum($0)) }
+    }
+    return assetIsPresent
+  }
+
+  /// Each file's identity looked at in place: no set of a million identities is made.
+  public func identities(among identities: Set<FileIdentity>) -> Set<FileIdentity> {
+    guard !identities.isEmpty else { return [] }
+    var found = Set<FileIdentity>()
+    for index in files.indices {
+      let identity = FileIdentity(
+        key: files.withIdentity(index) { String(decoding: $0, as: UTF8.self) })
+      if identities.contains(identity) { found.insert(identity) }
+    }
+    return found
   }
 }

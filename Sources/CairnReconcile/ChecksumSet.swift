@@ -1,3 +1,5 @@
+import CairnCore
+
 /// The checksums of a scan, for the engine's million membership tests (one per server asset).
 ///
 /// A `Set<String>` hashes every string with SipHash and compares canonically, reaching into

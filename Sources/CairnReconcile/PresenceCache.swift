@@ -1,4 +1,5 @@
 import CairnCore
+import CairnState
 import Foundation
 
 /// The server's checksums in listing order, as a key: a listing with the same one has the
@@ -69,7 +70,7 @@ public struct PresenceCache: Sendable, SnapshotFile.Encoding {
     self.present = present
   }
 
-  func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (
+  package func encode(into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (
     length: Int, digest: UInt64
   ) {
     try SnapshotFile.encode(into: sink) { writer in
@@ -155,9 +156,9 @@ public enum ScanLookupPlan: Sendable {
     partitionDirectory: String, snapshot: ScanSnapshotPreload?
   ) throws(CairnError) -> ScanLookupPlan {
     var cache: PresenceCache?
-    if files.checksumsAreASCII, let scan = snapshot?.scan,
+    if files.checksumsAreASCII, let scan = snapshot?.lastScan,
       let kept = PresenceCache.load(partitionDirectory + "/" + PresenceCache.fileName),
-      kept.scan == ScanSnapshotStore.FileKey(length: scan.length, digest: scan.digest)
+      kept.scan == scan.key
     {
       cache = kept
     }
@@ -189,7 +190,7 @@ extension PartitionStore {
     case .made(let lookup, _):
       return lookup
     case .carryOver(let cache, let listing, let hashes):
-      if let recorded = snapshots.lastRecording,
+      if let recorded = lastRecording,
         let lookup = cache.carriedOver(
           files: files, assets: assets, listing: listing, hashes: hashes, recorded: recorded)
       {
@@ -204,7 +205,7 @@ extension PartitionStore {
   /// be written costs the next run only the shortcut.
   public func keepLookups(_ lookup: ScanLookup, listing: ListingKey) {
     let path = directory + "/" + PresenceCache.fileName
-    guard let written = snapshots.lastRecording?.written, listing.isASCII,
+    guard let written = lastRecording?.written, listing.isASCII,
       lookup.assetIsPresent.count == listing.count,
       (try? PresenceCache(scan: written, listing: listing, present: lookup.assetIsPresent)
         .write(to: path)) != nil

@@ -1,22 +1,6 @@
 import CairnCore
+import CairnState
 import Foundation
-
-extension ScannedFile {
-  /// Reads the fields the engine needs straight from a `file` record, skipping the rest (the
-  /// record's size and mtime cost a date parse per line that a million-file scan can't afford).
-  public init(fileRecord object: JSONObject, lineDigest: LineDigest? = nil)
-    throws(RecordError)
-  {
-    let path = try object.string("path")
-    self.init(
-      root: try object.optionalString("root") ?? "", path: path,
-      checksum: try object.string("checksum"),
-      identity: FileIdentity(
-        device: try object.optionalUInt64("dev"), inode: try object.optionalUInt64("ino"),
-        path: path),
-      lineDigest: lineDigest)
-  }
-}
 
 /// A scan stream read to its end: the files, the header, the end record, the errors.
 public struct ScanInput: Sendable {
@@ -110,7 +94,7 @@ public struct ScanInput: Sendable {
 /// Follows the last scan's snapshot along a new scan (see `ScanInput.read`).
 private struct SnapshotFollower {
   let loading: BackgroundWork<ScanSnapshotPreload>
-  var previous: ScanSnapshot?
+  var previous: LastScan?
   var next = 0
   var recognised = 0
   /// Lines until the snapshot is looked for again while it is still being read.
@@ -120,14 +104,14 @@ private struct SnapshotFollower {
 
   /// The file `line` was read from, when it is one of the snapshot's next few: its index
   /// there, and the snapshot.
-  mutating func expected(_ line: UnsafeBufferPointer<UInt8>) -> (Int, ScanSnapshot)? {
+  mutating func expected(_ line: UnsafeBufferPointer<UInt8>) -> (Int, any ScanFileSource)? {
     guard let previous = loaded(), next < previous.count else { return nil }
     let digest = LineDigest(line)
     for candidate in next..<min(next + 3, previous.count)
-    where previous.lineDigest(candidate) == digest {
+    where previous.files.lineDigest(candidate) == digest {
       next = candidate + 1
       recognised += 1
-      return (candidate, previous)
+      return (candidate, previous.files)
     }
     return nil
   }
@@ -141,24 +125,26 @@ private struct SnapshotFollower {
       var high = previous.count
       while low < high {
         let middle = (low + high) / 2
-        if ScanDelta.walkOrder(previous.bytes(middle, 0), path) < 0 {
+        if walkOrder(previous.files.pathBytes(middle), path) < 0 {
           low = middle + 1
         } else {
           high = middle
         }
       }
-      if low < previous.count && previous.bytes(low, 0).sameBytes(as: path) { next = low + 1 }
+      if low < previous.count && previous.files.pathBytes(low).sameBytes(as: path) {
+        next = low + 1
+      }
     }
   }
 
-  private mutating func loaded() -> ScanSnapshot? {
+  private mutating func loaded() -> LastScan? {
     if previous != nil { return previous }
     guard wait == 0 else {
       wait -= 1
       return nil
     }
     wait = 1024
-    previous = loading.finishedValue?.scan
+    previous = loading.finishedValue?.lastScan
     return previous
   }
 }

@@ -1,0 +1,51 @@
+/// The server's assets as the engine reads them, by index in listing order: every asset's
+/// checksum and trashed flag, and the whole record of the few that become candidates.
+///
+/// `PlainListing` holds the records in an array; the fast readings (`ServerAssets`, in
+/// CairnReconcile) keep lines or only where each line lies in a listing file, and decode a
+/// record when asked. A record read again from a file can fail (the file was saved over
+/// meanwhile): that is a `ListingReadBackError`, thrown before the engine decides anything, so
+/// no half-known record can reach a candidate.
+public protocol AssetListing: Sendable {
+  var count: Int { get }
+  func isTrashed(_ index: Int) -> Bool
+  func checksum(_ index: Int) -> String
+  /// Asset `index`, decoded.
+  func record(_ index: Int) throws(ListingReadBackError) -> AssetRecord
+  /// The index of the first asset with each of `ids` (lower case) that the listing holds.
+  func indices(ofIds ids: Set<String>) throws(ListingReadBackError) -> [String: Int]
+}
+
+/// A listing's line could not be read again as it was first read: the file it lies in was
+/// changed or cut short meanwhile. Nothing may be recorded or acted on.
+public struct ListingReadBackError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Which file, and what went wrong.
+  public var message: String
+
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
+}
+
+/// The reference reading of a listing: its records in an array.
+public struct PlainListing: AssetListing, ExpressibleByArrayLiteral {
+  public let records: [AssetRecord]
+
+  public init(_ records: [AssetRecord]) { self.records = records }
+
+  public init(arrayLiteral records: AssetRecord...) { self.init(records) }
+
+  public var count: Int { records.count }
+  public func isTrashed(_ index: Int) -> Bool { records[index].isTrashed }
+  public func checksum(_ index: Int) -> String { records[index].checksum }
+  public func record(_ index: Int) -> AssetRecord { records[index] }
+
+  public func indices(ofIds ids: Set<String>) -> [String: Int] {
+    var found: [String: Int] = [:]
+    for (index, record) in records.enumerated() {
+      let id = record.id.lowercased()
+      if ids.contains(id) && found[id] == nil { found[id] = index }
+    }
+    return found
+  }
+}
