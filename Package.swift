@@ -39,7 +39,7 @@ let package = Package(
   ],
   targets: [
     // Records, the NDJSON codec, exit codes, diagnostics, paths, configuration, the pure engine.
-    .target(name: "CairnCore", dependencies: [argumentParser, logging, crypto]),
+    .target(name: "CairnCore", dependencies: [argumentParser, crypto]),
     // Walking a library, SHA-1 of files, and the global hash cache.
     .target(name: "CairnHashing", dependencies: ["CairnCore", "CairnSQLite", crypto, grdb]),
     // SQLite calls Swift cannot make (variadic functions, the SQLITE_TRANSIENT macro).
@@ -47,17 +47,17 @@ let package = Package(
     // Per-partition state: observed store, signals, anchors, exclusions, settings.
     .target(name: "CairnState", dependencies: ["CairnCore", "CairnHashing", "CairnSQLite", grdb]),
     // The Immich HTTP client, server listing, sync stream and server-asset cache.
-    .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb, logging]),
+    .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb]),
     // A faithful test double of the Immich API (v2.7 and v3.1), for tests and the demo.
     .target(name: "ImmichTestServer", dependencies: [hummingbird, logging]),
 
     tool("cairn-hash", ["CairnHashing"]),
-    tool("cairn-observe", ["CairnHashing", "CairnState"]),
+    tool("cairn-observe", ["CairnState"]),
     tool("cairn-fetch", ["CairnImmich"]),
     tool("cairn-reconcile", ["CairnState"]),  // cairn-fetch runs as a subprocess
     tool("cairn-gate", ["CairnState"]),
     tool("cairn-trash", ["CairnState", "CairnImmich"]),
-    tool("cairn-tag", ["CairnState", "CairnImmich"]),
+    tool("cairn-tag", ["CairnImmich"]),
     tool("cairn-restore", ["CairnState", "CairnImmich"]),
     .executableTarget(name: "immich-testserver", dependencies: ["ImmichTestServer", argumentParser]),
     // What the fuzzer feeds (records, streams, state files, configuration): see docs/FUZZING.md.
@@ -66,8 +66,8 @@ let package = Package(
     // Helpers shared by the test targets: temporary folders, running built binaries.
     .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
     .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnTestSupport"]),
-    .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport"]),
-    .testTarget(name: "CairnStateTests", dependencies: ["CairnState", "CairnTestSupport"]),
+    .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport", crypto]),
+    .testTarget(name: "CairnStateTests", dependencies: ["CairnState", "CairnTestSupport", grdb]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
     .testTarget(name: "ImmichTestServerTests", dependencies: ["ImmichTestServer", "CairnTestSupport", httpClient]),
     .testTarget(
