@@ -5,7 +5,7 @@ import CairnImmich
 struct Checker {
   let configuration: Configuration
   let writer = RecordWriter()
-  static let tool = "cairn-fetch"
+  static let tool = CairnFetch.toolName
 
   enum Mark {
     case ok, fail, warn, note

@@ -8,7 +8,7 @@ struct CairnGate: AsyncParsableCommand {
     commandName: "cairn-gate",
     abstract: "Check the safety rails, preview the plan and pass on what may be trashed",
     discussion: """
-      Reads cairn-reconcile's candidates on standard input. Refuses (exit 25, nothing on \
+      Reads cairn-reconcile's candidates from the file named or standard input. Refuses (exit 25, nothing on \
       standard output) when a safety rail trips: an incomplete or error-carrying stream, an \
       empty or vanished root, an empty server where the last run matched many assets, or more \
       candidates than the threshold allows. Otherwise previews the plan on standard error and \
@@ -22,6 +22,7 @@ struct CairnGate: AsyncParsableCommand {
     version: CairnVersion.current)
 
   @OptionGroup var common: CommonOptions
+  @OptionGroup var input: RecordInput
 
   @Option(
     name: .customLong("approve"),
@@ -56,9 +57,9 @@ struct CairnGate: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Tool.run("cairn-gate", common) {
+    try await Tool.run(Self.self, common) {
       try Gate(
-        decisions: GateDecisions(approve: approve, exclude: exclude),
+        input: input, decisions: GateDecisions(approve: approve, exclude: exclude),
         overrideDigest: overrideThreshold, listAll: listAll || common.verbose
       ).run()
     }

@@ -26,6 +26,7 @@ struct CairnReconcile: AsyncParsableCommand {
     version: CairnVersion.current)
 
   @OptionGroup var common: CommonOptions
+  @OptionGroup var input: RecordInput
   @OptionGroup var settings: SettingsOptions
 
   @Option(
@@ -48,7 +49,7 @@ struct CairnReconcile: AsyncParsableCommand {
   var noTrash = false
 
   func run() async throws {
-    try await Tool.run("cairn-reconcile", common) {
+    try await Tool.run(Self.self, common) {
       try Reconcile(options: self).run()
     }
   }

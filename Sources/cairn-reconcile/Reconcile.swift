@@ -8,6 +8,7 @@ struct Reconcile {
 
   func run() throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
+    let reader = try options.input.reader()
     let configuration = try Configuration.load()
     let settings = try options.settings.resolve(configuration)
     let now = Date()
@@ -45,7 +46,6 @@ struct Reconcile {
     // for a million files, once the listing's first line names the partition). A live
     // listing slow to start holds the scan back no longer than that.
     preload.wait(upTo: 0.5)
-    let reader = RecordReader()
     let stream = try RecordStream(reader: reader)
     let scan = try ScanInput.read(stream, previous: preload)
     guard scan.end != nil else {

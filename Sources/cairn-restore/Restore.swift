@@ -3,30 +3,23 @@ import CairnImmich
 import CairnState
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What `cairn-restore` does: find the assets, restore them, verify, journal, exclude.
 struct Restore {
   var runIDs: [String]
   var assetIDs: [String]
   var fileNamePattern: String?
   var dryRun: Bool
+  var input: RecordInput
 
   func run() async throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
     var assetIDs = self.assetIDs.map { $0.lowercased() }
     var runHints: [String: String] = [:]
-    if runIDs.isEmpty && assetIDs.isEmpty && fileNamePattern == nil {
-      guard isatty(0) == 0 else {
-        throw CairnError(
-          .usage,
+    if input.isNamed || (runIDs.isEmpty && assetIDs.isEmpty && fileNamePattern == nil) {
+      let reader = try input.reader(
+        whenTerminal:
           "say what to restore: --run-id, --asset-id, --file-name-matches, or records on stdin")
-      }
-      for (id, run) in try readStdin() {
+      for (id, run) in try readRecords(reader) {
         assetIDs.append(id)
         if let run { runHints[id] = run }
       }
@@ -44,13 +37,9 @@ struct Restore {
     let history = try journal.read().runs.filter { !$0.reviewedOnly }
 
     var selector = RestoreSelector(history: history, server: connection.runServer)
-    do {
-      for run in runIDs { try await selector.add(run: run) }
-      for id in assetIDs { try await selector.add(assetID: id, runHint: runHints[id]) }
-      if let pattern = fileNamePattern { try await selector.add(fileNamesMatching: pattern) }
-    } catch {
-      throw asCairnError(error, .serverFailure)
-    }
+    for run in runIDs { try await selector.add(run: run) }
+    for id in assetIDs { try await selector.add(assetID: id, runHint: runHints[id]) }
+    if let pattern = fileNamePattern { try await selector.add(fileNamesMatching: pattern) }
     for note in selector.notes { Diagnostics.warning(note) }
     clock.lap("select", "\(selector.targets.count) assets in the trash")
 
@@ -58,7 +47,7 @@ struct Restore {
     writer.onDownstreamClosed = .discard
     writer.write(
       HeaderRecord(
-        tool: "cairn-restore",
+        tool: CairnRestore.toolName,
         server: ServerIdentity(
           url: connection.partition.serverURL, userId: connection.identity.userId),
         dryRun: dryRun))
@@ -70,13 +59,14 @@ struct Restore {
       })
     if !dryRun && !outcome.restoredChecksums.isEmpty {
       // The person wants these on the server: the next run must not trash them again.
-      try state.exclude(outcome.restoredChecksums)
+      try state.exclude(
+        outcome.restoredChecksums, reason: "restored by \(CairnRestore.toolName)")
     }
     clock.lap(dryRun ? "plan" : "restore", "\(outcome.restored.count) restored and verified")
     let complete = outcome.failure == nil && outcome.failed.isEmpty
     writer.write(
       EndRecord(
-        tool: "cairn-restore", complete: complete, errors: outcome.failed.count,
+        tool: CairnRestore.toolName, complete: complete, errors: outcome.failed.count,
         counts: dryRun
           ? ["wouldRestore": selector.targets.count]
           : ["restored": outcome.restored.count, "failed": outcome.failed.count]))
@@ -95,9 +85,9 @@ struct Restore {
   }
 
   /// Asset ids (and the run they came from, when the record says) from asset, result or
-  /// candidate records on standard input.
-  private func readStdin() throws(CairnError) -> [(String, String?)] {
-    let stream = try RecordStream(reader: RecordReader())
+  /// candidate records.
+  private func readRecords(_ reader: RecordReader) throws(CairnError) -> [(String, String?)] {
+    let stream = try RecordStream(reader: reader)
     var ids: [(String, String?)] = []
     while let line = try stream.next() {
       switch line.type {
@@ -116,8 +106,4 @@ struct Restore {
     try stream.requireComplete()
     return ids
   }
-}
-
-func asCairnError(_ error: any Error, _ status: ExitStatus) -> CairnError {
-  error as? CairnError ?? CairnError(status, "\(error)")
 }

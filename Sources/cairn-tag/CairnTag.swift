@@ -13,11 +13,12 @@ struct CairnTag: AsyncParsableCommand {
       many assets carry it and how many of them are in the trash. --run-id writes an asset \
       record for each asset of that run, trashed ones included, across every visibility an \
       API key can see. --add TAG tags the assets named by asset, result or candidate records \
-      on standard input (PUT /api/tags, then PUT /api/tags/assets).
+      in the file named, or on standard input (PUT /api/tags, then PUT /api/tags/assets).
       """,
     version: CairnVersion.current)
 
   @OptionGroup var common: CommonOptions
+  @OptionGroup var input: RecordInput
 
   @Flag(
     name: .customLong("list"), help: "List cairn's runs from the server's run tags (the default).")
@@ -31,7 +32,7 @@ struct CairnTag: AsyncParsableCommand {
   @Option(
     name: .customLong("add"),
     help: ArgumentHelp(
-      "Tag the assets read from standard input with this tag value.", valueName: "tag"))
+      "Tag the assets named by the records read with this tag value.", valueName: "tag"))
   var addTag: String?
 
   @Flag(
@@ -42,6 +43,7 @@ struct CairnTag: AsyncParsableCommand {
     let modes = [list, runID != nil, addTag != nil].filter { $0 }.count
     if modes > 1 { throw ValidationError("--list, --run-id and --add exclude each other") }
     if dryRun && addTag == nil { throw ValidationError("--dry-run goes with --add") }
+    if input.isNamed && addTag == nil { throw ValidationError("a file of records goes with --add") }
     if let runID, RunID(runID) == nil {
       throw ValidationError("\(runID) is not a cairn run id (like 2026-11-22T10:15:00Z-3F2A9C1B)")
     }
@@ -51,10 +53,10 @@ struct CairnTag: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Tool.run("cairn-tag", common) {
+    try await Tool.run(Self.self, common) {
       let history = ServerHistory()
       if let runID { return try await history.show(runID) }
-      if let addTag { return try await history.tag(addTag, dryRun: dryRun) }
+      if let addTag { return try await history.tag(addTag, dryRun: dryRun, input: input) }
       return try await history.list()
     }
   }
