@@ -113,7 +113,9 @@ public struct ImmichRunServer: RunServer {
 
   /// Fills in owner and visibility for candidates that lack them, from the server, so the
   /// ownership and locked checks never pass by default.
-  public func completeOwnership(_ candidates: [CandidateRecord]) async throws(CairnError) -> [CandidateRecord] {
+  public func completeOwnership(_ candidates: [CandidateRecord]) async throws(CairnError)
+    -> [CandidateRecord]
+  {
     var out: [CandidateRecord] = []
     out.reserveCapacity(candidates.count)
     for var candidate in candidates {

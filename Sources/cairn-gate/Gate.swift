@@ -102,8 +102,7 @@ struct Gate {
 
   /// Previews the plan and runs the rails over it; a plan they pass is recorded for
   /// cairn-trash, which acts only on the plan passed here, with the override accepted here.
-  private func checkRails(_ stream: Stream, _ state: GateStateStore) throws(CairnError) -> Passed
-  {
+  private func checkRails(_ stream: Stream, _ state: GateStateStore) throws(CairnError) -> Passed {
     let plan = GatePlan(
       candidates: stream.candidates, exclusions: try state.exclusions(),
       approvals: try state.approvals())

@@ -98,7 +98,8 @@ struct ServerHistory {
     clock.lap(dryRun ? "plan" : "tag", "\(ids.count) assets")
     writer.write(
       EndRecord(
-        tool: CairnTag.toolName, complete: true, counts: [dryRun ? "wouldTag" : "tagged": ids.count]))
+        tool: CairnTag.toolName, complete: true, counts: [dryRun ? "wouldTag" : "tagged": ids.count]
+      ))
     writer.flush()
     return .success
   }

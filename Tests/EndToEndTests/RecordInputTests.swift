@@ -16,7 +16,8 @@ struct RecordInputTests {
       // read it would wait until `timeout` ends it (status 124).
       let result = try await f.shell("timeout 30 \(stage) < /dev/ptmx")
       #expect(result.status == 64, "\(stage): \(result.stderr)")
-      #expect(result.stderr.contains("(standard input is a terminal)"), "\(stage): \(result.stderr)")
+      #expect(
+        result.stderr.contains("(standard input is a terminal)"), "\(stage): \(result.stderr)")
       // Downstream stages stop with the same status.
       if let abort = result.onlyAbort { #expect(abort["status"] as? Int == 64, "\(stage)") }
       #expect(f.mutations.isEmpty, "\(stage) reached the server")

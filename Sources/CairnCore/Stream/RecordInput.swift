@@ -24,7 +24,9 @@ public struct RecordInput: ParsableArguments {
     standardInputIsTerminal: Bool = Terminal.standardInputIsTerminal
   ) throws(CairnError) -> RecordReader {
     guard let file, file != "-" else {
-      if standardInputIsTerminal { throw CairnError(.usage, message + " (standard input is a terminal)") }
+      if standardInputIsTerminal {
+        throw CairnError(.usage, message + " (standard input is a terminal)")
+      }
       return RecordReader()
     }
     do {
