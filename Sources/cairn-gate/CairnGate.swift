@@ -22,7 +22,6 @@ struct CairnGate: AsyncParsableCommand {
     version: CairnVersion.current)
 
   @OptionGroup var common: CommonOptions
-  @OptionGroup var input: RecordInput
 
   @Option(
     name: .customLong("approve"),
@@ -48,6 +47,8 @@ struct CairnGate: AsyncParsableCommand {
   @Flag(
     name: .customLong("all"), help: "List every item in the preview, not the first 20 per section.")
   var listAll = false
+
+  @OptionGroup var input: RecordInput
 
   func validate() throws {
     if let digest = overrideThreshold, !PlanDigest.isWellFormed(digest) {

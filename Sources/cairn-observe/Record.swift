@@ -17,10 +17,11 @@ struct RecordCommand: AsyncParsableCommand {
 
   @OptionGroup var common: CommonOptions
   @OptionGroup var partition: PartitionOptions
-  @OptionGroup var input: RecordInput
 
   @Flag(help: "Do not look in trash folders for deletion signals.")
   var noTrash = false
+
+  @OptionGroup var input: RecordInput
 
   func run() async throws {
     try await Tool.run(CairnObserve.self, common) {

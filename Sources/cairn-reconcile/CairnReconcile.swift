@@ -26,7 +26,6 @@ struct CairnReconcile: AsyncParsableCommand {
     version: CairnVersion.current)
 
   @OptionGroup var common: CommonOptions
-  @OptionGroup var input: RecordInput
   @OptionGroup var settings: SettingsOptions
 
   @Option(
@@ -47,6 +46,8 @@ struct CairnReconcile: AsyncParsableCommand {
       "Do not look for deletion signals: in trash folders, and in Android's trash beside the photos."
   )
   var noTrash = false
+
+  @OptionGroup var input: RecordInput
 
   func run() async throws {
     try await Tool.run(Self.self, common) {

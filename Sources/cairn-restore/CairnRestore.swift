@@ -24,7 +24,6 @@ struct CairnRestore: AsyncParsableCommand {
     version: CairnVersion.current)
 
   @OptionGroup var common: CommonOptions
-  @OptionGroup var input: RecordInput
 
   @Option(
     name: .customLong("run-id"),
@@ -55,6 +54,8 @@ struct CairnRestore: AsyncParsableCommand {
     name: .customLong("show"),
     help: ArgumentHelp("Show one run from the local journal and exit.", valueName: "run-id"))
   var show: String?
+
+  @OptionGroup var input: RecordInput
 
   func validate() throws {
     if let pattern = fileNamePattern {

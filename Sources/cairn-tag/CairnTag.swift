@@ -18,7 +18,6 @@ struct CairnTag: AsyncParsableCommand {
     version: CairnVersion.current)
 
   @OptionGroup var common: CommonOptions
-  @OptionGroup var input: RecordInput
 
   @Flag(
     name: .customLong("list"), help: "List cairn's runs from the server's run tags (the default).")
@@ -38,6 +37,8 @@ struct CairnTag: AsyncParsableCommand {
   @Flag(
     name: .customLong("dry-run"), help: "With --add: show what would be tagged; change nothing.")
   var dryRun = false
+
+  @OptionGroup var input: RecordInput
 
   func validate() throws {
     let modes = [list, runID != nil, addTag != nil].filter { $0 }.count

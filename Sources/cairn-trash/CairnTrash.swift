@@ -31,7 +31,6 @@ struct CairnTrash: AsyncParsableCommand {
     version: CairnVersion.current)
 
   @OptionGroup var common: CommonOptions
-  @OptionGroup var input: RecordInput
 
   @Flag(name: .customLong("dry-run"), help: "Show what would be trashed; change nothing.")
   var dryRun = false
@@ -43,6 +42,8 @@ struct CairnTrash: AsyncParsableCommand {
     name: .customLong("batch-size"),
     help: ArgumentHelp("Assets per DELETE request, 2 to 1000.", valueName: "n"))
   var batchSize = 1000
+
+  @OptionGroup var input: RecordInput
 
   func validate() throws {
     guard (2...1000).contains(batchSize) else {

@@ -79,11 +79,11 @@ end
 complete -c 'cairn-gate' -f
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
-complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_positional "cairn-gate" -eq 1' -F
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate"' -l 'approve' -d 'Approve a pending or held candidate: an asset id, a checksum, or all-pending (repeatable).' -rfka ''
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate"' -l 'exclude' -d 'Protect a candidate forever: an asset id, a checksum, all-pending or burst (repeatable).' -rfka ''
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" override-threshold' -l 'override-threshold' -d 'Let exactly this plan through the threshold rail (the digest the refusal printed).' -rfka ''
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" all' -l 'all' -d 'List every item in the preview, not the first 20 per section.'
+complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_positional "cairn-gate" -eq 1' -F
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_positional "cairn-gate" -eq 2' -fa 'help' -d 'Show subcommand help information.'

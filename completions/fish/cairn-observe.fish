@@ -104,8 +104,8 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_pos
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe record" -eq 1' -F
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" no-trash' -l 'no-trash' -d 'Do not look in trash folders for deletion signals.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe record" -eq 1' -F
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'

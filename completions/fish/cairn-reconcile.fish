@@ -79,7 +79,6 @@ end
 complete -c 'cairn-reconcile' -f
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
-complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_positional "cairn-reconcile" -eq 1' -F
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" quarantine-days' -l 'quarantine-days' -d 'Days a confirmed deletion waits before it may be trashed (0-90; default 14, or CAIRN_QUARANTINE_DAYS).' -rfka ''
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" strictness' -l 'strictness' -d 'trusting: unconfirmed deletions may be trashed; strict: they wait for review (default trusting, or CAIRN_STRICTNESS).' -rfka ''
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" threshold' -l 'threshold' -d 'Most candidates per run, as a percentage of matched assets (default 1, or CAIRN_THRESHOLD_PERCENT).' -rfka ''
@@ -87,6 +86,7 @@ complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" server' -l 'server' -d 'Read the server\'s assets from FILE (cairn-fetch output) instead of running cairn-fetch.' -rF
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" skip-incomplete-roots' -l 'skip-incomplete-roots' -d 'Go on when some roots are incomplete, empty or missing: nothing under them counts as gone.'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" no-trash' -l 'no-trash' -d 'Do not look for deletion signals: in trash folders, and in Android\'s trash beside the photos.'
+complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_positional "cairn-reconcile" -eq 1' -F
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_positional "cairn-reconcile" -eq 2' -fa 'help' -d 'Show subcommand help information.'

@@ -79,13 +79,13 @@ end
 complete -c 'cairn-restore' -f
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
-complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 1' -F
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore"' -l 'run-id' -d 'Restore every asset of this run still in the trash (repeatable).' -rfka ''
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore"' -l 'asset-id' -d 'Restore these assets (and the other half of a Live Photo).' -rfka ''
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" file-name-matches' -l 'file-name-matches' -d 'Restore assets of cairn runs whose original file name matches this regular expression.' -rfka ''
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" dry-run' -l 'dry-run' -d 'Show what would be restored; change nothing.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" list' -l 'list' -d 'List the runs in the local journal and exit.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" show' -l 'show' -d 'Show one run from the local journal and exit.' -rfka ''
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 1' -F
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 2' -fa 'help' -d 'Show subcommand help information.'

@@ -79,11 +79,11 @@ end
 complete -c 'cairn-tag' -f
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 1' -F
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" list' -l 'list' -d 'List cairn\'s runs from the server\'s run tags (the default).'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" run-id' -l 'run-id' -d 'Write the assets of this run, trashed ones included.' -rfka ''
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" add' -l 'add' -d 'Tag the assets named by the records read with this tag value.' -rfka ''
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" dry-run' -l 'dry-run' -d 'With --add: show what would be tagged; change nothing.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 1' -F
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 2' -fa 'help' -d 'Show subcommand help information.'
