@@ -19,22 +19,11 @@ struct Trash {
     let connection = try await connect(for: plan, configuration)
     let state = try PartitionAccess.lock(connection.partition, configuration)
     defer { state.store.close() }
-    // Everything the plan claims is checked against the state before anything changes.
-    let verification = PlanVerification(state: state, configuration: configuration)
-    try verification.verifyPlan(
-      header: plan.header, end: plan.end, errorRecords: plan.errorRecords,
-      candidates: plan.candidates, digest: plan.digest)
-    let items = try await verification.checkItems(
-      PlanVerification.trashItems(plan.candidates), server: connection.runServer)
+    let items = try await check(plan, state, configuration, connection.runServer)
     clock.lap("check plan", "\(items.count) items checked against the state")
-
-    let trashSettings = try await connection.runServer.trashSettings()
-    if let refusal = SafetyRails.trash(enabled: trashSettings.enabled, days: trashSettings.days) {
-      throw refusal.error
-    }
+    let trashDays = try await checkTrashIsOn(connection.runServer)
     clock.lap(
-      "server checks",
-      "trash on, kept \(trashSettings.days.map { "\($0) days" } ?? "as configured")")
+      "server checks", "trash on, kept \(trashDays.map { "\($0) days" } ?? "as configured")")
 
     let journal = Journal(path: Journal.path(configuration.paths, connection.partition))
     var history = try journal.read().runs
@@ -121,6 +110,31 @@ struct Trash {
       ).error
     }
     return connection
+  }
+
+  /// Checks everything the plan claims against the state before anything changes, and each
+  /// item at the point of action. Returns the items, their motion videos as the server links
+  /// them.
+  private func check(
+    _ plan: PlanInput, _ state: PartitionAccess, _ configuration: Configuration,
+    _ server: ImmichRunServer
+  ) async throws(CairnError) -> [CandidateRecord] {
+    let verification = PlanVerification(state: state, configuration: configuration)
+    try verification.verifyPlan(
+      header: plan.header, end: plan.end, errorRecords: plan.errorRecords,
+      candidates: plan.candidates, digest: plan.digest)
+    return try await verification.checkItems(
+      PlanVerification.trashItems(plan.candidates), server: server)
+  }
+
+  /// The trash rail: the server's trash must be on and keep what it holds. Returns how many
+  /// days it keeps it, when the server says.
+  private func checkTrashIsOn(_ server: ImmichRunServer) async throws(CairnError) -> Int? {
+    let settings = try await server.trashSettings()
+    if let refusal = SafetyRails.trash(enabled: settings.enabled, days: settings.days) {
+      throw refusal.error
+    }
+    return settings.days
   }
 
   /// Settles the runs an interruption left unfinished, before a real run starts anew; a dry
