@@ -39,7 +39,7 @@ let package = Package(
   ],
   targets: [
     // Records, the NDJSON codec, exit codes, diagnostics, paths, configuration, the pure engine.
-    .target(name: "CairnCore", dependencies: [argumentParser, logging, crypto]),
+    .target(name: "CairnCore", dependencies: [argumentParser, crypto]),
     // Walking a library, SHA-1 of files, and the global hash cache.
     .target(name: "CairnHashing", dependencies: ["CairnCore", "CairnSQLite", crypto, grdb]),
     // SQLite calls Swift cannot make (variadic functions, the SQLITE_TRANSIENT macro).
@@ -53,19 +53,19 @@ let package = Package(
     // the engine's fast adapters, the child cairn-fetch.
     .target(name: "CairnReconcile", dependencies: ["CairnCore", "CairnState"]),
     // The Immich HTTP client, server listing, sync stream and server-asset cache.
-    .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb, logging]),
+    .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb]),
     // A faithful test double of the Immich API (v2.7 and v3.1), for tests and the demo.
     .target(name: "ImmichTestServer", dependencies: [hummingbird, logging]),
     // The review page (cairn-gate --review): the plan as self-contained HTML. No I/O.
     .target(name: "CairnReview", dependencies: ["CairnCore", crypto]),
 
     tool("cairn-hash", ["CairnHashing"]),
-    tool("cairn-observe", ["CairnHashing", "CairnState", "CairnReconcile", "CairnWatch"]),
+    tool("cairn-observe", ["CairnState", "CairnReconcile", "CairnWatch"]),
     tool("cairn-fetch", ["CairnImmich"]),
     tool("cairn-reconcile", ["CairnState", "CairnReconcile"]),  // cairn-fetch runs as a subprocess
     tool("cairn-gate", ["CairnState", "CairnImmich", "CairnReview"]),  // thumbnails for --review
     tool("cairn-trash", ["CairnState", "CairnImmich"]),
-    tool("cairn-tag", ["CairnState", "CairnImmich"]),
+    tool("cairn-tag", ["CairnImmich"]),
     tool("cairn-restore", ["CairnState", "CairnImmich"]),
     .executableTarget(name: "immich-testserver", dependencies: ["ImmichTestServer", argumentParser]),
     // What the fuzzer feeds (records, streams, state files, configuration): see docs/FUZZING.md.
@@ -76,10 +76,10 @@ let package = Package(
     // Helpers shared by the test targets: temporary folders, running built binaries.
     .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
     .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnTestSupport"]),
-    .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport"]),
+    .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport", crypto]),
     .testTarget(name: "CairnWatchTests", dependencies: ["CairnWatch", "CairnTestSupport"]),
     .testTarget(
-      name: "CairnStateTests", dependencies: ["CairnState", "CairnReconcile", "CairnTestSupport"]),
+      name: "CairnStateTests", dependencies: ["CairnState", "CairnReconcile", "CairnTestSupport", grdb]),
     .testTarget(
       name: "CairnReconcileTests", dependencies: ["CairnReconcile", "CairnState", "CairnTestSupport"]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),

@@ -1,3 +1,5 @@
+import CairnCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -213,9 +215,7 @@ public struct LibraryWalker {
     }
     switch kind {
     case UInt8(DT_DIR):
-      guard String(validating: name, as: UTF8.self) != nil else {
-        return .failure(Self.invalidName)
-      }
+      guard Self.isValidUTF8(name) else { return .failure(Self.invalidName) }
       return .directory
     case UInt8(DT_REG):
       guard isCandidateFile, let status else { return nil }
@@ -229,10 +229,10 @@ public struct LibraryWalker {
     }
   }
 
-  /// Most names are ASCII: check that first, and only build a String for the rest.
+  /// Most names are ASCII: check that first, and only decode the rest.
   static func isValidUTF8(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
     if name.allSatisfy({ $0 < 0x80 }) { return true }
-    return String(validating: name, as: UTF8.self) != nil
+    return StrictUTF8.isValid(name)
   }
 
   static let invalidName = SystemError(

@@ -2,13 +2,14 @@ import CairnCore
 import Foundation
 
 /// `ImmichClient` as the `RunServer` that trash, tag and restore runs use (cairn-trash,
-/// cairn-tag, cairn-restore). Errors become `CairnError` with the tool's exit status.
+/// cairn-tag, cairn-restore). An `ImmichError` becomes the `CairnError` with the tool's exit
+/// status.
 public struct ImmichRunServer: RunServer {
   public let client: ImmichClient
 
   public init(client: ImmichClient) { self.client = client }
 
-  public func trashSettings() async throws -> TrashSettings {
+  public func trashSettings() async throws(CairnError) -> TrashSettings {
     do {
       let features = try await client.features()
       let config = try await client.config()
@@ -16,7 +17,7 @@ public struct ImmichRunServer: RunServer {
     } catch { throw error.cairnError }
   }
 
-  public func upsertTag(_ value: String) async throws -> String {
+  public func upsertTag(_ value: String) async throws(CairnError) -> String {
     let tags: [TagInfo]
     do { tags = try await client.upsertTags([value]) } catch { throw error.cairnError }
     guard let tag = tags.first else {
@@ -25,20 +26,20 @@ public struct ImmichRunServer: RunServer {
     return tag.id
   }
 
-  public func tags() async throws -> [ServerTag] {
+  public func tags() async throws(CairnError) -> [ServerTag] {
     do {
       return try await client.tags().map { ServerTag(id: $0.id, value: $0.value) }
     } catch { throw error.cairnError }
   }
 
-  public func tagAssets(tagID: String, assetIDs: [String]) async throws {
+  public func tagAssets(tagID: String, assetIDs: [String]) async throws(CairnError) {
     do { try await client.tagAssets(tagIds: [tagID], assetIds: assetIDs) } catch {
       throw error.cairnError
     }
   }
 
   /// `DELETE /api/tags/:id/assets {ids}` (the client has no method for it yet).
-  public func untagAssets(tagID: String, assetIDs: [String]) async throws {
+  public func untagAssets(tagID: String, assetIDs: [String]) async throws(CairnError) {
     guard !assetIDs.isEmpty else { return }
     do {
       let path = "/tags/\(try client.pathId(tagID))/assets"
@@ -50,7 +51,7 @@ public struct ImmichRunServer: RunServer {
   /// `DELETE /api/assets {ids, force:false}`, sent once: after a lost answer the run stops and
   /// the next one asks the server what happened, so no asset is ever trashed twice (a repeat
   /// would restart its trash period).
-  public func trash(assetIDs: [String]) async throws {
+  public func trash(assetIDs: [String]) async throws(TrashFailure) {
     guard !assetIDs.isEmpty else { return }
     do {
       _ = try await client.send(
@@ -58,17 +59,17 @@ public struct ImmichRunServer: RunServer {
         retry: .never)
     } catch {
       if let status = error.httpStatus, (400..<502).contains(status) {
-        throw TrashRejected(error.cairnError)
+        throw .rejected(error.cairnError)
       }
-      throw error.cairnError
+      throw .unanswered(error.cairnError)
     }
   }
 
-  public func restore(assetIDs: [String]) async throws {
+  public func restore(assetIDs: [String]) async throws(CairnError) {
     do { try await client.restore(assetIds: assetIDs) } catch { throw error.cairnError }
   }
 
-  public func asset(id: String) async throws -> RunAsset? {
+  public func asset(id: String) async throws(CairnError) -> RunAsset? {
     do {
       return Self.view(try await client.asset(id: id))
     } catch {
@@ -78,7 +79,7 @@ public struct ImmichRunServer: RunServer {
     }
   }
 
-  public func assets(taggedWith tagID: String) async throws -> [RunAsset] {
+  public func assets(taggedWith tagID: String) async throws(CairnError) -> [RunAsset] {
     var found: [String: RunAsset] = [:]
     do {
       // v2 searches only the timeline unless told; v3 skips nothing but locked. Ask for each.
@@ -112,7 +113,9 @@ public struct ImmichRunServer: RunServer {
 
   /// Fills in owner and visibility for candidates that lack them, from the server, so the
   /// ownership and locked checks never pass by default.
-  public func completeOwnership(_ candidates: [CandidateRecord]) async throws -> [CandidateRecord] {
+  public func completeOwnership(_ candidates: [CandidateRecord]) async throws(CairnError)
+    -> [CandidateRecord]
+  {
     var out: [CandidateRecord] = []
     out.reserveCapacity(candidates.count)
     for var candidate in candidates {

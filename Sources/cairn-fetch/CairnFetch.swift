@@ -63,7 +63,7 @@ struct CairnFetch: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Tool.run("cairn-fetch", common) {
+    try await Tool.run(Self.self, common) {
       let configuration = try Configuration.load()
       do {
         if check { return try await Checker(configuration: configuration).run() }

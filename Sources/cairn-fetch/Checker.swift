@@ -5,7 +5,7 @@ import CairnImmich
 struct Checker {
   let configuration: Configuration
   let writer = RecordWriter()
-  static let tool = "cairn-fetch"
+  static let tool = CairnFetch.toolName
 
   enum Mark {
     case ok, fail, warn, note
@@ -55,71 +55,109 @@ struct Checker {
     return status
   }
 
+  /// The checks in order; a failure that makes the rest meaningless (no settings, no server,
+  /// a rejected key) ends them early.
   private func runChecks(_ tally: Tally) async -> (ExitStatus, ServerIdentity?) {
+    guard checkSettings(tally) else { return (.configuration, nil) }
+    let client: ImmichClient
+    let version: ServerVersion
+    switch await reachServer(tally) {
+    case .success(let reached): (client, version) = reached
+    case .failure(let error): return (error.exitStatus, nil)
+    }
+    let (identity, goOn) = await checkKey(client, version, tally)
+    guard goOn else { return (tally.status, nil) }
+    await checkPermissions(client, tally)
+    await checkTrash(client, tally)
+    if let identity {
+      await noteExternalLibraries(client, tally)
+      checkSession(client, identity, tally)
+      await checkSessionWorks(client, identity, tally)
+    }
+    return (tally.status, identity)
+  }
+
+  private func checkSettings(_ tally: Tally) -> Bool {
     do {
       _ = try ServerConnection.settings(configuration)
-      let origin = configuration.origin(of: "IMMICH_URL") ?? "?"
-      line(.ok, "IMMICH_URL and IMMICH_API_KEY are set (URL from \(origin))", tally)
     } catch {
       line(.fail, error.message, tally)
-      return (.configuration, nil)
+      return false
     }
+    let origin = configuration.origin(of: "IMMICH_URL") ?? "?"
+    line(.ok, "IMMICH_URL and IMMICH_API_KEY are set (URL from \(origin))", tally)
+    return true
+  }
 
+  private func reachServer(_ tally: Tally) async -> Result<
+    (ImmichClient, ServerVersion), ImmichError
+  > {
     let client: ImmichClient
     let version: ServerVersion
     do {
       (client, version) = try await ServerConnection.reach(configuration: configuration)
-      let pong = (try? await client.ping()) ?? false
-      line(
-        pong ? .ok : .warn,
-        "server answers at \(client.apiBase): Immich \(version)" + (pong ? "" : " (no pong)"),
-        tally)
     } catch {
       line(.fail, error.message, tally)
-      return (error.exitStatus, nil)
+      return .failure(error)
     }
+    let pong = (try? await client.ping()) ?? false
+    line(
+      pong ? .ok : .warn,
+      "server answers at \(client.apiBase): Immich \(version)" + (pong ? "" : " (no pong)"), tally)
     if version < ServerVersion(major: 2, minor: 7, patch: 0) {
       line(.warn, "Immich \(version) is older than 2.7, the oldest version cairn knows", tally)
     }
+    return .success((client, version))
+  }
 
-    var identity: ServerIdentity?
+  /// The key's user, which names the partition; nil when the server would not say. The
+  /// checks go on unless the key was refused or the server failed.
+  private func checkKey(_ client: ImmichClient, _ version: ServerVersion, _ tally: Tally) async
+    -> (identity: ServerIdentity?, goOn: Bool)
+  {
     do {
       let user = try await client.currentUser()
-      identity = ServerIdentity(
-        url: client.apiBase, userId: user.id.lowercased(), version: version.description)
       line(.ok, "API key accepted: user \(user.email) (\(user.id))", tally)
+      let identity = ServerIdentity(
+        url: client.apiBase, userId: user.id.lowercased(), version: version.description)
+      return (identity, true)
     } catch {
       line(.fail, error.message, tally)
       tally.worsen(error.exitStatus)
-      if error.kind == .unauthorized || error.exitStatus == .serverFailure {
-        return (tally.status, nil)
-      }
+      return (nil, error.kind != .unauthorized && error.exitStatus != .serverFailure)
     }
+  }
 
+  private func checkPermissions(_ client: ImmichClient, _ tally: Tally) async {
+    let key: APIKeyInfo
     do {
-      let key = try await client.currentAPIKey()
-      for permission in CairnPermissions.required {
-        if key.grants(permission) {
-          line(.ok, "permission \(permission): \(CairnPermissions.purpose(permission))", tally)
-        } else {
-          line(
-            .fail,
-            "permission \(permission) missing (needed to \(CairnPermissions.purpose(permission))):"
-              + " edit the key in Immich → Account Settings → API Keys", tally)
-          tally.worsen(.permission)
-        }
-      }
-      for permission in CairnPermissions.optional where !key.grants(permission) {
-        line(
-          .warn,
-          "permission \(permission) missing (optional: to \(CairnPermissions.purpose(permission)))",
-          tally)
-      }
+      key = try await client.currentAPIKey()
     } catch {
       line(.fail, "cannot read the key's permissions: \(error.message)", tally)
       tally.worsen(error.exitStatus)
+      return
     }
+    for permission in CairnPermissions.required {
+      if key.grants(permission) {
+        line(.ok, "permission \(permission): \(CairnPermissions.purpose(permission))", tally)
+      } else {
+        line(
+          .fail,
+          "permission \(permission) missing (needed to \(CairnPermissions.purpose(permission))):"
+            + " edit the key in Immich → Account Settings → API Keys", tally)
+        tally.worsen(.permission)
+      }
+    }
+    for permission in CairnPermissions.optional where !key.grants(permission) {
+      line(
+        .warn,
+        "permission \(permission) missing (optional: to \(CairnPermissions.purpose(permission)))",
+        tally)
+    }
+  }
 
+  /// The trash must be on and keep what it holds: cairn's undo depends on it.
+  private func checkTrash(_ client: ImmichClient, _ tally: Tally) async {
     do {
       let features = try await client.features()
       if features.trash {
@@ -143,13 +181,6 @@ struct Checker {
       line(.fail, error.message, tally)
       tally.worsen(error.exitStatus)
     }
-
-    if identity != nil { await noteExternalLibraries(client, tally) }
-    if let identity {
-      checkSession(client, identity, tally)
-      await checkSessionWorks(client, identity, tally)
-    }
-    return (tally.status, identity)
   }
 
   private func checkSession(_ client: ImmichClient, _ identity: ServerIdentity, _ tally: Tally) {

@@ -11,7 +11,7 @@ struct Lister {
   let useCache: Bool
   let useSync: Bool
   let writer = RecordWriter()
-  static let tool = "cairn-fetch"
+  static let tool = CairnFetch.toolName
 
   func run() async throws -> ExitStatus {
     var clock = PhaseClock()

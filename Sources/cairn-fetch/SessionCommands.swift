@@ -15,8 +15,8 @@ struct SessionCommands {
     let password: Secret
     if let fromSettings = configuration.string("IMMICH_PASSWORD") {
       password = Secret(fromSettings)
-    } else if let typed = Terminal.readSecretLine(prompt: "Immich password for \(email): ") {
-      password = Secret(typed)
+    } else if let typed = Terminal.open()?.readSecret(prompt: "Immich password for \(email): ") {
+      password = typed
     } else {
       throw CairnError(
         .configuration, "no password: run --login on a terminal or set IMMICH_PASSWORD")

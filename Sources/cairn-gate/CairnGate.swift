@@ -8,7 +8,7 @@ struct CairnGate: AsyncParsableCommand {
     commandName: "cairn-gate",
     abstract: "Check the safety rails, preview the plan and pass on what may be trashed",
     discussion: """
-      Reads cairn-reconcile's candidates on standard input. Refuses (exit 25, nothing on \
+      Reads cairn-reconcile's candidates from the file named or standard input. Refuses (exit 25, nothing on \
       standard output) when a safety rail trips: an incomplete or error-carrying stream, an \
       empty or vanished root, an empty server where the last run matched many assets, or more \
       candidates than the threshold allows. Otherwise previews the plan on standard error and \
@@ -67,6 +67,8 @@ struct CairnGate: AsyncParsableCommand {
     name: .customLong("all"), help: "List every item in the preview, not the first 20 per section.")
   var listAll = false
 
+  @OptionGroup var input: RecordInput
+
   func validate() throws {
     if let digest = overrideThreshold, !PlanDigest.isWellFormed(digest) {
       throw ValidationError(
@@ -78,9 +80,9 @@ struct CairnGate: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Tool.run("cairn-gate", common) {
+    try await Tool.run(Self.self, common) {
       try await Gate(
-        decisions: GateDecisions(approve: approve, exclude: exclude),
+        input: input, decisions: GateDecisions(approve: approve, exclude: exclude),
         overrideDigest: overrideThreshold, listAll: listAll || common.verbose,
         expectedPlan: plan, review: review.map { ReviewWriter(path: $0) }
       ).run()

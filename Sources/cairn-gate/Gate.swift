@@ -4,6 +4,7 @@ import Foundation
 
 /// What `cairn-gate` does with one stream.
 struct Gate {
+  var input: RecordInput
   var decisions: GateDecisions
   var overrideDigest: String?
   var listAll: Bool
@@ -14,7 +15,43 @@ struct Gate {
 
   func run() async throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
-    let reader = RecordReader()
+    let stream = try read()
+    clock.lap("read", "\(stream.candidates.count) candidates")
+    // Bound to one plan: checked before any decision is stored.
+    try PlanBinding.check(expectedPlan, stream.candidates)
+    let configuration = try Configuration.load()
+    let state = try GateStateStore.open(
+      partition: stream.server.partition, configuration: configuration)
+    let resolved = try record(decisions.resolve(stream.candidates), stream.candidates, state)
+    clock.lap(
+      "decisions", "\(resolved.exclusions.count) excluded, \(resolved.approvals.count) approved")
+    let passed: Passed
+    do throws(CairnError) {
+      passed = try await checkRails(stream, state, configuration)
+    } catch {
+      state.close()
+      clock.lap("rails", error.status == .refused ? "refused" : "failed")
+      throw error
+    }
+    state.close()
+    clock.lap("rails", "\(passed.plan.toTrash.count) to trash")
+    write(passed, stream)
+    clock.lap("emit", "\(passed.plan.toTrash.count) candidates")
+    return .success
+  }
+
+  /// The stream as read: its candidates, and the other records to pass on as they came.
+  struct Stream {
+    let header: HeaderRecord
+    let end: EndRecord?
+    let errorRecords: Int
+    let candidates: [CandidateRecord]
+    let passThrough: [InputLine]
+    let server: ServerIdentity
+  }
+
+  private func read() throws(CairnError) -> Stream {
+    let reader = try input.reader()
     let stream = try RecordStream(reader: reader)
     var candidates: [CandidateRecord] = []
     var passThrough: [InputLine] = []
@@ -23,26 +60,28 @@ struct Gate {
       case CandidateRecord.recordType:
         candidates.append(try stream.decode(CandidateRecord.self, line))
       case ErrorRecord.recordType:
-        // Counted by the stream; an error-carrying stream is refused below.
+        // Counted by the stream; an error-carrying stream is refused by the rails.
         continue
       default:
         passThrough.append(line)
       }
     }
-    clock.lap("read", "\(candidates.count) candidates")
     guard let server = stream.header.server else {
       throw CairnError(
         .malformedInput,
         "the stream names no Immich server (feed cairn-gate cairn-reconcile's output)",
         at: reader.sourceName)
     }
-    try PlanBinding.check(expectedPlan, candidates)
-    let configuration = try Configuration.load()
-    let state = try GateStateStore.open(
-      partition: server.partition, configuration: configuration)
+    return Stream(
+      header: stream.header, end: stream.end, errorRecords: stream.errors.count,
+      candidates: candidates, passThrough: passThrough, server: server)
+  }
 
-    // Decisions first: what a person says holds even if a rail refuses this run.
-    let resolved = decisions.resolve(candidates)
+  /// Stores the person's decisions first: what a person says holds even if a rail refuses
+  /// this run.
+  private func record(
+    _ resolved: GateDecisions.Resolved, _ candidates: [CandidateRecord], _ state: GateStateStore
+  ) throws(CairnError) -> GateDecisions.Resolved {
     for argument in resolved.unmatched {
       Diagnostics.warning("'\(argument)' matches no candidate in this stream and is not a checksum")
     }
@@ -58,67 +97,78 @@ struct Gate {
       try state.approve(approved, plan: PlanDigest.of(candidates))
       Diagnostics.info("approved \(approved.count) candidate(s)")
     }
+    return resolved
+  }
 
-    clock.lap(
-      "decisions", "\(resolved.exclusions.count) excluded, \(resolved.approvals.count) approved")
+  /// A plan the rails passed, and what they compared.
+  struct Passed {
+    let plan: GatePlan
+    let inputs: SafetyRails.Inputs
+  }
 
+  /// Previews the plan and runs the rails over it; a plan they pass is recorded for
+  /// cairn-trash, which acts only on the plan passed here, with the override accepted here.
+  private func checkRails(
+    _ stream: Stream, _ state: GateStateStore, _ configuration: Configuration
+  ) async throws(CairnError) -> Passed {
     let plan = GatePlan(
-      candidates: candidates, exclusions: try state.exclusions(), approvals: try state.approvals())
+      candidates: stream.candidates, exclusions: try state.exclusions(),
+      approvals: try state.approvals())
     // The numbers the rails compare are the ones cairn-reconcile recorded for this scan, not
     // the ones the stream claims.
     let reconciled = try state.reconciled()
     let inputs = SafetyRails.Inputs(
-      header: stream.header, end: stream.end, errorRecords: stream.errors.count,
+      header: stream.header, end: stream.end, errorRecords: stream.errorRecords,
       planned: plan.toTrash.count, matched: reconciled?.matched,
       serverAssets: reconciled?.serverAssets, lastMatched: try state.lastMatched(),
       settings: try state.railSettings(), planDigest: plan.digest, overrideDigest: overrideDigest)
-
     if Diagnostics.verbosity > .quiet {
       for line in GatePreview.lines(plan, limit: listAll ? Int.max : 20) {
         Diagnostics.writeStderr(line + "\n")
       }
     }
     let refusal = try scanRefusal(stream.header, reconciled, state) ?? SafetyRails.check(inputs)
+    // The page is written whether or not the rails pass: a refused plan is the one to look at.
     try await review?.write(
       ReviewWriter.Plan(
-        plan: plan, candidates: candidates, header: stream.header, refusal: refusal?.description),
+        plan: plan, candidates: stream.candidates, header: stream.header,
+        refusal: refusal?.description),
       configuration)
-    if let refusal {
-      state.close()
-      clock.lap("rails", "refused")
-      throw refusal.error
-    }
-    clock.lap("rails", "\(plan.toTrash.count) to trash")
+    if let refusal { throw refusal.error }
     if let matched = inputs.matched, matched > 0 { try state.setLastMatched(matched) }
-    // cairn-trash acts only on the plan passed here, with the override accepted here.
     try state.recordPass(
       ScanBinding.GatePass(
         scan: reconciled?.scan ?? "", plan: plan.digest,
         overrideDigest: overrideDigest == plan.digest ? overrideDigest : nil))
-    state.close()
     if overrideDigest != nil && plan.toTrash.count >= inputs.settings.floor {
       Diagnostics.info("threshold overridden for plan \(plan.digest)")
     }
+    return Passed(plan: plan, inputs: inputs)
+  }
 
+  /// The header, the candidates to trash and to restore, the records passed through, and an
+  /// end record with the plan's digest.
+  private func write(_ passed: Passed, _ stream: Stream) {
+    let plan = passed.plan
     let writer = RecordWriter()
     let header = stream.header
     writer.write(
       HeaderRecord(
-        tool: "cairn-gate", pipeline: header.pipeline, roots: header.roots, server: header.server,
-        runId: header.runId, dryRun: header.dryRun, scan: header.scan))
+        tool: CairnGate.toolName, pipeline: header.pipeline, roots: header.roots,
+        server: header.server, runId: header.runId, dryRun: header.dryRun, scan: header.scan))
     for candidate in plan.toTrash { writer.write(candidate) }
     for candidate in plan.toRestore { writer.write(candidate) }
-    for line in passThrough { writer.writeLine(line.bytes, type: line.type) }
+    for line in stream.passThrough { writer.writeLine(line.bytes, type: line.type) }
     var counts = plan.counts
-    if let matched = inputs.matched { counts[SafetyRails.CountKey.matched] = matched }
-    if let listed = inputs.serverAssets { counts[SafetyRails.CountKey.serverAssets] = listed }
+    if let matched = passed.inputs.matched { counts[SafetyRails.CountKey.matched] = matched }
+    if let listed = passed.inputs.serverAssets {
+      counts[SafetyRails.CountKey.serverAssets] = listed
+    }
     writer.write(
       EndRecord(
-        tool: "cairn-gate", complete: true, errors: 0, counts: counts,
+        tool: CairnGate.toolName, complete: true, errors: 0, counts: counts,
         roots: stream.end?.roots ?? [], plan: plan.digest))
     writer.flush()
-    clock.lap("emit", "\(plan.toTrash.count) candidates")
-    return .success
   }
 
   /// The scan rail: the stream must come from the latest recorded scan, which cairn-reconcile

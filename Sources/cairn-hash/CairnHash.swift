@@ -73,7 +73,7 @@ struct CairnHash: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Tool.run("cairn-hash", common) {
+    try await Tool.run(Self.self, common) {
       var clock = PhaseClock()
       let roots = try inputRoots()
       clock.lap("input", "\(roots.count) path\(roots.count == 1 ? "" : "s")")
@@ -86,11 +86,12 @@ struct CairnHash: AsyncParsableCommand {
       options.showProgress = Diagnostics.stderrIsTerminal && !common.quiet
 
       let writer = RecordWriter()
-      writer.write(HeaderRecord(tool: "cairn-hash", roots: roots.map(\.path)))
-      let summary = LibraryScan(roots: roots, options: options).run(writer: writer, clock: &clock)
+      writer.write(HeaderRecord(tool: Self.toolName, roots: roots.map(\.path)))
+      let summary = LibraryScan(roots: roots, options: options, tool: Self.toolName).run(
+        writer: writer, clock: &clock)
       writer.write(
         EndRecord(
-          tool: "cairn-hash", complete: summary.complete, errors: summary.errors,
+          tool: Self.toolName, complete: summary.complete, errors: summary.errors,
           counts: summary.counts, roots: summary.roots))
       writer.flush()
       if !common.quiet && Diagnostics.stderrIsTerminal {

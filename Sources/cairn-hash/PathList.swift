@@ -27,8 +27,8 @@ enum PathList {
     }
     var roots: [ScanRoot] = []
     for entry in data.split(separator: separator, omittingEmptySubsequences: true) {
-      if let path = String(validating: entry, as: UTF8.self) {
-        roots.append(ScanRoot(path: RootPath.absolute(path)))
+      if StrictUTF8.isValid(entry) {
+        roots.append(ScanRoot(path: RootPath.absolute(String(decoding: entry, as: UTF8.self))))
       } else {
         roots.append(
           ScanRoot(

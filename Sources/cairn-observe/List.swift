@@ -22,12 +22,12 @@ struct List: AsyncParsableCommand {
   var table = false
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common) {
+    try await Tool.run(CairnObserve.self, common) {
       let (store, _) = try openStore(partition, common)
       defer { store.close() }
       let writer = RecordWriter()
       let server = ServerIdentity(url: store.partition.serverURL, userId: store.partition.userId)
-      if !table { writer.write(HeaderRecord(tool: "cairn-observe", server: server)) }
+      if !table { writer.write(HeaderRecord(tool: CairnObserve.toolName, server: server)) }
       var count = 0
       if exclusions {
         for exclusion in try store.exclusions.all() {
@@ -73,7 +73,7 @@ struct List: AsyncParsableCommand {
       if !table {
         writer.write(
           EndRecord(
-            tool: "cairn-observe", complete: true,
+            tool: CairnObserve.toolName, complete: true,
             counts: [exclusions ? "exclusions" : "observed": count]))
       }
       writer.flush()
@@ -93,7 +93,7 @@ struct Show: AsyncParsableCommand {
   var item: String
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common, writesRecords: false) {
+    try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let (store, configuration) = try openStore(partition, common)
       defer { store.close() }
       var lines: [String] = []

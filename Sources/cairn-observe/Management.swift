@@ -59,7 +59,7 @@ struct Exclude: AsyncParsableCommand {
   var items: [String]
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common, writesRecords: false) {
+    try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let (store, configuration) = try openStore(partition, common)
       defer { store.close() }
       let checksums = try resolveChecksums(items, store: store, configuration: configuration)
@@ -81,7 +81,7 @@ struct Include: AsyncParsableCommand {
   var items: [String]
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common, writesRecords: false) {
+    try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let (store, configuration) = try openStore(partition, common)
       defer { store.close() }
       let checksums = try resolveChecksums(items, store: store, configuration: configuration)
@@ -128,7 +128,7 @@ struct Import: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common, writesRecords: false) {
+    try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let text: String
       if file == "-" {
         text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
@@ -169,16 +169,14 @@ struct Reset: AsyncParsableCommand {
   var yes = false
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common, writesRecords: false) {
+    try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let (store, _) = try openStore(partition, common)
       defer { store.close() }
       let count = try store.observed.count()
       if !yes {
-        guard
-          Terminal.confirm(
-            "Forget \(count) observed checksum(s) of \(store.partition)? Exclusions are kept. [y/N] "
-          )
-        else {
+        let question =
+          "Forget \(count) observed checksum(s) of \(store.partition)? Exclusions are kept."
+        guard Terminal.open()?.confirm(question) == true else {
           throw CairnError.refused(
             "reset not confirmed (it asks on the terminal; --yes skips the question)")
         }
@@ -187,22 +185,5 @@ struct Reset: AsyncParsableCommand {
       Diagnostics.info("forgot \(count) observed checksum(s); exclusions kept")
       return .success
     }
-  }
-}
-
-enum Terminal {
-  /// Asks on /dev/tty; false when there is no terminal or the answer is not yes.
-  static func confirm(_ question: String) -> Bool {
-    guard let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else { return false }
-    defer { try? tty.close() }
-    tty.write(Data(question.utf8))
-    var answer: [UInt8] = []
-    while true {
-      let byte = tty.readData(ofLength: 1)
-      guard let first = byte.first, first != 0x0A else { break }
-      answer.append(first)
-    }
-    let text = String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-    return ["y", "yes"].contains(text.lowercased())
   }
 }

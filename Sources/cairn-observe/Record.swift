@@ -7,10 +7,11 @@ import Foundation
 struct RecordCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "record",
-    abstract: "Record a scan from standard input and pass it through",
+    abstract: "Record a scan and pass it through",
     discussion: """
-      Every line is written to standard output unchanged, except the header, which gains \
-      'cairn-observe' in its pipeline (and the server, when it named none). The end record \
+      Reads the scan from the file named, or standard input. Every line is written to \
+      standard output unchanged, except the header, which gains 'cairn-observe' in its \
+      pipeline (and the server, when it named none). The end record \
       passes through with its counts. A scan without its end record is passed on and its \
       files are recorded as seen, but no root counts as complete (exit 65).
       """)
@@ -21,8 +22,10 @@ struct RecordCommand: AsyncParsableCommand {
   @Flag(help: "Do not look in trash folders for deletion signals.")
   var noTrash = false
 
+  @OptionGroup var input: RecordInput
+
   func run() async throws {
-    try await Tool.run("cairn-observe", common) {
+    try await Tool.run(CairnObserve.self, common) {
       try Observe(options: self).run()
     }
   }
@@ -34,9 +37,9 @@ struct Observe {
 
   func run() throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
+    let reader = try options.input.reader()
     let configuration = try Configuration.load()
     let now = Date()
-    let reader = RecordReader()
     let writer = RecordWriter()
     reader.willBlock = { writer.flush() }
     let stream = try RecordStream(reader: reader)
@@ -50,7 +53,7 @@ struct Observe {
         serverFile: options.partition.serverFile, fetchArguments: fetchArguments)
       header.server = identity
     }
-    header.pipeline.append("cairn-observe")
+    header.pipeline.append(CairnObserve.toolName)
     // Take the lock before passing anything on, so a busy partition stops the pipeline early.
     let store = try PartitionStore.open(identity.partition, paths: configuration.paths)
     defer { store.close() }

@@ -29,7 +29,7 @@ struct Watch: AsyncParsableCommand {
   var roots: [String] = []
 
   func run() async throws {
-    try await Tool.run("cairn-observe", common, writesRecords: false) {
+    try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let configuration = try Configuration.load()
       let folders = try libraryRoots(configuration)
       let identity = try ServerListing.identity(

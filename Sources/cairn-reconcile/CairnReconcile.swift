@@ -47,8 +47,10 @@ struct CairnReconcile: AsyncParsableCommand {
   )
   var noTrash = false
 
+  @OptionGroup var input: RecordInput
+
   func run() async throws {
-    try await Tool.run("cairn-reconcile", common) {
+    try await Tool.run(Self.self, common) {
       var run = try Reconcile(options: self)
       return try run.run()
     }

@@ -18,11 +18,13 @@ struct Reconcile {
   }
 
   mutating func run() throws(CairnError) -> ExitStatus {
+    // The input is opened first: a terminal on stdin is a usage error before cairn-fetch starts.
+    let reader = try options.input.reader()
     // The listing is read while the scan is read and recorded: recording needs only the
     // server's identity (the partition), which the listing's first line gives.
     let reading = ReconcileReading(
       listing: listingSource, paths: configuration.paths, recognition: .byDigest)
-    let scan = try readScan(reading)
+    let scan = try readScan(reader, reading)
     let store = try openStore(reading, for: scan)
     let checkpoint = try recordScan(scan, in: store, reading)
     let listing = try reading.readServerListing()
@@ -65,8 +67,9 @@ struct Reconcile {
 
   /// "read scan": the whole scan from stdin, refused when it has no end or its scope is in
   /// doubt.
-  private mutating func readScan(_ reading: ReconcileReading) throws(CairnError) -> ScanInput {
-    let reader = RecordReader()
+  private mutating func readScan(_ reader: RecordReader, _ reading: ReconcileReading)
+    throws(CairnError) -> ScanInput
+  {
     let stream = try RecordStream(reader: reader)
     let scan = try reading.readScan(stream)
     guard scan.end != nil else {

@@ -9,7 +9,8 @@ struct CairnRestore: AsyncParsableCommand {
     abstract: "Bring assets that cairn trashed back from Immich's trash",
     discussion: """
       Selects assets of cairn runs by run id, by asset id, by a regular expression on the \
-      original file name, or from asset or result records on standard input, and restores \
+      original file name, or from asset, result or candidate records (in the file named, or on \
+      standard input when no other selection is given), and restores \
       them with POST /api/trash/restore/assets (both halves of a Live Photo). Checks that each \
       is active again, journals the restore under the run that trashed it, and excludes the \
       restored checksums so the next run does not trash them again.
@@ -54,6 +55,8 @@ struct CairnRestore: AsyncParsableCommand {
     help: ArgumentHelp("Show one run from the local journal and exit.", valueName: "run-id"))
   var show: String?
 
+  @OptionGroup var input: RecordInput
+
   func validate() throws {
     if let pattern = fileNamePattern {
       do { _ = try NSRegularExpression(pattern: pattern) } catch {
@@ -61,15 +64,19 @@ struct CairnRestore: AsyncParsableCommand {
       }
     }
     if list && show != nil { throw ValidationError("--list and --show exclude each other") }
+    if (list || show != nil) && input.isNamed {
+      throw ValidationError("--list and --show read the journal, not a file of records")
+    }
   }
 
   func run() async throws {
-    try await Tool.run("cairn-restore", common) {
+    try await Tool.run(Self.self, common) {
       if list || show != nil {
         return try JournalView(showRun: show).run()
       }
       return try await Restore(
-        runIDs: runIDs, assetIDs: assetIDs, fileNamePattern: fileNamePattern, dryRun: dryRun
+        runIDs: runIDs, assetIDs: assetIDs, fileNamePattern: fileNamePattern, dryRun: dryRun,
+        input: input
       ).run()
     }
   }

@@ -3,34 +3,17 @@ import CairnImmich
 import CairnState
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What `cairn-restore` does: find the assets, restore them, verify, journal, exclude.
 struct Restore {
   var runIDs: [String]
   var assetIDs: [String]
   var fileNamePattern: String?
   var dryRun: Bool
+  var input: RecordInput
 
   func run() async throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
-    var assetIDs = self.assetIDs.map { $0.lowercased() }
-    var runHints: [String: String] = [:]
-    if runIDs.isEmpty && assetIDs.isEmpty && fileNamePattern == nil {
-      guard isatty(0) == 0 else {
-        throw CairnError(
-          .usage,
-          "say what to restore: --run-id, --asset-id, --file-name-matches, or records on stdin")
-      }
-      for (id, run) in try readStdin() {
-        assetIDs.append(id)
-        if let run { runHints[id] = run }
-      }
-    }
+    let wanted = try assetsNamed()
     for run in runIDs where RunID(run) == nil {
       throw CairnError(.usage, "\(run) is not a cairn run id (like 2026-11-22T10:15:00Z-3F2A9C1B)")
     }
@@ -43,48 +26,16 @@ struct Restore {
     let journal = Journal(path: Journal.path(configuration.paths, connection.partition))
     let history = try journal.read().runs.filter { !$0.reviewedOnly }
 
-    var selector = RestoreSelector(history: history, server: connection.runServer)
-    do {
-      for run in runIDs { try await selector.add(run: run) }
-      for id in assetIDs { try await selector.add(assetID: id, runHint: runHints[id]) }
-      if let pattern = fileNamePattern { try await selector.add(fileNamesMatching: pattern) }
-    } catch {
-      throw asCairnError(error, .serverFailure)
-    }
-    for note in selector.notes { Diagnostics.warning(note) }
-    clock.lap("select", "\(selector.targets.count) assets in the trash")
+    let targets = try await select(wanted, history: history, server: connection.runServer)
+    clock.lap("select", "\(targets.count) assets in the trash")
 
-    let writer = RecordWriter()
-    writer.onDownstreamClosed = .discard
-    writer.write(
-      HeaderRecord(
-        tool: "cairn-restore",
-        server: ServerIdentity(
-          url: connection.partition.serverURL, userId: connection.identity.userId),
-        dryRun: dryRun))
-    let outcome = await RestoreRun(server: connection.runServer, journal: journal).execute(
-      selector.targets, dryRun: dryRun,
-      emit: {
-        writer.write($0)
-        ProgressLine.standardError.advance("assets", of: selector.targets.count)
-      })
-    if !dryRun && !outcome.restoredChecksums.isEmpty {
-      // The person wants these on the server: the next run must not trash them again.
-      try state.exclude(outcome.restoredChecksums)
-    }
+    let outcome = try await restore(
+      targets, connection: connection, journal: journal, state: state)
     clock.lap(dryRun ? "plan" : "restore", "\(outcome.restored.count) restored and verified")
-    let complete = outcome.failure == nil && outcome.failed.isEmpty
-    writer.write(
-      EndRecord(
-        tool: "cairn-restore", complete: complete, errors: outcome.failed.count,
-        counts: dryRun
-          ? ["wouldRestore": selector.targets.count]
-          : ["restored": outcome.restored.count, "failed": outcome.failed.count]))
-    writer.flush()
-    if selector.targets.isEmpty {
+    if targets.isEmpty {
       Diagnostics.info("nothing to restore: no selected asset of a cairn run is in the trash")
     } else if dryRun {
-      Diagnostics.info("dry run: \(selector.targets.count) asset(s) would be restored")
+      Diagnostics.info("dry run: \(targets.count) asset(s) would be restored")
     } else {
       Diagnostics.info(
         "restored \(outcome.restored.count) asset(s); their checksums are now excluded from "
@@ -94,10 +45,76 @@ struct Restore {
     return outcome.failed.isEmpty ? .success : .partial
   }
 
+  /// The assets named by id, and by the records read (a file named, or standard input when
+  /// nothing else says what to restore), with the run each record says it came from.
+  private func assetsNamed() throws(CairnError) -> (ids: [String], runHints: [String: String]) {
+    var ids = assetIDs.map { $0.lowercased() }
+    var runHints: [String: String] = [:]
+    if input.isNamed || (runIDs.isEmpty && ids.isEmpty && fileNamePattern == nil) {
+      let reader = try input.reader(
+        whenTerminal:
+          "say what to restore: --run-id, --asset-id, --file-name-matches, or records on stdin")
+      for (id, run) in try readRecords(reader) {
+        ids.append(id)
+        if let run { runHints[id] = run }
+      }
+    }
+    return (ids, runHints)
+  }
+
+  /// The assets of cairn runs, still in the trash, that the selection names.
+  private func select(
+    _ wanted: (ids: [String], runHints: [String: String]), history: [RunHistory],
+    server: ImmichRunServer
+  ) async throws(CairnError) -> [RestoreRun.Target] {
+    var selector = RestoreSelector(history: history, server: server)
+    for run in runIDs { try await selector.add(run: run) }
+    for id in wanted.ids { try await selector.add(assetID: id, runHint: wanted.runHints[id]) }
+    if let pattern = fileNamePattern { try await selector.add(fileNamesMatching: pattern) }
+    for note in selector.notes { Diagnostics.warning(note) }
+    return selector.targets
+  }
+
+  /// Restores `targets` (see `RestoreRun`), writing a result per asset and the end record,
+  /// and excludes the restored checksums: the person wants these on the server, so the next
+  /// run must not trash them again.
+  private func restore(
+    _ targets: [RestoreRun.Target], connection: ServerConnection, journal: Journal,
+    state: PartitionAccess
+  ) async throws(CairnError) -> RestoreRun.Outcome {
+    let writer = RecordWriter()
+    writer.onDownstreamClosed = .discard
+    writer.write(
+      HeaderRecord(
+        tool: CairnRestore.toolName,
+        server: ServerIdentity(
+          url: connection.partition.serverURL, userId: connection.identity.userId),
+        dryRun: dryRun))
+    let outcome = await RestoreRun(server: connection.runServer, journal: journal).execute(
+      targets, dryRun: dryRun,
+      emit: {
+        writer.write($0)
+        ProgressLine.standardError.advance("assets", of: targets.count)
+      })
+    if !dryRun && !outcome.restoredChecksums.isEmpty {
+      try state.exclude(
+        outcome.restoredChecksums, reason: "restored by \(CairnRestore.toolName)")
+    }
+    let complete = outcome.failure == nil && outcome.failed.isEmpty
+    writer.write(
+      EndRecord(
+        tool: CairnRestore.toolName, complete: complete, errors: outcome.failed.count,
+        counts: dryRun
+          ? ["wouldRestore": targets.count]
+          : ["restored": outcome.restored.count, "failed": outcome.failed.count]))
+    writer.flush()
+    return outcome
+  }
+
   /// Asset ids (and the run they came from, when the record says) from asset, result or
-  /// candidate records on standard input.
-  private func readStdin() throws(CairnError) -> [(String, String?)] {
-    let stream = try RecordStream(reader: RecordReader())
+  /// candidate records.
+  private func readRecords(_ reader: RecordReader) throws(CairnError) -> [(String, String?)] {
+    let stream = try RecordStream(reader: reader)
     var ids: [(String, String?)] = []
     while let line = try stream.next() {
       switch line.type {
@@ -116,8 +133,4 @@ struct Restore {
     try stream.requireComplete()
     return ids
   }
-}
-
-func asCairnError(_ error: any Error, _ status: ExitStatus) -> CairnError {
-  error as? CairnError ?? CairnError(status, "\(error)")
 }

@@ -13,7 +13,7 @@ struct CairnTag: AsyncParsableCommand {
       many assets carry it and how many of them are in the trash. --run-id writes an asset \
       record for each asset of that run, trashed ones included, across every visibility an \
       API key can see. --add TAG tags the assets named by asset, result or candidate records \
-      on standard input (PUT /api/tags, then PUT /api/tags/assets).
+      in the file named, or on standard input (PUT /api/tags, then PUT /api/tags/assets).
       """,
     version: CairnVersion.current)
 
@@ -31,17 +31,20 @@ struct CairnTag: AsyncParsableCommand {
   @Option(
     name: .customLong("add"),
     help: ArgumentHelp(
-      "Tag the assets read from standard input with this tag value.", valueName: "tag"))
+      "Tag the assets named by the records read with this tag value.", valueName: "tag"))
   var addTag: String?
 
   @Flag(
     name: .customLong("dry-run"), help: "With --add: show what would be tagged; change nothing.")
   var dryRun = false
 
+  @OptionGroup var input: RecordInput
+
   func validate() throws {
     let modes = [list, runID != nil, addTag != nil].filter { $0 }.count
     if modes > 1 { throw ValidationError("--list, --run-id and --add exclude each other") }
     if dryRun && addTag == nil { throw ValidationError("--dry-run goes with --add") }
+    if input.isNamed && addTag == nil { throw ValidationError("a file of records goes with --add") }
     if let runID, RunID(runID) == nil {
       throw ValidationError("\(runID) is not a cairn run id (like 2026-11-22T10:15:00Z-3F2A9C1B)")
     }
@@ -51,10 +54,10 @@ struct CairnTag: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Tool.run("cairn-tag", common) {
+    try await Tool.run(Self.self, common) {
       let history = ServerHistory()
       if let runID { return try await history.show(runID) }
-      if let addTag { return try await history.tag(addTag, dryRun: dryRun) }
+      if let addTag { return try await history.tag(addTag, dryRun: dryRun, input: input) }
       return try await history.list()
     }
   }

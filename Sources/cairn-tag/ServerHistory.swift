@@ -9,27 +9,23 @@ struct ServerHistory {
     let connection = try await ServerConnection.open(try Configuration.load())
     clock.lap("connect", connection.identity.url)
     let writer = RecordWriter()
-    writer.write(HeaderRecord(tool: "cairn-tag", server: connection.identity))
+    writer.write(HeaderRecord(tool: CairnTag.toolName, server: connection.identity))
     var runs = 0
-    do {
-      let tags = try await connection.runServer.tags()
-        .compactMap { tag in RunTag(value: tag.value).map { (tag, $0) } }
-        .sorted { $0.1.runID < $1.1.runID }
-      for (tag, runTag) in tags {
-        let assets = try await connection.runServer.assets(taggedWith: tag.id)
-        let trashed = assets.filter(\.isTrashed).count
-        writer.write(
-          RunRecord(
-            runId: runTag.runID.description, source: "server", startedAt: runTag.runID.started,
-            tagId: tag.id, assets: assets.count, inTrash: trashed, restored: assets.count - trashed)
-        )
-        runs += 1
-      }
-    } catch {
-      throw asCairnError(error, .serverFailure)
+    let tags = try await connection.runServer.tags()
+      .compactMap { tag in RunTag(value: tag.value).map { (tag, $0) } }
+      .sorted { $0.1.runID < $1.1.runID }
+    for (tag, runTag) in tags {
+      let assets = try await connection.runServer.assets(taggedWith: tag.id)
+      let trashed = assets.filter(\.isTrashed).count
+      writer.write(
+        RunRecord(
+          runId: runTag.runID.description, source: "server", startedAt: runTag.runID.started,
+          tagId: tag.id, assets: assets.count, inTrash: trashed, restored: assets.count - trashed)
+      )
+      runs += 1
     }
     clock.lap("runs", "\(runs) run tags")
-    writer.write(EndRecord(tool: "cairn-tag", complete: true, counts: ["runs": runs]))
+    writer.write(EndRecord(tool: CairnTag.toolName, complete: true, counts: ["runs": runs]))
     writer.flush()
     return .success
   }
@@ -39,38 +35,36 @@ struct ServerHistory {
     let connection = try await ServerConnection.open(try Configuration.load())
     clock.lap("connect", connection.identity.url)
     let writer = RecordWriter()
-    writer.write(HeaderRecord(tool: "cairn-tag", server: connection.identity, runId: run))
+    writer.write(HeaderRecord(tool: CairnTag.toolName, server: connection.identity, runId: run))
     var count = 0
-    do {
-      let value = RunTag(value: RunTag.prefix + run).map(\.value) ?? ""
-      guard let tag = try await connection.runServer.tags().first(where: { $0.value == value })
-      else {
-        throw CairnError(.usage, "the server has no tag \(value)")
-      }
-      for asset in try await connection.runServer.assets(taggedWith: tag.id) {
-        writer.write(
-          AssetRecord(
-            id: asset.id.lowercased(), checksum: asset.checksum ?? "",
-            originalFileName: asset.originalFileName ?? "", assetType: asset.assetType ?? "OTHER",
-            visibility: asset.visibility, livePhotoVideoId: asset.livePhotoVideoID?.lowercased(),
-            isTrashed: asset.isTrashed, ownerId: asset.ownerID.lowercased(),
-            fileCreatedAt: asset.fileCreatedAt, isFavorite: asset.isFavorite,
-            libraryId: asset.libraryId))
-        count += 1
-      }
-    } catch {
-      throw asCairnError(error, .serverFailure)
+    let value = RunTag(value: RunTag.prefix + run).map(\.value) ?? ""
+    guard let tag = try await connection.runServer.tags().first(where: { $0.value == value })
+    else {
+      throw CairnError(.usage, "the server has no tag \(value)")
+    }
+    for asset in try await connection.runServer.assets(taggedWith: tag.id) {
+      writer.write(
+        AssetRecord(
+          id: asset.id.lowercased(), checksum: asset.checksum ?? "",
+          originalFileName: asset.originalFileName ?? "", assetType: asset.assetType ?? "OTHER",
+          visibility: asset.visibility, livePhotoVideoId: asset.livePhotoVideoID?.lowercased(),
+          isTrashed: asset.isTrashed, ownerId: asset.ownerID.lowercased(),
+          fileCreatedAt: asset.fileCreatedAt, isFavorite: asset.isFavorite,
+          libraryId: asset.libraryId))
+      count += 1
     }
     clock.lap("assets", "\(count) assets")
     writer.write(
-      EndRecord(tool: "cairn-tag", complete: true, counts: ["assets": count], runId: run))
+      EndRecord(tool: CairnTag.toolName, complete: true, counts: ["assets": count], runId: run))
     writer.flush()
     return .success
   }
 
-  func tag(_ value: String, dryRun: Bool) async throws(CairnError) -> ExitStatus {
+  func tag(_ value: String, dryRun: Bool, input: RecordInput) async throws(CairnError)
+    -> ExitStatus
+  {
     var clock = PhaseClock()
-    let stream = try RecordStream(reader: RecordReader())
+    let stream = try RecordStream(reader: try input.reader())
     var ids: [String] = []
     var seen: Set<String> = []
     while let line = try stream.next() {
@@ -89,31 +83,24 @@ struct ServerHistory {
     let connection = try await ServerConnection.open(try Configuration.load())
     clock.lap("connect", connection.identity.url)
     let writer = RecordWriter()
-    writer.write(HeaderRecord(tool: "cairn-tag", server: connection.identity, dryRun: dryRun))
+    writer.write(HeaderRecord(tool: CairnTag.toolName, server: connection.identity, dryRun: dryRun))
     if dryRun {
       for id in ids { writer.write(ResultRecord(assetId: id, action: "would-tag", message: value)) }
     } else {
-      do {
-        let tagID = try await connection.runServer.upsertTag(value)
-        for batch in ids.chunked(1000) {
-          try await connection.runServer.tagAssets(tagID: tagID, assetIDs: batch)
-          for id in batch {
-            writer.write(ResultRecord(assetId: id, action: "tagged", message: value))
-          }
+      let tagID = try await connection.runServer.upsertTag(value)
+      for batch in ids.chunked(1000) {
+        try await connection.runServer.tagAssets(tagID: tagID, assetIDs: batch)
+        for id in batch {
+          writer.write(ResultRecord(assetId: id, action: "tagged", message: value))
         }
-      } catch {
-        throw asCairnError(error, .serverFailure)
       }
     }
     clock.lap(dryRun ? "plan" : "tag", "\(ids.count) assets")
     writer.write(
       EndRecord(
-        tool: "cairn-tag", complete: true, counts: [dryRun ? "wouldTag" : "tagged": ids.count]))
+        tool: CairnTag.toolName, complete: true, counts: [dryRun ? "wouldTag" : "tagged": ids.count]
+      ))
     writer.flush()
     return .success
   }
-}
-
-func asCairnError(_ error: any Error, _ status: ExitStatus) -> CairnError {
-  error as? CairnError ?? CairnError(status, "\(error)")
 }

@@ -8,7 +8,7 @@ struct CairnTrash: AsyncParsableCommand {
     commandName: "cairn-trash",
     abstract: "Move the assets of an approved plan to Immich's trash, tagged and journalled",
     discussion: """
-      Reads cairn-gate's output on standard input (a header, candidates, and an end record \
+      Reads cairn-gate's output from the file named or standard input (a header, candidates, and an end record \
       whose plan digest must match the candidates). Upserts the run tag cairn/v1/run/<run-id>, \
       tags every asset and its Live Photo motion video, then moves them to the trash with \
       DELETE /api/assets (force:false, batches of at most 1000), journalling every step. \
@@ -43,6 +43,8 @@ struct CairnTrash: AsyncParsableCommand {
     help: ArgumentHelp("Assets per DELETE request, 2 to 1000.", valueName: "n"))
   var batchSize = 1000
 
+  @OptionGroup var input: RecordInput
+
   func validate() throws {
     guard (2...1000).contains(batchSize) else {
       throw ValidationError("--batch-size must be from 2 to 1000")
@@ -50,8 +52,8 @@ struct CairnTrash: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Tool.run("cairn-trash", common) {
-      try await Trash(dryRun: dryRun, yes: yes, batchSize: batchSize).run()
+    try await Tool.run(Self.self, common) {
+      try await Trash(input: input, dryRun: dryRun, yes: yes, batchSize: batchSize).run()
     }
   }
 }

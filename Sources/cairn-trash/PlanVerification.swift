@@ -80,10 +80,7 @@ struct PlanVerification {
         check.proposals[candidate.assetId.lowercased()]?
         .livePhotoVideoId
       if let video = candidate.livePhotoVideoId {
-        let asset: RunAsset?
-        do { asset = try await server.asset(id: video) } catch {
-          throw asCairnError(error, .serverFailure)
-        }
+        let asset = try await server.asset(id: video)
         // The video's bytes are the server's word, not the stream's.
         candidate.livePhotoVideoChecksum = asset?.checksum
         if let checksum = asset?.checksum, let reason = check.refusal(forVideo: checksum) {

@@ -5,67 +5,25 @@ import Foundation
 
 /// What `cairn-trash` does with one plan.
 struct Trash {
+  var input: RecordInput
   var dryRun: Bool
   var yes: Bool
   var batchSize: Int
 
   func run() async throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
-    // The plan, checked before anything talks to the server.
-    let stream = try RecordStream(reader: RecordReader())
-    var candidates: [CandidateRecord] = []
-    while let line = try stream.next() {
-      guard line.type == CandidateRecord.recordType else { continue }
-      candidates.append(try stream.decode(CandidateRecord.self, line))
-    }
-    let header = stream.header
-    let inputs = SafetyRails.Inputs(
-      header: header, end: stream.end, errorRecords: stream.errors.count, planned: 0,
-      planDigest: "")
-    if let refusal = SafetyRails.stream(inputs) ?? SafetyRails.roots(inputs) {
-      throw refusal.error
-    }
-    let digest = PlanDigest.of(candidates)
-    if let refusal = SafetyRails.planDigest(stated: stream.end?.plan, computed: digest) {
-      throw refusal.error
-    }
-    guard let identity = header.server else {
-      throw CairnError(
-        .malformedInput, "the plan names no Immich server (feed cairn-trash cairn-gate's output)",
-        at: "<stdin>")
-    }
-    clock.lap("read plan", "\(candidates.count) candidates, digest checked")
+    let plan = try readPlan()
+    clock.lap("read plan", "\(plan.candidates.count) candidates, digest checked")
 
     let configuration = try Configuration.load()
-    let connection = try await ServerConnection.open(configuration)
-    guard connection.partition == identity.partition else {
-      throw SafetyRails.Refusal(
-        .planMismatch,
-        "the plan was made for \(identity.partition), but the configuration points at "
-          + "\(connection.partition)", "rerun the pipeline against this server and user"
-      ).error
-    }
+    let connection = try await connect(for: plan, configuration)
     let state = try PartitionAccess.lock(connection.partition, configuration)
     defer { state.store.close() }
-    // Everything the plan claims is checked against the state before anything changes.
-    let verification = PlanVerification(state: state, configuration: configuration)
-    try verification.verifyPlan(
-      header: header, end: stream.end, errorRecords: stream.errors.count,
-      candidates: candidates, digest: digest)
-    let items = try await verification.checkItems(
-      PlanVerification.trashItems(candidates), server: connection.runServer)
+    let items = try await check(plan, state, configuration, connection.runServer)
     clock.lap("check plan", "\(items.count) items checked against the state")
-
-    let trashSettings: TrashSettings
-    do { trashSettings = try await connection.runServer.trashSettings() } catch {
-      throw asCairnError(error, .serverFailure)
-    }
-    if let refusal = SafetyRails.trash(enabled: trashSettings.enabled, days: trashSettings.days) {
-      throw refusal.error
-    }
+    let trashDays = try await checkTrashIsOn(connection.runServer)
     clock.lap(
-      "server checks",
-      "trash on, kept \(trashSettings.days.map { "\($0) days" } ?? "as configured")")
+      "server checks", "trash on, kept \(trashDays.map { "\($0) days" } ?? "as configured")")
 
     let journal = Journal(path: Journal.path(configuration.paths, connection.partition))
     var history = try journal.read().runs
@@ -74,40 +32,148 @@ struct Trash {
       !state.dryRunReviewed && !history.contains { $0.reviewedOnly && $0.plan != nil }
       && !history.contains { $0.startedAt != nil }
     let isDry = dryRun || firstRun
-
-    let unfinished = history.filter(\.isUnfinished)
-    if !unfinished.isEmpty {
-      if isDry {
-        Diagnostics.warning(
-          "run \(unfinished[0].runID) was interrupted; the next real run settles it first")
-      } else {
-        Diagnostics.info(
-          "settling interrupted run(s) \(unfinished.map(\.runID).joined(separator: ", ")): "
-            + "keeping what the server trashed, untagging the rest")
-        do {
-          for settled in try await RunRecovery(
-            server: connection.runServer, journal: journal,
-            inFlightWait: try Self.inFlightWait(configuration)
-          )
-          .settle(unfinished) {
-            Diagnostics.info(
-              "run \(settled.runID): \(settled.adopted.count + settled.confirmedTrashed.count) "
-                + "found in the trash, \(settled.untagged.count) untagged")
-          }
-        } catch {
-          throw asCairnError(error, .serverFailure)
-        }
-        history = try journal.read().runs
-      }
+    if try await settleInterrupted(history, dry: isDry, journal, connection, configuration) {
+      history = try journal.read().runs
     }
+    let trashPlan = try await screen(items, history: history, state, connection)
+    clock.lap("plan", "\(trashPlan.units.count) to trash, \(trashPlan.skipped.count) skipped")
 
+    let runID = RunID.next(after: history.compactMap { RunID($0.runID) })
+    let writer = startOutput(plan, trashPlan, runID: isDry ? nil : runID)
+    let putBack = try await PutBack(
+      server: connection.runServer, userID: connection.identity.userId, journal: journal,
+      state: state
+    ).run(PutBack.split(plan.candidates).restore, history: history, dryRun: isDry, writer: writer)
+
+    if isDry || trashPlan.units.isEmpty {
+      try finishWithoutTrashing(
+        trashPlan, plan: plan, firstRun: firstRun, isDry: isDry, runID: runID, putBack: putBack,
+        journal: journal, state: state, writer: writer)
+      return .success
+    }
+    if !yes { try confirm(trashPlan, runID: runID) }
+    let outcome = await execute(
+      trashPlan, plan: plan, runID: runID, putBack: putBack, server: connection.runServer,
+      journal: journal, writer: writer)
+    clock.lap("trash", "\(outcome.counts["trashed"] ?? 0) trashed")
+    return Self.report(outcome, runID: runID)
+  }
+
+  /// The plan as read from the input, with the stream's rails and its digest checked: nothing
+  /// has talked to the server yet.
+  struct PlanInput {
+    let header: HeaderRecord
+    let end: EndRecord?
+    let errorRecords: Int
+    let candidates: [CandidateRecord]
+    let digest: String
+    let server: ServerIdentity
+  }
+
+  private func readPlan() throws(CairnError) -> PlanInput {
+    let stream = try RecordStream(reader: try input.reader())
+    var candidates: [CandidateRecord] = []
+    while let line = try stream.next() {
+      guard line.type == CandidateRecord.recordType else { continue }
+      candidates.append(try stream.decode(CandidateRecord.self, line))
+    }
+    let inputs = SafetyRails.Inputs(
+      header: stream.header, end: stream.end, errorRecords: stream.errors.count, planned: 0,
+      planDigest: "")
+    if let refusal = SafetyRails.stream(inputs) ?? SafetyRails.roots(inputs) {
+      throw refusal.error
+    }
+    let digest = PlanDigest.of(candidates)
+    if let refusal = SafetyRails.planDigest(stated: stream.end?.plan, computed: digest) {
+      throw refusal.error
+    }
+    guard let server = stream.header.server else {
+      throw CairnError(
+        .malformedInput, "the plan names no Immich server (feed cairn-trash cairn-gate's output)",
+        at: stream.reader.sourceName)
+    }
+    return PlanInput(
+      header: stream.header, end: stream.end, errorRecords: stream.errors.count,
+      candidates: candidates, digest: digest, server: server)
+  }
+
+  /// Connects to the configured server, which must be the one the plan was made for.
+  private func connect(for plan: PlanInput, _ configuration: Configuration)
+    async throws(CairnError) -> ServerConnection
+  {
+    let connection = try await ServerConnection.open(configuration)
+    guard connection.partition == plan.server.partition else {
+      throw SafetyRails.Refusal(
+        .planMismatch,
+        "the plan was made for \(plan.server.partition), but the configuration points at "
+          + "\(connection.partition)", "rerun the pipeline against this server and user"
+      ).error
+    }
+    return connection
+  }
+
+  /// Checks everything the plan claims against the state before anything changes, and each
+  /// item at the point of action. Returns the items, their motion videos as the server links
+  /// them.
+  private func check(
+    _ plan: PlanInput, _ state: PartitionAccess, _ configuration: Configuration,
+    _ server: ImmichRunServer
+  ) async throws(CairnError) -> [CandidateRecord] {
+    let verification = PlanVerification(state: state, configuration: configuration)
+    try verification.verifyPlan(
+      header: plan.header, end: plan.end, errorRecords: plan.errorRecords,
+      candidates: plan.candidates, digest: plan.digest)
+    return try await verification.checkItems(
+      PlanVerification.trashItems(plan.candidates), server: server)
+  }
+
+  /// The trash rail: the server's trash must be on and keep what it holds. Returns how many
+  /// days it keeps it, when the server says.
+  private func checkTrashIsOn(_ server: ImmichRunServer) async throws(CairnError) -> Int? {
+    let settings = try await server.trashSettings()
+    if let refusal = SafetyRails.trash(enabled: settings.enabled, days: settings.days) {
+      throw refusal.error
+    }
+    return settings.days
+  }
+
+  /// Settles the runs an interruption left unfinished, before a real run starts anew; a dry
+  /// run only warns. Returns whether the journal changed.
+  private func settleInterrupted(
+    _ history: [RunHistory], dry: Bool, _ journal: Journal, _ connection: ServerConnection,
+    _ configuration: Configuration
+  ) async throws(CairnError) -> Bool {
+    let unfinished = history.filter(\.isUnfinished)
+    guard !unfinished.isEmpty else { return false }
+    if dry {
+      Diagnostics.warning(
+        "run \(unfinished[0].runID) was interrupted; the next real run settles it first")
+      return false
+    }
+    Diagnostics.info(
+      "settling interrupted run(s) \(unfinished.map(\.runID).joined(separator: ", ")): "
+        + "keeping what the server trashed, untagging the rest")
+    let recovery = RunRecovery(
+      server: connection.runServer, journal: journal,
+      inFlightWait: try Self.inFlightWait(configuration))
+    for settled in try await recovery.settle(unfinished) {
+      Diagnostics.info(
+        "run \(settled.runID): \(settled.adopted.count + settled.confirmedTrashed.count) "
+          + "found in the trash, \(settled.untagged.count) untagged")
+    }
+    return true
+  }
+
+  /// What may be trashed of the checked items: owned by the user and not locked (asked of the
+  /// server where the stream did not say), not excluded, not already in the trash, and a
+  /// motion video only when its bytes are not in the library.
+  private func screen(
+    _ items: [CandidateRecord], history: [RunHistory], _ state: PartitionAccess,
+    _ connection: ServerConnection
+  ) async throws(CairnError) -> TrashPlan {
     var inTrash: [String: String] = [:]
     for run in history { for id in run.inTrash { inTrash[id] = run.runID } }
-    let toRestore = PutBack.split(candidates).restore
-    let screened: [CandidateRecord]
-    do { screened = try await connection.runServer.completeOwnership(items) } catch {
-      throw asCairnError(error, .serverFailure)
-    }
+    let screened = try await connection.runServer.completeOwnership(items)
     // A motion video whose bytes the library holds now (or may: a snapshot that can't be read)
     // stays, whatever the stream says.
     let videos = try state.store.presence(of: Set(screened.compactMap(\.livePhotoVideoChecksum)))
@@ -117,110 +183,132 @@ struct Trash {
     for (candidate, reason) in plan.skipped {
       Diagnostics.warning("\(candidate.originalFileName ?? candidate.assetId): skipped: \(reason)")
     }
-    clock.lap("plan", "\(plan.units.count) to trash, \(plan.skipped.count) skipped")
+    return plan
+  }
 
-    let runID = RunID.next(after: history.compactMap { RunID($0.runID) })
+  /// Starts the output: the header (with the run id of a real run) and a result for each
+  /// skipped item.
+  private func startOutput(_ plan: PlanInput, _ trashPlan: TrashPlan, runID: RunID?)
+    -> RecordWriter
+  {
     let writer = RecordWriter()
     // A closed downstream must not stop a run before its journal is complete.
     writer.onDownstreamClosed = .discard
+    let header = plan.header
     writer.write(
       HeaderRecord(
-        tool: "cairn-trash", pipeline: header.pipeline, roots: header.roots, server: header.server,
-        runId: isDry ? nil : runID.description, dryRun: isDry, scan: header.scan))
-    for (candidate, reason) in plan.skipped {
+        tool: CairnTrash.toolName, pipeline: header.pipeline, roots: header.roots,
+        server: header.server, runId: runID?.description, dryRun: runID == nil,
+        scan: header.scan))
+    for (candidate, reason) in trashPlan.skipped {
       writer.write(
         ResultRecord(
           assetId: candidate.assetId.lowercased(), action: "skipped", checksum: candidate.checksum,
           originalFileName: candidate.originalFileName, message: reason))
     }
+    return writer
+  }
 
-    let putBack = try await PutBack(
-      server: connection.runServer, userID: connection.identity.userId, journal: journal,
-      state: state
-    ).run(toRestore, history: history, dryRun: isDry, writer: writer)
-
-    if isDry || plan.units.isEmpty {
-      for unit in plan.units { writeUnit(unit, "would-trash", nil, writer) }
-      if firstRun && !plan.units.isEmpty {
-        Diagnostics.info(
-          "first run on this partition: a dry run whatever the flags; \(plan.assetCount) "
-            + "asset(s) would be trashed. Review them, then run again to trash them.")
-      } else if isDry {
-        Diagnostics.info("dry run: \(plan.assetCount) asset(s) would be trashed; nothing changed")
-      }
-      if isDry && !plan.units.isEmpty {
-        try journal.append(JournalEntry(.reviewed, runID: runID.description, plan: digest))
-        try state.recordDryRunReviewed()
-      }
-      writer.write(
-        EndRecord(
-          tool: "cairn-trash", complete: true,
-          counts: [
-            "wouldTrash": plan.units.count, "skipped": plan.skipped.count,
-            "livePhotoVideos": plan.units.filter { $0.videoID != nil }.count,
-          ].merging(putBack) { $1 },
-          plan: digest))
-      writer.flush()
-      return .success
+  /// A dry run, or nothing to trash: says what would be trashed, and remembers a reviewed dry
+  /// run so that the next run may be a real one.
+  private func finishWithoutTrashing(
+    _ trashPlan: TrashPlan, plan: PlanInput, firstRun: Bool, isDry: Bool, runID: RunID,
+    putBack: [String: Int], journal: Journal, state: PartitionAccess, writer: RecordWriter
+  ) throws(CairnError) {
+    for unit in trashPlan.units { writeUnit(unit, "would-trash", nil, writer) }
+    if firstRun && !trashPlan.units.isEmpty {
+      Diagnostics.info(
+        "first run on this partition: a dry run whatever the flags; \(trashPlan.assetCount) "
+          + "asset(s) would be trashed. Review them, then run again to trash them.")
+    } else if isDry {
+      Diagnostics.info(
+        "dry run: \(trashPlan.assetCount) asset(s) would be trashed; nothing changed")
     }
-
-    if !yes {
-      let question =
-        "cairn-trash: move \(plan.units.count) asset(s) (\(plan.assetCount) with motion videos) "
-        + "to Immich's trash as run \(runID)?"
-      switch Confirmation.ask(question) {
-      case nil:
-        throw CairnError.refused(
-          "refused by the confirmation rail: no terminal to confirm on; "
-            + "pass --yes to trash without asking")
-      case false?:
-        throw CairnError.refused("not confirmed; nothing was trashed")
-      case true?:
-        break
-      }
+    if isDry && !trashPlan.units.isEmpty {
+      try journal.append(JournalEntry(.reviewed, runID: runID.description, plan: plan.digest))
+      try state.recordDryRunReviewed()
     }
+    writer.write(
+      EndRecord(
+        tool: CairnTrash.toolName, complete: true,
+        counts: [
+          "wouldTrash": trashPlan.units.count, "skipped": trashPlan.skipped.count,
+          "livePhotoVideos": trashPlan.units.filter { $0.videoID != nil }.count,
+        ].merging(putBack) { $1 },
+        plan: plan.digest))
+    writer.flush()
+  }
 
+  /// The confirmation rail: a person says yes on the terminal (or passed `--yes`).
+  private func confirm(_ trashPlan: TrashPlan, runID: RunID) throws(CairnError) {
+    guard let terminal = Terminal.open() else {
+      throw CairnError.refused(
+        "refused by the confirmation rail: no terminal to confirm on; "
+          + "pass --yes to trash without asking")
+    }
+    let question =
+      "\(CairnTrash.toolName): move \(trashPlan.units.count) asset(s) "
+      + "(\(trashPlan.assetCount) with motion videos) to Immich's trash as run \(runID)?"
+    guard terminal.confirm(question) else {
+      throw CairnError.refused("not confirmed; nothing was trashed")
+    }
+  }
+
+  /// Trashes the plan batch by batch (see `TrashRun`), writing a result per asset and the end
+  /// record; SIGINT stops it after the batch in flight.
+  private func execute(
+    _ trashPlan: TrashPlan, plan: PlanInput, runID: RunID, putBack: [String: Int],
+    server: ImmichRunServer, journal: Journal, writer: RecordWriter
+  ) async -> Outcome {
     let interruption = Interruption()
     var failures = 0
-    let outcome = await TrashRun(
-      server: connection.runServer, journal: journal, batchSize: batchSize
-    )
-    .execute(
-      plan, planDigest: digest, runID: runID,
+    let run = await TrashRun(server: server, journal: journal, batchSize: batchSize).execute(
+      trashPlan, planDigest: plan.digest, runID: runID,
       emit: { result in
         if result.action == "failed" { failures += 1 }
-        ProgressLine.standardError.advance("assets", of: plan.assetCount)
+        ProgressLine.standardError.advance("assets", of: trashPlan.assetCount)
         writer.write(result)
       }, shouldStop: { interruption.isRaised })
-    clock.lap("trash", "\(outcome.counts["trashed"] ?? 0) trashed")
-    var counts = outcome.counts
-    counts["skipped"] = plan.skipped.count
+    var counts = run.counts
+    counts["skipped"] = trashPlan.skipped.count
     counts["failed"] = failures
     counts.merge(putBack) { $1 }
     writer.write(
       EndRecord(
-        tool: "cairn-trash", complete: outcome.complete, errors: failures, counts: counts,
-        plan: digest, runId: runID.description))
+        tool: CairnTrash.toolName, complete: run.complete, errors: failures, counts: counts,
+        plan: plan.digest, runId: runID.description))
     writer.flush()
-    if let failure = outcome.failure {
+    return Outcome(run: run, counts: counts, failures: failures)
+  }
+
+  /// What a real run did, for its last words and exit status.
+  struct Outcome {
+    let run: TrashRun.Outcome
+    let counts: [String: Int]
+    let failures: Int
+  }
+
+  private static func report(_ outcome: Outcome, runID: RunID) -> ExitStatus {
+    if let failure = outcome.run.failure {
       Diagnostics.error(
         "run \(runID) stopped: \(failure.message); rerun to finish it (the journal knows where "
           + "it stopped)")
       return failure.status
     }
-    if outcome.interrupted {
+    if outcome.run.interrupted {
       Diagnostics.info("interrupted: run \(runID) stopped after the batch in flight")
       return .interrupted
     }
-    if failures > 0 {
+    if outcome.failures > 0 {
       Diagnostics.error(
-        "run \(runID): \(failures) asset(s) not moved to the trash (see the failed results); "
-          + "the next run plans them again")
+        "run \(runID): \(outcome.failures) asset(s) not moved to the trash (see the failed "
+          + "results); the next run plans them again")
       return .partial
     }
     Diagnostics.info(
-      "run \(runID): \(counts["trashed"] ?? 0) asset(s) and \(counts["livePhotoVideos"] ?? 0) "
-        + "motion video(s) moved to the trash; undo with: cairn-restore --run-id \(runID)")
+      "run \(runID): \(outcome.counts["trashed"] ?? 0) asset(s) and "
+        + "\(outcome.counts["livePhotoVideos"] ?? 0) motion video(s) moved to the trash; undo "
+        + "with: cairn-restore --run-id \(runID)")
     return .success
   }
 
@@ -249,8 +337,4 @@ extension Trash {
     return TimeInterval(
       try configuration.integer("CAIRN_SETTLE_WAIT", in: 0...3600, default: timeout + 5))
   }
-}
-
-func asCairnError(_ error: any Error, _ status: ExitStatus) -> CairnError {
-  error as? CairnError ?? CairnError(status, "\(error)")
 }

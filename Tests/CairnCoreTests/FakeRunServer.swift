@@ -30,27 +30,25 @@ final class FakeRunServer: RunServer, @unchecked Sendable {
     assets[id] = Asset(owner: owner, visibility: visibility, checksum: "sum-\(id)", video: video)
   }
 
-  private func fail(_ name: String, _ when: Fault) throws {
+  private func fail(_ name: String, _ when: Fault) throws(CairnError) {
     if faults[name] == when {
       faults[name] = nil
-      let error = CairnError(.serverFailure, "\(name): HTTP 500")
-      // A DELETE failing before it takes effect is the server's own error answer (nothing
-      // applied); failing after, the answer was lost (applied, but the run can't know).
-      if name == "trash" && when == .before { throw TrashRejected(error) }
-      throw error
+      throw CairnError(.serverFailure, "\(name): HTTP 500")
     }
   }
 
-  private func locked<T>(_ body: () throws -> T) rethrows -> T {
+  private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     lock.lock()
     defer { lock.unlock() }
     return try body()
   }
 
-  func trashSettings() async throws -> TrashSettings { TrashSettings(enabled: true, days: 30) }
+  func trashSettings() async throws(CairnError) -> TrashSettings {
+    TrashSettings(enabled: true, days: 30)
+  }
 
-  func upsertTag(_ value: String) async throws -> String {
-    try locked {
+  func upsertTag(_ value: String) async throws(CairnError) -> String {
+    try locked { () throws(CairnError) in
       try fail("upsertTag", .before)
       mutations.append("PUT /api/tags")
       let id = tagsByValue[value] ?? "tag-\(tagsByValue.count + 1)"
@@ -60,12 +58,12 @@ final class FakeRunServer: RunServer, @unchecked Sendable {
     }
   }
 
-  func tags() async throws -> [ServerTag] {
+  func tags() async throws(CairnError) -> [ServerTag] {
     locked { tagsByValue.map { ServerTag(id: $0.value, value: $0.key) } }
   }
 
-  func tagAssets(tagID: String, assetIDs: [String]) async throws {
-    try locked {
+  func tagAssets(tagID: String, assetIDs: [String]) async throws(CairnError) {
+    try locked { () throws(CairnError) in
       try fail("tagAssets", .before)
       mutations.append("PUT /api/tags/assets")
       for id in assetIDs where assets[id]?.owner == "me" { assets[id]?.tags.insert(tagID) }
@@ -73,47 +71,48 @@ final class FakeRunServer: RunServer, @unchecked Sendable {
     }
   }
 
-  func untagAssets(tagID: String, assetIDs: [String]) async throws {
-    try locked {
+  func untagAssets(tagID: String, assetIDs: [String]) async throws(CairnError) {
+    locked {
       mutations.append("DELETE /api/tags/\(tagID)/assets")
       for id in assetIDs { assets[id]?.tags.remove(tagID) }
     }
   }
 
-  func trash(assetIDs: [String]) async throws {
-    try locked {
-      try fail("trash", .before)
+  func trash(assetIDs: [String]) async throws(TrashFailure) {
+    try locked { () throws(TrashFailure) in
+      // A DELETE failing before it takes effect is the server's own error answer (nothing
+      // applied); failing after, the answer was lost (applied, but the run can't know).
+      do throws(CairnError) { try fail("trash", .before) } catch { throw .rejected(error) }
       mutations.append("DELETE /api/assets")
       trashCalls += 1
       // All or nothing, as Immich: one foreign, locked or unknown id fails the whole request.
       for id in assetIDs {
         guard let a = assets[id], a.owner == "me", a.visibility != "locked", id == id.lowercased()
         else {
-          throw TrashRejected(
-            CairnError(.serverFailure, "400 Not found or no asset.delete access"))
+          throw .rejected(CairnError(.serverFailure, "400 Not found or no asset.delete access"))
         }
       }
       for id in assetIDs {
         if assets[id]?.trashed == true { trashedTwice += 1 }
         assets[id]?.trashed = true
       }
-      try fail("trash", .after)
+      do throws(CairnError) { try fail("trash", .after) } catch { throw .unanswered(error) }
     }
   }
 
-  func restore(assetIDs: [String]) async throws {
-    try locked {
+  func restore(assetIDs: [String]) async throws(CairnError) {
+    try locked { () throws(CairnError) in
       try fail("restore", .before)
       mutations.append("POST /api/trash/restore/assets")
       for id in assetIDs { assets[id]?.trashed = false }
     }
   }
 
-  func asset(id: String) async throws -> RunAsset? {
+  func asset(id: String) async throws(CairnError) -> RunAsset? {
     locked { assets[id].map { view(id, $0) } }
   }
 
-  func assets(taggedWith tagID: String) async throws -> [RunAsset] {
+  func assets(taggedWith tagID: String) async throws(CairnError) -> [RunAsset] {
     locked {
       assets.filter { $0.value.tags.contains(tagID) && $0.value.visibility != "locked" }
         .map { view($0.key, $0.value) }

@@ -23,7 +23,7 @@ function __cairn-observe_parse_tokens -S
         __cairn-observe_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'record'
-            __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'server=' 'no-trash' 'version' 'h/help'
+            __cairn-observe_parse_subcommand 1 'v/verbose' 'q/quiet' 'server=' 'no-trash' 'version' 'h/help'
         case 'list'
             __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'server=' 'exclusions' 'table' 'version' 'h/help'
         case 'show'
@@ -95,7 +95,7 @@ end
 complete -c 'cairn-observe' -f
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'record' -d 'Record a scan from standard input and pass it through'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'record' -d 'Record a scan and pass it through'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'list' -d 'List the observed store (or the exclusions)'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'show' -d 'Show what cairn remembers about one checksum or file'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'exclude' -d 'Protect checksums from ever being trashed'
@@ -108,6 +108,7 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" no-trash' -l 'no-trash' -d 'Do not look in trash folders for deletion signals.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe record" -eq 1' -F
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'

@@ -20,7 +20,7 @@ function __cairn-reconcile_parse_tokens -S
     set -l unparsed_tokens (__cairn-reconcile_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-reconcile'
-        __cairn-reconcile_parse_subcommand 0 'v/verbose' 'q/quiet' 'quarantine-days=' 'strictness=' 'threshold=' 'floor=' 'server=' 'skip-incomplete-roots' 'no-trash' 'version' 'h/help'
+        __cairn-reconcile_parse_subcommand 1 'v/verbose' 'q/quiet' 'quarantine-days=' 'strictness=' 'threshold=' 'floor=' 'server=' 'skip-incomplete-roots' 'no-trash' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-reconcile_parse_subcommand -r 1 'version'
@@ -86,7 +86,8 @@ complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" server' -l 'server' -d 'Read the server\'s assets from FILE (cairn-fetch output) instead of running cairn-fetch.' -rF
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" skip-incomplete-roots' -l 'skip-incomplete-roots' -d 'Go on when some roots are incomplete, empty or missing: nothing under them counts as gone.'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" no-trash' -l 'no-trash' -d 'Do not look for deletion signals: in trash folders, and in Android\'s trash beside the photos.'
+complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_positional "cairn-reconcile" -eq 1' -F
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_positional "cairn-reconcile" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_positional "cairn-reconcile" -eq 2' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile help" version' -l 'version' -d 'Show the version.'

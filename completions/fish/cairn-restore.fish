@@ -20,7 +20,7 @@ function __cairn-restore_parse_tokens -S
     set -l unparsed_tokens (__cairn-restore_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-restore'
-        __cairn-restore_parse_subcommand 0 'v/verbose' 'q/quiet' 'run-id=+' 'asset-id=+' 'file-name-matches=' 'dry-run' 'list' 'show=' 'version' 'h/help'
+        __cairn-restore_parse_subcommand 1 'v/verbose' 'q/quiet' 'run-id=+' 'asset-id=+' 'file-name-matches=' 'dry-run' 'list' 'show=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-restore_parse_subcommand -r 1 'version'
@@ -85,7 +85,8 @@ complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_fla
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" dry-run' -l 'dry-run' -d 'Show what would be restored; change nothing.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" list' -l 'list' -d 'List the runs in the local journal and exit.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" show' -l 'show' -d 'Show one run from the local journal and exit.' -rfka ''
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 1' -F
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 2' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore help" version' -l 'version' -d 'Show the version.'

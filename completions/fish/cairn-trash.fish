@@ -20,7 +20,7 @@ function __cairn-trash_parse_tokens -S
     set -l unparsed_tokens (__cairn-trash_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-trash'
-        __cairn-trash_parse_subcommand 0 'v/verbose' 'q/quiet' 'dry-run' 'y/yes' 'batch-size=' 'version' 'h/help'
+        __cairn-trash_parse_subcommand 1 'v/verbose' 'q/quiet' 'dry-run' 'y/yes' 'batch-size=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-trash_parse_subcommand -r 1 'version'
@@ -82,7 +82,8 @@ complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_o
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" dry-run' -l 'dry-run' -d 'Show what would be trashed; change nothing.'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" y yes' -l 'yes' -s 'y' -d 'Trash without asking on the terminal.'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" batch-size' -l 'batch-size' -d 'Assets per DELETE request, 2 to 1000.' -rfka ''
+complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_positional "cairn-trash" -eq 1' -F
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_positional "cairn-trash" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_positional "cairn-trash" -eq 2' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash help" version' -l 'version' -d 'Show the version.'

@@ -236,7 +236,7 @@ struct JSONScanner {
       if byte == UInt8(ascii: "\"") {
         let end = position
         position += 1
-        if hasNonASCII, String(validating: bytes[start..<end], as: UTF8.self) == nil {
+        if hasNonASCII, !StrictUTF8.isValid(bytes[start..<end]) {
           position = start
           throw fail("invalid UTF-8 in a string")
         }

@@ -49,25 +49,24 @@ public struct RestoreRun {
       return outcome
     }
     for batch in targets.chunked(1000) {
-      do {
+      do throws(CairnError) {
         try await server.restore(assetIDs: batch.map(\.id))
       } catch {
-        let failure = error as? CairnError ?? CairnError(.serverFailure, "\(error)")
-        outcome.failure = failure
+        outcome.failure = error
         for (run, group) in Dictionary(grouping: batch, by: \.runID) {
           try? journal.append(
             JournalEntry(
               .failed, runID: run, assetIDs: group.map(\.id), step: "restore",
-              message: failure.message))
+              message: error.message))
         }
-        for target in batch { emit(result(target, "failed", failure.message)) }
+        for target in batch { emit(result(target, "failed", error.message)) }
         outcome.failed.append(contentsOf: batch)
         continue
       }
       // The server counts ids, not rows it changed: ask about each asset.
       var verified: [Target] = []
       for target in batch {
-        do {
+        do throws(CairnError) {
           if let asset = try await server.asset(id: target.id), !asset.isTrashed {
             verified.append(target)
             if let checksum = asset.checksum ?? target.checksum {
@@ -79,10 +78,9 @@ public struct RestoreRun {
             emit(result(target, "failed", "still in the trash after the restore"))
           }
         } catch {
-          let failure = error as? CairnError ?? CairnError(.serverFailure, "\(error)")
-          outcome.failure = failure
+          outcome.failure = error
           outcome.failed.append(target)
-          emit(result(target, "failed", "could not verify: \(failure.message)"))
+          emit(result(target, "failed", "could not verify: \(error.message)"))
         }
       }
       outcome.restored.append(contentsOf: verified)

@@ -18,7 +18,7 @@ public struct RestoreSelector {
   }
 
   /// Every asset of `run` still in the trash.
-  public mutating func add(run: String) async throws {
+  public mutating func add(run: String) async throws(CairnError) {
     if let journalled = history.first(where: { $0.runID == run && $0.startedAt != nil }) {
       for asset in journalled.planned where journalled.inTrash.contains(asset.id) {
         append(asset, run: run)
@@ -40,7 +40,7 @@ public struct RestoreSelector {
   }
 
   /// One asset (and the other half of its Live Photo), if a cairn run trashed it.
-  public mutating func add(assetID: String, runHint: String? = nil) async throws {
+  public mutating func add(assetID: String, runHint: String? = nil) async throws(CairnError) {
     let id = assetID.lowercased()
     for run in history.reversed() where run.inTrash.contains(id) {
       guard let asset = run.asset(id) else { continue }
@@ -76,7 +76,7 @@ public struct RestoreSelector {
   }
 
   /// Assets of cairn runs whose original file name matches `pattern` (with their motion videos).
-  public mutating func add(fileNamesMatching pattern: String) async throws {
+  public mutating func add(fileNamesMatching pattern: String) async throws(CairnError) {
     let regex: NSRegularExpression
     do { regex = try NSRegularExpression(pattern: pattern) } catch {
       throw CairnError(.usage, "not a regular expression: \(pattern)")

@@ -40,7 +40,7 @@ public struct RunRecovery {
   }
 
   /// Settles every unfinished run in `history`, oldest first.
-  public func settle(_ history: [RunHistory]) async throws -> [Settled] {
+  public func settle(_ history: [RunHistory]) async throws(CairnError) -> [Settled] {
     var settled: [Settled] = []
     for run in history where run.isUnfinished {
       settled.append(try await settle(run))
@@ -48,7 +48,7 @@ public struct RunRecovery {
     return settled
   }
 
-  public func settle(_ run: RunHistory) async throws -> Settled {
+  public func settle(_ run: RunHistory) async throws(CairnError) -> Settled {
     var result = Settled(runID: run.runID)
     var tagID = run.tagID
     if tagID == nil, let runID = RunID(run.runID) {
@@ -92,7 +92,7 @@ public struct RunRecovery {
 
   /// Waits until the server's answer to the run's in-doubt `DELETE`s is knowable, then tags and
   /// journals the assets it moved. Returns them.
-  func adopt(_ run: RunHistory, tagID: String) async throws -> [String] {
+  func adopt(_ run: RunHistory, tagID: String) async throws(CairnError) -> [String] {
     let ids = run.inDoubt.sorted()
     let deadline = (run.lastSentAt ?? .distantPast).addingTimeInterval(inFlightWait)
     let tagValue = RunID(run.runID).map { RunTag($0).value }
@@ -119,7 +119,11 @@ public struct RunRecovery {
             + "waiting until \(deadline.iso8601) for its outcome rather than sending it again")
         waited = true
       }
-      try await Task.sleep(nanoseconds: UInt64(pollInterval * 1_000_000_000))
+      do {
+        try await Task.sleep(nanoseconds: UInt64(pollInterval * 1_000_000_000))
+      } catch {
+        throw CairnError(.interrupted, "run \(run.runID): cancelled while waiting for the server")
+      }
     }
     guard !inTrash.isEmpty else { return [] }
     // The tag may have been taken off (by an older cairn's recovery): put it back, so that

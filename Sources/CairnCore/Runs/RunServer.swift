@@ -2,31 +2,29 @@ import Foundation
 
 /// What runs need from an Immich server, and nothing more.
 ///
-/// `CairnImmich`'s `ImmichClient` conforms (see `ImmichClient+RunServer.swift`); tests use an
-/// in-memory double. Every method throws `CairnError` with the status the tool should exit with
-/// (69 for a failing server, 77 for a rejected key).
+/// `CairnImmich`'s `ImmichRunServer` conforms; tests use an in-memory double. Every method
+/// throws a `CairnError` with the status the tool should exit with (69 for a failing server, 77
+/// for a rejected key), and `trash` says besides whether its request may have been applied.
 public protocol RunServer: Sendable {
   /// `GET /api/server/features` → `trash`, and `GET /api/server/config` → `trashDays`.
-  func trashSettings() async throws -> TrashSettings
+  func trashSettings() async throws(CairnError) -> TrashSettings
   /// `PUT /api/tags {tags:[value]}` (an upsert that builds the tag hierarchy); the leaf's id.
-  func upsertTag(_ value: String) async throws -> String
+  func upsertTag(_ value: String) async throws(CairnError) -> String
   /// `GET /api/tags`: every tag of the user.
-  func tags() async throws -> [ServerTag]
+  func tags() async throws(CairnError) -> [ServerTag]
   /// `PUT /api/tags/assets {tagIds:[tagID], assetIds}`.
-  func tagAssets(tagID: String, assetIDs: [String]) async throws
+  func tagAssets(tagID: String, assetIDs: [String]) async throws(CairnError)
   /// `DELETE /api/tags/{tagID}/assets {ids}`.
-  func untagAssets(tagID: String, assetIDs: [String]) async throws
-  /// `DELETE /api/assets {ids, force:false}`: to the trash, never a hard delete. Throws
-  /// `TrashRejected` when the server answered with an error (nothing was applied), anything
-  /// else when the answer is unknown (the request may have been applied).
-  func trash(assetIDs: [String]) async throws
+  func untagAssets(tagID: String, assetIDs: [String]) async throws(CairnError)
+  /// `DELETE /api/assets {ids, force:false}`: to the trash, never a hard delete.
+  func trash(assetIDs: [String]) async throws(TrashFailure)
   /// `POST /api/trash/restore/assets {ids}`.
-  func restore(assetIDs: [String]) async throws
+  func restore(assetIDs: [String]) async throws(CairnError)
   /// `GET /api/assets/{id}`; nil when the server doesn't know it (400/404).
-  func asset(id: String) async throws -> RunAsset?
+  func asset(id: String) async throws(CairnError) -> RunAsset?
   /// `POST /api/search/metadata {tagIds:[tagID], withDeleted:true}` over every non-locked
   /// visibility (v2 searches only the timeline unless told), trashed assets included.
-  func assets(taggedWith tagID: String) async throws -> [RunAsset]
+  func assets(taggedWith tagID: String) async throws(CairnError) -> [RunAsset]
 }
 
 /// The server's trash configuration.
@@ -88,11 +86,18 @@ public struct RunAsset: Sendable, Equatable {
   }
 }
 
-/// The server answered a `DELETE /api/assets` with an error of its own (4xx, or Immich's 500):
-/// Immich applies it all or nothing in one transaction, so nothing was moved. A lost answer, a
-/// timeout or a proxy's 502–504 is not this: then the request may still have been applied.
-public struct TrashRejected: Error, Sendable {
-  public let error: CairnError
+/// How a `DELETE /api/assets` failed, which decides what a run may assume about its assets.
+public enum TrashFailure: Error, Sendable {
+  /// The server answered with an error of its own (4xx, or Immich's 500): Immich applies the
+  /// request all or nothing in one transaction, so nothing was moved.
+  case rejected(CairnError)
+  /// A lost answer, a timeout or a proxy's 502–504: the request may still have been applied.
+  case unanswered(CairnError)
 
-  public init(_ error: CairnError) { self.error = error }
+  /// The error the tool ends with.
+  public var error: CairnError {
+    switch self {
+    case .rejected(let error), .unanswered(let error): return error
+    }
+  }
 }

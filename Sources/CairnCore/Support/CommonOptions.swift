@@ -17,15 +17,22 @@ public struct CommonOptions: ParsableArguments {
 
 /// How a tool's `run()` starts and ends, the same way for all of them.
 public enum Tool {
-  /// Sets up diagnostics for `name`, runs `body`, and turns a `CairnError` into its one-line
-  /// message and exit status.
+  /// Sets up diagnostics for the tool `command` names (see `toolName`), runs `body`, and turns
+  /// a `CairnError` into its one-line message and exit status.
   ///
   /// A tool that writes records (`writesRecords`) and fails ends its output with an `abort`
   /// record, so the next stage stops with the same status instead of reading a stream that
   /// was cut short (see `AbortRecord`). Not for status 1 (the stream ended properly and
   /// carries its errors in-band), and not onto a terminal, where nobody reads records.
-  public static func run(
-    _ name: String, _ options: CommonOptions, writesRecords: Bool = true,
+  public static func run<Command: ParsableCommand>(
+    _ command: Command.Type, _ options: CommonOptions, writesRecords: Bool = true,
+    _ body: () async throws -> ExitStatus
+  ) async throws {
+    try await run(named: command.toolName, options, writesRecords: writesRecords, body)
+  }
+
+  private static func run(
+    named name: String, _ options: CommonOptions, writesRecords: Bool = true,
     _ body: () async throws -> ExitStatus
   ) async throws {
     Diagnostics.tool = name
@@ -52,4 +59,10 @@ public enum Tool {
     }
     if status != .success { throw ExitCode(status.rawValue) }
   }
+}
+
+extension ParsableCommand {
+  /// The tool's name as its configuration declares it, which is the binary's name. A
+  /// subcommand names its tool through the root command (`CairnObserve.toolName`).
+  public static var toolName: String { configuration.commandName ?? "cairn" }
 }

@@ -1,0 +1,213 @@
+import CairnCore
+import Foundation
+
+extension LibraryScan {
+  /// One scan's moving parts: the walk feeds the hashing pipeline, whose items come back in
+  /// walk order to be written, and the tallies that become the end record's root statuses.
+  final class Pass {
+    private let roots: [ScanRoot]
+    private let options: ScanOptions
+    private let tool: String
+    private let cache: HashCache
+    private let writer: RecordWriter
+    private let progress: ScanProgress
+    private let pipeline: OrderedHashPipeline
+    private let mounts: MountWatch?
+    private var encoder = FileRecordEncoder()
+    private let escapedRoots: [[UInt8]]
+    private(set) var summary = ScanSummary(roots: [])
+    private var rootFiles: [Int]
+    private var rootErrors: [Int]
+    private var rootMountLost: [Bool]
+    private var lastIdle = ContinuousClock.now
+
+    init(scan: LibraryScan, cache: HashCache, writer: RecordWriter) {
+      roots = scan.roots
+      options = scan.options
+      tool = scan.tool
+      self.cache = cache
+      self.writer = writer
+      progress = ScanProgress(enabled: scan.options.showProgress)
+      pipeline = OrderedHashPipeline(
+        workers: max(1, scan.options.workers), window: max(16, scan.options.window),
+        countsBytes: scan.options.showProgress)
+      let forget = scan.options.forgetMounts
+      mounts = scan.options.mountMemoryPath.map { MountWatch(memoryPath: $0, forget: forget) }
+      escapedRoots = scan.roots.map { FileRecordEncoder.escaped($0.path) }
+      rootFiles = Array(repeating: 0, count: scan.roots.count)
+      rootErrors = Array(repeating: 0, count: scan.roots.count)
+      rootMountLost = Array(repeating: false, count: scan.roots.count)
+    }
+
+    /// Walks every root in order and waits for the pipeline to write what the walk found.
+    /// Returns each root's outcome.
+    func walkRoots() -> [LibraryWalker.RootOutcome] {
+      var walker = LibraryWalker(includeAll: options.includeAll)
+      walker.mountPointsUnder = mounts.map { mounts in { mounts.mountPoints(under: $0) } }
+      var outcomes: [LibraryWalker.RootOutcome] = []
+      for (index, root) in roots.enumerated() {
+        if let failure = root.failure {
+          submit(
+            ScanItem(
+              rootIndex: index, path: Array(root.path.utf8), status: nil, explicit: true,
+              outcome: .failed(failure)))
+          outcomes.append(.unreadable(failure))
+          continue
+        }
+        let outcome = walker.walk(root: root.path) { found in self.visit(found, root: index) }
+        outcomes.append(outcome)
+        if case .walked(folder: true) = outcome {
+          reportMountLosses(root: index, filesUnder: walker.filesUnderMount)
+        }
+      }
+      mounts?.save()
+      progress.walkFinished = true
+      pipeline.finish(emit: emit, idle: idle)
+      progress.clear()
+      summary.skippedLinks = walker.skippedLinks
+      return outcomes
+    }
+
+    /// The summary with each root's status, from what its walk found.
+    func finish(_ outcomes: [LibraryWalker.RootOutcome]) -> ScanSummary {
+      var summary = self.summary
+      for (index, root) in roots.enumerated() {
+        summary.roots.append(rootStatus(index, root, outcomes[index]))
+      }
+      return summary
+    }
+
+    /// One thing the walk found: a file known to the cache is written at once when nothing is
+    /// ahead of it; anything else goes through the pipeline.
+    private func visit(_ found: WalkItem, root index: Int) {
+      let item: ScanItem
+      switch found {
+      case .file(let path, let status, let explicit):
+        if let digest = cache.lookup(status) {
+          if pipeline.isDrained {
+            // The warm path: nothing ahead of it, so write it now, without the path being
+            // copied into the pipeline.
+            summary.cached += 1
+            written(index, path, status, digest)
+            progress.tick(hashed: pipeline.bytesReadSoFar)
+            return
+          }
+          item = ScanItem(
+            rootIndex: index, path: path, status: status, explicit: explicit,
+            outcome: .cached(digest))
+        } else {
+          progress.queuedBytes += status.size
+          item = ScanItem(
+            rootIndex: index, path: path, status: status, explicit: explicit,
+            outcome: .needsHash)
+        }
+      case .failure(let path, let error):
+        item = ScanItem(
+          rootIndex: index, path: Array(path.utf8), status: nil, explicit: false,
+          outcome: .failed(error))
+      }
+      submit(item)
+      progress.tick(hashed: pipeline.bytesReadSoFar)
+    }
+
+    /// A mount under the root that held files last time and is gone now fails the root.
+    private func reportMountLosses(root index: Int, filesUnder: [[UInt8]: Int]) {
+      guard let mounts else { return }
+      for loss in mounts.losses(root: roots[index].path, filesUnder: filesUnder) {
+        rootMountLost[index] = true
+        submit(
+          ScanItem(
+            rootIndex: index, path: Array(loss.path.utf8), status: nil, explicit: false,
+            outcome: .failed(SystemError(code: loss.code, message: loss.message))))
+      }
+    }
+
+    private func submit(_ item: ScanItem) {
+      pipeline.submit(item, emit: emit, idle: idle)
+    }
+
+    /// An item back from the pipeline, in walk order.
+    private func emit(_ item: ScanItem) {
+      switch item.outcome {
+      case .cached(let digest):
+        guard let status = item.status else { return }
+        summary.cached += 1
+        written(item.rootIndex, item.path, status, digest)
+      case .hashed(let digest, let status, let hashedAt):
+        cache.store(status, digest, hashedAt: hashedAt)
+        summary.hashed += 1
+        written(item.rootIndex, item.path, status, digest)
+      case .failed(let error):
+        let path = String(
+          decoding: item.path.last == 0 ? item.path.dropLast() : item.path[...], as: UTF8.self)
+        progress.clear()
+        Diagnostics.error(error.message, at: path)
+        writer.write(
+          ErrorRecord(
+            tool: tool, message: error.message, path: path, root: roots[item.rootIndex].path,
+            code: error.code))
+        rootErrors[item.rootIndex] += 1
+        summary.errors += 1
+      case .needsHash:
+        break
+      }
+      progress.files = summary.files
+      progress.bytes = summary.bytes
+    }
+
+    /// While the walk waits for the workers: pass on what is written (downstream stages see
+    /// records as they come), at most ten times a second so small files don't cost a write
+    /// each.
+    private func idle() {
+      let now = ContinuousClock.now
+      guard now - lastIdle >= .milliseconds(100) else { return }
+      lastIdle = now
+      writer.flush()
+      progress.tick(hashed: pipeline.bytesReadSoFar)
+    }
+
+    /// Writes a file's record and counts it.
+    private func written(
+      _ rootIndex: Int, _ path: [UInt8], _ status: FileStatus, _ digest: ContentDigest
+    ) {
+      let line = path.withUnsafeBufferPointer { path in
+        encoder.encode(
+          path: path, escapedRoot: escapedRoots[rootIndex], status: status, checksum: digest)
+      }
+      writer.writeLine(line, type: FileRecord.recordType)
+      rootFiles[rootIndex] += 1
+      summary.files += 1
+      summary.bytes += status.size
+      progress.files = summary.files
+      progress.bytes = summary.bytes
+    }
+
+    private func rootStatus(
+      _ index: Int, _ root: ScanRoot, _ outcome: LibraryWalker.RootOutcome
+    ) -> RootStatus {
+      var status = RootStatus(path: root.path, complete: true, files: rootFiles[index])
+      switch outcome {
+      case .missing:
+        status.complete = false
+        status.problem = "missing"
+      case .unreadable:
+        status.complete = false
+        status.problem = "unreadable"
+      case .walked(let folder):
+        if rootMountLost[index] {
+          status.complete = false
+          status.problem = "mount lost"
+        } else if rootErrors[index] > 0 {
+          status.complete = false
+          status.problem = "unreadable"
+        } else if rootFiles[index] == 0 {
+          status.problem = "empty"
+          // A listed file that isn't media is simply not part of the library; an empty folder
+          // may be an unmounted volume, which the user should hear about.
+          if folder { Diagnostics.warning("no media files found", at: root.path) }
+        }
+      }
+      return status
+    }
+  }
+}
