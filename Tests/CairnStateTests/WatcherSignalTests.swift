@@ -53,12 +53,15 @@ struct WatcherSignalTests {
     #expect(try reopened.watchGaps().count == 1)
   }
 
-  @Test func aRunWaitsForTheWatchersBriefHoldInsteadOfFailingBusy() async throws {
+  @Test func aRunWaitsForTheWatchersBriefHoldInsteadOfFailingBusy() throws {
     let fixture = StoreFixture()
     let watcher = try PartitionStore.open(fixture.partition, paths: fixture.paths, brief: true)
-    let release = Task.detached {
-      try await Task.sleep(for: .milliseconds(300))
+    // Released from a thread of its own, not a task: the open below blocks this thread, and
+    // a task could wait behind it on a busy cooperative pool.
+    let released = DispatchSemaphore(value: 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
       watcher.close()
+      released.signal()
     }
     let started = Date()
     let run = try fixture.open()  // would be busy at once without the brief announcement
@@ -69,6 +72,6 @@ struct WatcherSignalTests {
     }
     #expect(error?.status == .busy)
     run.close()
-    try await release.value
+    released.wait()
   }
 }

@@ -79,11 +79,6 @@ public enum ToolRunner {
       workingDirectory: workingDirectory)
   }
 
-  /// One launch at a time: a full-suite run once crashed inside Foundation's `Process.run()`
-  /// (a `memcpy`) while several tests launched tools at once. Only the launch is serialized;
-  /// the tools run, and are waited for, side by side.
-  private static let launchLock = NSLock()
-
   private static func runProcess(
     _ executable: String, _ arguments: [String], stdin: Data?, environment: [String: String],
     workingDirectory: String?
@@ -96,27 +91,45 @@ public enum ToolRunner {
     FileManager.default.createFile(atPath: outPath, contents: nil)
     FileManager.default.createFile(atPath: errPath, contents: nil)
     FileManager.default.createFile(atPath: inPath, contents: stdin ?? Data())
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    if let workingDirectory {
-      process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
-    }
     let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     let inHandle = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    process.standardInput = inHandle
-    try launchLock.withLock { try process.run() }
-    process.waitUntilExit()
+    let status = try launch(
+      executable, arguments, environment: environment, workingDirectory: workingDirectory,
+      stdin: inHandle, stdout: outHandle, stderr: errHandle)
     try outHandle.close()
     try errHandle.close()
     try inHandle.close()
     let out = try String(contentsOfFile: outPath, encoding: .utf8)
     let err = try String(contentsOfFile: errPath, encoding: .utf8)
-    return ToolResult(status: process.terminationStatus, stdout: out, stderr: err)
+    return ToolResult(status: status, stdout: out, stderr: err)
+  }
+
+  /// Runs the process to its end and returns its status (see `Spawn` for why not `Process`
+  /// on Linux).
+  private static func launch(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    workingDirectory: String?, stdin: FileHandle, stdout: FileHandle, stderr: FileHandle
+  ) throws -> Int32 {
+    #if canImport(Glibc)
+      return try Spawn.run(
+        executable, arguments, environment: environment, workingDirectory: workingDirectory,
+        stdin: stdin.fileDescriptor, stdout: stdout.fileDescriptor, stderr: stderr.fileDescriptor)
+    #else
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      process.environment = environment
+      if let workingDirectory {
+        process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
+      }
+      process.standardOutput = stdout
+      process.standardError = stderr
+      process.standardInput = stdin
+      try process.run()
+      process.waitUntilExit()
+      return process.terminationStatus
+    #endif
   }
 }
 
