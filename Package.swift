@@ -27,7 +27,6 @@ let package = Package(
     .executable(name: "cairn-tag", targets: ["cairn-tag"]),
     .executable(name: "cairn-restore", targets: ["cairn-restore"]),
     .executable(name: "immich-testserver", targets: ["immich-testserver"]),
-    .library(name: "CairnCore", targets: ["CairnCore"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

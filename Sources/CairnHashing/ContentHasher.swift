@@ -9,13 +9,13 @@ import Crypto
 #endif
 
 /// The SHA-1 of a file's bytes: Immich's asset `checksum`, as raw digest bytes.
-public struct ContentDigest: Sendable, Hashable {
+package struct ContentDigest: Sendable, Hashable {
   // 20 bytes kept inline, so a cache of a million entries doesn't allocate a million strings.
   var head: UInt64
   var middle: UInt64
   var tail: UInt32
 
-  public init?(_ bytes: some Collection<UInt8>) {
+  package init?(_ bytes: some Collection<UInt8>) {
     guard bytes.count == 20 else { return nil }
     var h: UInt64 = 0
     var m: UInt64 = 0
@@ -36,7 +36,7 @@ public struct ContentDigest: Sendable, Hashable {
     tail = t
   }
 
-  public var bytes: [UInt8] {
+  package var bytes: [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(20)
     for shift in stride(from: 56, through: 0, by: -8) {
@@ -52,7 +52,7 @@ public struct ContentDigest: Sendable, Hashable {
   }
 
   /// Writes the 20 digest bytes into `out[0..<20]` (which must be that long).
-  public func copyBytes(into out: inout [UInt8]) {
+  package func copyBytes(into out: inout [UInt8]) {
     for i in 0..<8 { out[i] = UInt8(truncatingIfNeeded: head >> (56 - 8 * i)) }
     for i in 0..<8 { out[8 + i] = UInt8(truncatingIfNeeded: middle >> (56 - 8 * i)) }
     for i in 0..<4 { out[16 + i] = UInt8(truncatingIfNeeded: tail >> (24 - 8 * i)) }
@@ -62,7 +62,7 @@ public struct ContentDigest: Sendable, Hashable {
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// Standard base64 with padding, as Immich stores and returns checksums.
-  public var base64: String {
+  package var base64: String {
     var out: [UInt8] = []
     out.reserveCapacity(28)
     appendBase64(to: &out)
@@ -70,7 +70,7 @@ public struct ContentDigest: Sendable, Hashable {
   }
 
   /// The 28 characters of `base64`, appended to `out`.
-  public func appendBase64(to out: inout [UInt8]) {
+  package func appendBase64(to out: inout [UInt8]) {
     let b = bytes
     var i = 0
     while i + 3 <= b.count {
@@ -91,9 +91,9 @@ public struct ContentDigest: Sendable, Hashable {
 }
 
 /// Reads files in large chunks and hashes them. One per worker thread: it owns its buffer.
-public final class ContentHasher {
+package final class ContentHasher {
   /// Big enough that system calls don't dominate, small enough to stay in cache.
-  public static let chunkSize = 1 << 20
+  package static let chunkSize = 1 << 20
 
   /// Files at least this big are asked where their holes are (two extra system calls that
   /// small files can't afford); holes are hashed as zeros without being read.
@@ -105,7 +105,7 @@ public final class ContentHasher {
   /// file system's own tick, judged from the timestamps (`FileStatus.timestampMargin`).
   private let racyMargin: Int64?
 
-  public init(chunkSize: Int = ContentHasher.chunkSize, racyMargin: Int64? = nil) {
+  package init(chunkSize: Int = ContentHasher.chunkSize, racyMargin: Int64? = nil) {
     buffer = .allocate(byteCount: chunkSize, alignment: 4096)
     zeros = .allocate(byteCount: chunkSize, alignment: 4096)
     zeros.initializeMemory(as: UInt8.self, repeating: 0)
@@ -118,9 +118,9 @@ public final class ContentHasher {
   }
 
   /// What hashing a file produced: its digest and the status it had while being read.
-  public struct Outcome: Sendable {
-    public var digest: ContentDigest
-    public var status: FileStatus
+  package struct Outcome: Sendable {
+    package var digest: ContentDigest
+    package var status: FileStatus
   }
 
   /// Reads of one file at most: a first read, a read again when it changed, and one to confirm
@@ -143,7 +143,7 @@ public final class ContentHasher {
   /// `expected` is the status the walk saw, at or after `expectedNotBefore` (nanoseconds since
   /// 1970): when it is old enough to prove a read, the first read trusts it instead of asking
   /// again (one system call of five for a small file).
-  public func hash(
+  package func hash(
     path: UnsafePointer<CChar>, followSymlinks: Bool, expected: FileStatus? = nil,
     expectedNotBefore: Int64 = 0, progress: (Int) -> Void = { _ in }
   ) -> Result<Outcome, SystemError> {

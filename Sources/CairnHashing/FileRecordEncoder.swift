@@ -4,7 +4,7 @@ import CairnCore
 /// `FileRecord` in CairnCore): what `stat` said and the content's digest.
 extension FileRecordEncoder {
   /// The record's line, without the newline (see `encode(path:escapedRoot:size:…)`).
-  public mutating func encode(
+  package mutating func encode(
     path: UnsafeBufferPointer<UInt8>, escapedRoot: [UInt8], status: FileStatus,
     checksum: ContentDigest
   ) -> [UInt8] {

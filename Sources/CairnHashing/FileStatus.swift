@@ -10,15 +10,15 @@
 ///
 /// The hash cache trusts a checksum only while all of these are unchanged. `ctime` is the
 /// guard that `mtime` can't be: any write moves it, and `touch -d` can't set it back.
-public struct FileStatus: Sendable, Equatable {
-  public var device: UInt64
-  public var inode: UInt64
-  public var size: Int64
-  public var mtimeNanoseconds: Int64
-  public var ctimeNanoseconds: Int64
-  public var mode: UInt32
+package struct FileStatus: Sendable, Equatable {
+  package var device: UInt64
+  package var inode: UInt64
+  package var size: Int64
+  package var mtimeNanoseconds: Int64
+  package var ctimeNanoseconds: Int64
+  package var mode: UInt32
 
-  public init(
+  package init(
     device: UInt64, inode: UInt64, size: Int64, mtimeNanoseconds: Int64,
     ctimeNanoseconds: Int64, mode: UInt32
   ) {
@@ -30,7 +30,7 @@ public struct FileStatus: Sendable, Equatable {
     self.mode = mode
   }
 
-  public init(_ s: stat) {
+  package init(_ s: stat) {
     device = UInt64(s.st_dev)
     inode = UInt64(s.st_ino)
     size = Int64(s.st_size)
@@ -46,36 +46,36 @@ public struct FileStatus: Sendable, Equatable {
     #endif
   }
 
-  public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
-  public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
-  public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+  package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+  package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+  package var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
 
   /// How long after a change the file system's clock may leave the timestamps unmoved by the
   /// next one: a kernel tick (at most 10 ms, doubled), or the two seconds of coarse file
   /// systems (FAT, some network mounts), whose timestamps are whole milliseconds.
-  public var timestampMargin: Int64 {
+  package var timestampMargin: Int64 {
     let coarse = ctimeNanoseconds % 1_000_000 == 0 && mtimeNanoseconds % 1_000_000 == 0
     return coarse ? 2_000_000_000 : 20_000_000
   }
 
   /// Same file, same bytes as far as the kernel can tell.
-  public func sameVersion(as other: FileStatus) -> Bool {
+  package func sameVersion(as other: FileStatus) -> Bool {
     device == other.device && inode == other.inode && size == other.size
       && mtimeNanoseconds == other.mtimeNanoseconds && ctimeNanoseconds == other.ctimeNanoseconds
   }
 }
 
 /// A failed system call, as the `code` of an error record (`ENOENT`) and a human message.
-public struct SystemError: Error, Sendable, Equatable {
-  public var code: String
-  public var message: String
+package struct SystemError: Error, Sendable, Equatable {
+  package var code: String
+  package var message: String
 
-  public init(code: String, message: String) {
+  package init(code: String, message: String) {
     self.code = code
     self.message = message
   }
 
-  public init(errno number: Int32) {
+  package init(errno number: Int32) {
     code = SystemError.name(of: number)
     message = String(cString: strerror(number))
   }

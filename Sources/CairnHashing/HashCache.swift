@@ -26,7 +26,7 @@ import GRDB
 /// a query per file would cost more than the stat), and new checksums are written back in
 /// batched transactions. SQLite in WAL mode with a busy timeout lets two runs share the file;
 /// a damaged file is set aside and rebuilt, with a warning, since it is only a cache.
-public final class HashCache {
+package final class HashCache {
   struct Key: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
@@ -52,18 +52,18 @@ public final class HashCache {
   private var entries: [Key: Entry] = [:]
   private var pending: [(Key, Entry)] = []
   private var database: DatabaseQueue?
-  public let path: String?
+  package let path: String?
   /// How many entries the cache held when it was opened.
-  public private(set) var loadedCount = 0
+  package private(set) var loadedCount = 0
 
   /// A cache that remembers nothing (`--no-cache`).
-  public init() {
+  package init() {
     path = nil
   }
 
   /// Opens (or creates) the cache at `path`. Never fails: a cache that can't be opened is
   /// rebuilt, and one that can't be rebuilt is replaced by an in-memory one, with a warning.
-  public init(path: String) {
+  package init(path: String) {
     self.path = path
     do {
       try openWaitingForOtherRuns(path)
@@ -187,7 +187,7 @@ public final class HashCache {
   }
 
   /// The checksum remembered for this exact version of the file, if any.
-  public func lookup(_ status: FileStatus) -> ContentDigest? {
+  package func lookup(_ status: FileStatus) -> ContentDigest? {
     // A first scan finds nothing: don't hash a key per file to learn it.
     guard !entries.isEmpty, let entry = entries[Key(device: status.device, inode: status.inode)],
       entry.size == status.size, entry.mtimeNanoseconds == status.mtimeNanoseconds,
@@ -202,7 +202,7 @@ public final class HashCache {
   /// A file changed within the last moments may be changed again within the same tick of the
   /// file system's clock, leaving its timestamps as they were: such "racy" files are not
   /// remembered, as git does with its index.
-  public func store(_ status: FileStatus, _ digest: ContentDigest, hashedAt: Int64) {
+  package func store(_ status: FileStatus, _ digest: ContentDigest, hashedAt: Int64) {
     let margin = status.timestampMargin
     guard hashedAt - max(status.ctimeNanoseconds, status.mtimeNanoseconds) >= margin else { return }
     let key = Key(device: status.device, inode: status.inode)
@@ -216,7 +216,7 @@ public final class HashCache {
 
   /// Hands the checksums not yet on disk to the writing thread, so the scan goes on while
   /// SQLite works. A failure costs only future re-hashing: it is reported once.
-  public func flush() {
+  package func flush() {
     guard let database, !pending.isEmpty else { return }
     let batch = pending
     pending.removeAll(keepingCapacity: true)
@@ -234,7 +234,7 @@ public final class HashCache {
   }
 
   /// Flushes and waits until every checksum handed over is written.
-  public func finishWriting() {
+  package func finishWriting() {
     flush()
     writes.sync {}
   }

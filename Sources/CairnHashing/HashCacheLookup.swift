@@ -7,15 +7,15 @@ import GRDB
 ///
 /// A file that is gone cannot be hashed or stat'ed: the caller says which inode it was and
 /// when it last changed, and the cache answers only for that exact version.
-public final class HashCacheLookup {
+package final class HashCacheLookup {
   private let path: String
   private var queue: DatabaseQueue?
 
-  public init(path: String) { self.path = path }
+  package init(path: String) { self.path = path }
 
   /// The checksum (base64) the cache holds for (device, inode) as it was at `changeNanoseconds`;
   /// nil when it holds none, holds another version, or cannot be read.
-  public func checksum(device: UInt64, inode: UInt64, changeNanoseconds: Int64) -> String? {
+  package func checksum(device: UInt64, inode: UInt64, changeNanoseconds: Int64) -> String? {
     guard let queue = open() else { return nil }
     do {
       return try queue.read { db -> String? in

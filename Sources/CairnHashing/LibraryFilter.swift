@@ -2,10 +2,10 @@ import Foundation
 
 /// Which files belong to a photo library: the media types Immich accepts, minus the trash and
 /// junk folders that sync tools, NAS boxes and desktops leave beside the photos.
-public enum MediaTypes {
+package enum MediaTypes {
   /// Image extensions Immich accepts (`GET /api/server/media-types`, `image`),
   /// lower-case, without the dot.
-  public static let image: Set<String> = [
+  package static let image: Set<String> = [
     "3fr", "ari", "arw", "avif", "bmp", "cap", "cin", "cr2", "cr3", "crw", "dcr", "dng", "erf",
     "fff", "gif", "hif", "heic", "heif", "iiq", "insp", "jp2", "jpe", "jpeg", "jpg", "jxl", "k25",
     "kdc", "mrw", "nef", "nrw", "orf", "ori", "pef", "png", "psd", "raf", "raw", "rw2", "rwl",
@@ -13,7 +13,7 @@ public enum MediaTypes {
   ]
 
   /// Video extensions Immich accepts, lower-case, without the dot.
-  public static let video: Set<String> = [
+  package static let video: Set<String> = [
     "3gp", "3gpp", "avi", "flv", "insv", "m2t", "m2ts", "m4v", "mkv", "mov", "mp4", "mpe", "mpeg",
     "mpg", "mts", "vob", "webm", "wmv",
   ]
@@ -23,7 +23,7 @@ public enum MediaTypes {
 
   /// True when the file name (raw bytes, no folder) ends in an image or video extension,
   /// compared case-insensitively.
-  public static func isMedia(name: UnsafeBufferPointer<UInt8>) -> Bool {
+  package static func isMedia(name: UnsafeBufferPointer<UInt8>) -> Bool {
     var dot = -1
     var i = name.count - 1
     while i >= 0 && name.count - i <= longestExtension + 1 {
@@ -48,7 +48,7 @@ public enum MediaTypes {
   private static let packedExtensions: Set<UInt32> = Set(
     image.union(video).map { ext in ext.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
 
-  public static func isMedia(name: String) -> Bool {
+  package static func isMedia(name: String) -> Bool {
     var name = name
     return name.withUTF8 { isMedia(name: $0) }
   }
@@ -58,38 +58,38 @@ public enum MediaTypes {
 ///
 /// Trash folders hold what the user deleted: scanning them would keep deleted photos "present".
 /// `cairn-observe` reads the same list the other way round, as evidence of deliberate deletion.
-public enum LibraryExclusions {
+package enum LibraryExclusions {
   /// Folder names (exact) that are trash or version archives of sync tools, desktops and NASes:
   /// freedesktop/macOS `.Trash`, Syncthing `.stversions`, digiKam `.dtrash`, QNAP `@Recycle`,
   /// Synology `#recycle`. Folders named `.Trash-<uid>` match by prefix (see `isTrash`).
-  public static let trashFolderNames: Set<String> = [
+  package static let trashFolderNames: Set<String> = [
     ".Trash", ".stversions", ".dtrash", "@Recycle", "#recycle",
   ]
 
   /// Prefix of per-user freedesktop.org trash folders at a volume's top (`.Trash-1000`).
-  public static let trashFolderPrefix = ".Trash-"
+  package static let trashFolderPrefix = ".Trash-"
 
   /// Names (exact) of junk: Synology thumbnails, Finder metadata, Windows thumbnail caches.
-  public static let junkNames: Set<String> = ["@eaDir", ".DS_Store", "Thumbs.db"]
+  package static let junkNames: Set<String> = ["@eaDir", ".DS_Store", "Thumbs.db"]
 
   /// Prefix of AppleDouble companions (`._IMG_1.JPG`), which hold metadata, not the photo.
-  public static let appleDoublePrefix = "._"
+  package static let appleDoublePrefix = "._"
 
   /// True for a trash folder's name.
-  public static func isTrash(_ name: String) -> Bool {
+  package static func isTrash(_ name: String) -> Bool {
     trashFolderNames.contains(name) || name.hasPrefix(trashFolderPrefix)
   }
 
   /// True for a name the library walk skips: trash folders, junk, and the files Android's
   /// MediaStore has in its trash or is still writing (`MediaStoreName`): neither is a photo in
   /// the library.
-  public static func isExcluded(_ name: String) -> Bool {
+  package static func isExcluded(_ name: String) -> Bool {
     isTrash(name) || junkNames.contains(name) || name.hasPrefix(appleDoublePrefix)
       || MediaStoreName(name) != nil
   }
 
   /// The same test on raw name bytes, cheap enough to run on every directory entry.
-  public static func isExcluded(name: UnsafeBufferPointer<UInt8>) -> Bool {
+  package static func isExcluded(name: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let first = name.first else { return false }
     // Every excluded name starts with one of these; most photo names don't.
     guard
@@ -106,21 +106,21 @@ public enum LibraryExclusions {
 /// `<expires>` is when MediaStore purges it, in Unix seconds (AOSP MediaProvider,
 /// `FileUtils.PATTERN_EXPIRES_FILE`): by default 30 days after a move to the trash
 /// (`DEFAULT_DURATION_TRASHED`) and 7 days after a pending file was created.
-public struct MediaStoreName: Sendable, Equatable {
-  public enum State: Sendable { case trashed, pending }
+package struct MediaStoreName: Sendable, Equatable {
+  package enum State: Sendable { case trashed, pending }
 
-  public var state: State
+  package var state: State
   /// When MediaStore purges the file.
-  public var expires: Date
+  package var expires: Date
   /// The name the photo had, and has again if it is restored.
-  public var originalName: String
+  package var originalName: String
 
   /// How long MediaStore keeps a trashed file by default: the deletion is this long before
   /// `expires`.
-  public static let trashRetention: TimeInterval = 30 * 86_400
+  package static let trashRetention: TimeInterval = 30 * 86_400
 
   /// Parses a file name (case-insensitive prefix, as MediaProvider's pattern); nil for any other.
-  public init?(_ name: String) {
+  package init?(_ name: String) {
     let bytes = Array(name.utf8)
     guard bytes.first == UInt8(ascii: ".") else { return nil }
     let lower = String(decoding: bytes.prefix(9), as: UTF8.self).lowercased()
@@ -144,5 +144,5 @@ public struct MediaStoreName: Sendable, Equatable {
   }
 
   /// When the file was moved to the trash, by MediaStore's default retention.
-  public var trashedAt: Date { expires.addingTimeInterval(-Self.trashRetention) }
+  package var trashedAt: Date { expires.addingTimeInterval(-Self.trashRetention) }
 }

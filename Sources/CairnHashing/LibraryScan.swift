@@ -3,51 +3,51 @@ import Foundation
 
 /// A library root to scan: an absolute path, or an input that could not even be named (a
 /// listed path that is not valid UTF-8).
-public struct ScanRoot: Sendable, Equatable {
-  public var path: String
+package struct ScanRoot: Sendable, Equatable {
+  package var path: String
   /// Set when the root is known to be unusable before the walk.
-  public var failure: SystemError?
+  package var failure: SystemError?
 
-  public init(path: String, failure: SystemError? = nil) {
+  package init(path: String, failure: SystemError? = nil) {
     self.path = path
     self.failure = failure
   }
 }
 
 /// How a scan runs.
-public struct ScanOptions: Sendable {
+package struct ScanOptions: Sendable {
   /// Hash every regular file, not only media.
-  public var includeAll = false
+  package var includeAll = false
   /// The hash cache database; nil for none (`--no-cache`).
-  public var cachePath: String?
+  package var cachePath: String?
   /// Worker threads reading and hashing files.
-  public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+  package var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
   /// Files between the walk and the output at most (bounds memory).
-  public var window = 4096
+  package var window = 4096
   /// Draw progress on stderr.
-  public var showProgress = false
+  package var showProgress = false
   /// Where the mount points of each root's last scan are remembered; nil for no mount guard.
-  public var mountMemoryPath: String?
+  package var mountMemoryPath: String?
   /// Accept the mounts seen now as the new memory instead of reporting losses.
-  public var forgetMounts = false
+  package var forgetMounts = false
 
-  public init() {}
+  package init() {}
 }
 
 /// What a scan found, for the `end` record and the exit status.
-public struct ScanSummary: Sendable {
-  public var roots: [RootStatus]
-  public var files = 0
-  public var bytes: Int64 = 0
-  public var cached = 0
-  public var hashed = 0
-  public var errors = 0
-  public var skippedLinks = 0
+package struct ScanSummary: Sendable {
+  package var roots: [RootStatus]
+  package var files = 0
+  package var bytes: Int64 = 0
+  package var cached = 0
+  package var hashed = 0
+  package var errors = 0
+  package var skippedLinks = 0
 
   /// Every root listed and every file read.
-  public var complete: Bool { errors == 0 && roots.allSatisfy(\.complete) }
+  package var complete: Bool { errors == 0 && roots.allSatisfy(\.complete) }
 
-  public var counts: [String: Int] {
+  package var counts: [String: Int] {
     [
       "files": files, "bytes": Int(bytes), "cached": cached, "hashed": hashed, "errors": errors,
       "skippedLinks": skippedLinks,
@@ -57,20 +57,20 @@ public struct ScanSummary: Sendable {
 
 /// Walks library roots, identifies every media file by its SHA-1 (from the cache when the file
 /// is unchanged), and writes `file` and `error` records in walk order.
-public final class LibraryScan {
-  public let roots: [ScanRoot]
-  public let options: ScanOptions
+package final class LibraryScan {
+  package let roots: [ScanRoot]
+  package let options: ScanOptions
   /// The tool its error records name.
   let tool: String
 
-  public init(roots: [ScanRoot], options: ScanOptions, tool: String) {
+  package init(roots: [ScanRoot], options: ScanOptions, tool: String) {
     self.roots = roots
     self.options = options
     self.tool = tool
   }
 
   /// Runs the scan, writing records (not the header or end) to `writer`.
-  public func run(writer: RecordWriter, clock: inout PhaseClock) -> ScanSummary {
+  package func run(writer: RecordWriter, clock: inout PhaseClock) -> ScanSummary {
     let cache = options.cachePath.map { HashCache(path: $0) } ?? HashCache()
     clock.lap("cache", "\(cache.loadedCount) checksums loaded")
     let pass = Pass(scan: self, cache: cache, writer: writer)

@@ -9,7 +9,7 @@ import CairnCore
 #endif
 
 /// What the walk found, in walk order.
-public enum WalkItem {
+package enum WalkItem {
   /// A media file to identify. `path` is NUL-terminated raw bytes; `explicit` when it was named
   /// on the command line (then a symbolic link to it is followed).
   case file(path: [UInt8], status: FileStatus, explicit: Bool)
@@ -25,11 +25,11 @@ public enum WalkItem {
 /// are counted as skipped; a root named explicitly is followed, as `find -H` does. A folder
 /// reached twice (bind mounts) is visited once. Names that are not valid UTF-8 can't be written
 /// as a record's path: they become `EILSEQ` failures, so they never vanish silently.
-public struct LibraryWalker {
+package struct LibraryWalker {
   /// Hash every regular file, not only the media types Immich accepts.
-  public var includeAll = false
+  package var includeAll = false
   /// Symbolic links skipped in the walk.
-  public private(set) var skippedLinks = 0
+  package private(set) var skippedLinks = 0
   /// The mount points under a folder root (walk paths, no NUL), whose files are counted into
   /// `filesUnderMount` for the mount guard. Asked only for folder roots: a list of a hundred
   /// thousand file roots costs nothing.
@@ -39,12 +39,12 @@ public struct LibraryWalker {
   private(set) var filesUnderMount: [[UInt8]: Int] = [:]
   private var filesVisited = 0
 
-  public init(includeAll: Bool = false) {
+  package init(includeAll: Bool = false) {
     self.includeAll = includeAll
   }
 
   /// How a root turned out, before its files are hashed.
-  public enum RootOutcome {
+  package enum RootOutcome {
     /// Listed; `folder` tells a folder root from a file root.
     case walked(folder: Bool)
     case missing(SystemError)
@@ -52,7 +52,7 @@ public struct LibraryWalker {
   }
 
   /// Walks `root` (absolute), calling `visit` for every item in order.
-  public mutating func walk(root: String, _ visit: (WalkItem) -> Void) -> RootOutcome {
+  package mutating func walk(root: String, _ visit: (WalkItem) -> Void) -> RootOutcome {
     filesUnderMount = [:]
     var s = stat()
     guard stat(root, &s) == 0 else {

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Library roots as absolute paths, the form every record carries.
-public enum RootPath {
+package enum RootPath {
   /// `path` made absolute against `currentDirectory` and cleaned lexically (no `.`, `..`,
   /// doubled or trailing slashes). Symbolic links are kept: the root is named the way the user
   /// named it, which stays stable when a link is re-pointed to a new disk.
-  public static func absolute(
+  package static func absolute(
     _ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath
   ) -> String {
     let full = path.hasPrefix("/") ? path : currentDirectory + "/" + path

@@ -19,15 +19,16 @@ import NIOHTTP1
 /// - `POST /trash/restore/assets` sets trashed assets active; a repeat changes nothing.
 /// - `POST /sync/ack` (last ack per type wins) and `DELETE /sync/ack` are idempotent.
 /// - `POST /auth/login` is never retried: each attempt creates a session.
-public final class ImmichClient: Sendable {
+package final class ImmichClient: Sendable {
   /// The API base URL, normalised, ending in `/api`.
-  public let apiBase: String
+  package let apiBase: String
   let credential: Credential
   let transport: HTTPTransport
 
   /// A client that authenticates with an API key.
-  public convenience init(apiBase: String, apiKey: Secret, options: ClientOptions = ClientOptions())
-  {
+  package convenience init(
+    apiBase: String, apiKey: Secret, options: ClientOptions = ClientOptions()
+  ) {
     self.init(
       apiBase: apiBase, credential: .apiKey(apiKey), transport: HTTPTransport(options: options))
   }
@@ -40,17 +41,17 @@ public final class ImmichClient: Sendable {
 
   /// The same server with a session token (from `login`) instead of the API key; requests of
   /// both clients are counted together.
-  public func usingSession(_ token: Secret) -> ImmichClient {
+  package func usingSession(_ token: Secret) -> ImmichClient {
     ImmichClient(apiBase: apiBase, credential: .session(token), transport: transport)
   }
 
-  public var options: ClientOptions { transport.options }
+  package var options: ClientOptions { transport.options }
 
   /// HTTP requests sent so far by this client and those derived from it, retries included.
-  public var requestsSent: Int { transport.requestsSent }
+  package var requestsSent: Int { transport.requestsSent }
 
   /// True when this client authenticates with a session token.
-  public var usesSession: Bool {
+  package var usesSession: Bool {
     if case .session = credential { return true }
     return false
   }
@@ -58,44 +59,44 @@ public final class ImmichClient: Sendable {
   // MARK: - Server
 
   /// `GET /api/server/ping`: true when the server answers `pong`.
-  public func ping() async throws(ImmichError) -> Bool {
+  package func ping() async throws(ImmichError) -> Bool {
     try await get("/server/ping", as: PingAnswer.self).res == "pong"
   }
 
   /// `GET /api/server/version` (public).
-  public func version() async throws(ImmichError) -> ServerVersion {
+  package func version() async throws(ImmichError) -> ServerVersion {
     try await get("/server/version", as: ServerVersion.self)
   }
 
   /// `GET /api/server/features` (public).
-  public func features() async throws(ImmichError) -> ServerFeatures {
+  package func features() async throws(ImmichError) -> ServerFeatures {
     try await get("/server/features", as: ServerFeatures.self)
   }
 
   /// `GET /api/server/config` (public): `trashDays` and friends.
-  public func config() async throws(ImmichError) -> ServerConfig {
+  package func config() async throws(ImmichError) -> ServerConfig {
     try await get("/server/config", as: ServerConfig.self)
   }
 
   /// `GET /api/server/about` (`server.about`).
-  public func about() async throws(ImmichError) -> ServerAbout {
+  package func about() async throws(ImmichError) -> ServerAbout {
     try await get("/server/about", as: ServerAbout.self)
   }
 
   // MARK: - Account
 
   /// `GET /api/users/me` (`user.read`): whose key or session this is.
-  public func currentUser() async throws(ImmichError) -> UserInfo {
+  package func currentUser() async throws(ImmichError) -> UserInfo {
     try await get("/users/me", as: UserInfo.self)
   }
 
   /// `GET /api/api-keys/me`: the key's permissions (403 with a session).
-  public func currentAPIKey() async throws(ImmichError) -> APIKeyInfo {
+  package func currentAPIKey() async throws(ImmichError) -> APIKeyInfo {
     try await get("/api-keys/me", as: APIKeyInfo.self)
   }
 
   /// `POST /api/auth/login`: a session for email and password. Never retried.
-  public func login(email: String, password: Secret) async throws(ImmichError) -> LoginResult {
+  package func login(email: String, password: Secret) async throws(ImmichError) -> LoginResult {
     let body: [String: Any] = ["email": email, "password": password.reveal()]
     let answer = try await send(.POST, "/auth/login", body: body, retry: .never)
     let login = try decode(LoginAnswer.self, answer, "POST /api/auth/login")
@@ -105,21 +106,21 @@ public final class ImmichClient: Sendable {
   }
 
   /// `POST /api/auth/logout` with this client's session; ends it on the server.
-  public func logout() async throws(ImmichError) {
+  package func logout() async throws(ImmichError) {
     _ = try await send(.POST, "/auth/logout", body: nil, retry: .never)
   }
 
   // MARK: - Assets
 
   /// `POST /api/search/metadata`: one page.
-  public func searchMetadata(_ query: MetadataQuery) async throws(ImmichError) -> SearchPage {
+  package func searchMetadata(_ query: MetadataQuery) async throws(ImmichError) -> SearchPage {
     let answer = try await send(.POST, "/search/metadata", body: query.json, retry: .safe)
     let page = try decode(SearchAnswer.self, answer, "POST /api/search/metadata")
     return SearchPage(items: page.assets.items, nextPage: page.assets.nextPage.flatMap { Int($0) })
   }
 
   /// `POST /api/search/statistics`: how many assets match (paging fields are ignored).
-  public func searchStatistics(_ query: MetadataQuery) async throws(ImmichError) -> Int {
+  package func searchStatistics(_ query: MetadataQuery) async throws(ImmichError) -> Int {
     var body = query.json
     for key in ["page", "size", "order"] { body.removeValue(forKey: key) }
     let answer = try await send(.POST, "/search/statistics", body: body, retry: .safe)
@@ -129,7 +130,7 @@ public final class ImmichClient: Sendable {
   /// How many of the user's assets of `visibility` the server holds, trashed ones included.
   /// `POST /api/search/statistics` ignores `withDeleted`, so the trash is counted by a second
   /// request (a `trashedBefore` date implies it).
-  public func countAssets(visibility: AssetVisibility) async throws(ImmichError) -> Int {
+  package func countAssets(visibility: AssetVisibility) async throws(ImmichError) -> Int {
     let query = MetadataQuery(visibility: visibility)
     let active = try await searchStatistics(query)
     var trash = query.json
@@ -141,7 +142,7 @@ public final class ImmichClient: Sendable {
   }
 
   /// `GET /api/assets/:id`.
-  public func asset(id: String) async throws(ImmichError) -> ServerAsset {
+  package func asset(id: String) async throws(ImmichError) -> ServerAsset {
     try await get("/assets/\(try pathId(id))", as: ServerAsset.self)
   }
 
@@ -150,7 +151,7 @@ public final class ImmichClient: Sendable {
   /// All or nothing: one id the user does not own (a partner's, a locked one, an unknown one)
   /// fails the whole call with 400 `Not found or no asset.delete access`. There is deliberately
   /// no way to send `force:true`.
-  public func trash(assetIds: [String]) async throws(ImmichError) {
+  package func trash(assetIds: [String]) async throws(ImmichError) {
     guard !assetIds.isEmpty else { return }
     let body: [String: Any] = ["ids": assetIds.map { $0.lowercased() }, "force": false]
     _ = try await send(.DELETE, "/assets", body: body, retry: .safe)
@@ -159,7 +160,7 @@ public final class ImmichClient: Sendable {
   /// `POST /api/trash/restore/assets {ids}`: takes the assets out of the trash. The server's
   /// count is the number of ids sent, not the number restored.
   @discardableResult
-  public func restore(assetIds: [String]) async throws(ImmichError) -> Int {
+  package func restore(assetIds: [String]) async throws(ImmichError) -> Int {
     guard !assetIds.isEmpty else { return 0 }
     let body: [String: Any] = ["ids": assetIds.map { $0.lowercased() }]
     let answer = try await send(.POST, "/trash/restore/assets", body: body, retry: .safe)
@@ -168,7 +169,7 @@ public final class ImmichClient: Sendable {
 
   /// `POST /api/assets/bulk-upload-check`: which (id, checksum) pairs the server already has.
   /// `id` is the caller's own label (a path); checksums are base64 (28) or hex (40).
-  public func uploadCheck(_ items: [(id: String, checksum: String)]) async throws(ImmichError)
+  package func uploadCheck(_ items: [(id: String, checksum: String)]) async throws(ImmichError)
     -> [UploadCheckResult]
   {
     guard !items.isEmpty else { return [] }
@@ -180,18 +181,18 @@ public final class ImmichClient: Sendable {
   // MARK: - Tags
 
   /// `GET /api/tags` (`tag.read`): the user's tags, by value.
-  public func tags() async throws(ImmichError) -> [TagInfo] {
+  package func tags() async throws(ImmichError) -> [TagInfo] {
     try await get("/tags", as: [TagInfo].self)
   }
 
   /// `GET /api/tags/:id` (`tag.read`).
-  public func tag(id: String) async throws(ImmichError) -> TagInfo {
+  package func tag(id: String) async throws(ImmichError) -> TagInfo {
     try await get("/tags/\(try pathId(id))", as: TagInfo.self)
   }
 
   /// `PUT /api/tags {tags}` (`tag.create`): creates every level of each `/`-separated path
   /// (with the closure rows tag search needs) and returns the leaf tags, in input order.
-  public func upsertTags(_ values: [String]) async throws(ImmichError) -> [TagInfo] {
+  package func upsertTags(_ values: [String]) async throws(ImmichError) -> [TagInfo] {
     guard !values.isEmpty else { return [] }
     let answer = try await send(.PUT, "/tags", body: ["tags": values], retry: .safe)
     return try decode([TagInfo].self, answer, "PUT /api/tags")
@@ -200,7 +201,7 @@ public final class ImmichClient: Sendable {
   /// `PUT /api/tags/assets {tagIds, assetIds}` (`tag.asset`): the number of new pairs; assets
   /// or tags the user does not own are skipped silently by the server.
   @discardableResult
-  public func tagAssets(tagIds: [String], assetIds: [String]) async throws(ImmichError) -> Int {
+  package func tagAssets(tagIds: [String], assetIds: [String]) async throws(ImmichError) -> Int {
     guard !tagIds.isEmpty, !assetIds.isEmpty else { return 0 }
     let body: [String: Any] = [
       "tagIds": tagIds.map { $0.lowercased() }, "assetIds": assetIds.map { $0.lowercased() },
@@ -210,7 +211,7 @@ public final class ImmichClient: Sendable {
   }
 
   /// `PUT /api/tags/:id/assets {ids}` (`tag.asset`): one result per id, in input order.
-  public func addAssets(_ assetIds: [String], toTag tagId: String) async throws(ImmichError)
+  package func addAssets(_ assetIds: [String], toTag tagId: String) async throws(ImmichError)
     -> [BulkIdResult]
   {
     guard !assetIds.isEmpty else { return [] }
@@ -223,12 +224,12 @@ public final class ImmichClient: Sendable {
   // MARK: - Sync acks (session only)
 
   /// `GET /api/sync/ack`: this session's checkpoints.
-  public func syncAcks() async throws(ImmichError) -> [SyncAck] {
+  package func syncAcks() async throws(ImmichError) -> [SyncAck] {
     try await get("/sync/ack", as: [SyncAck].self)
   }
 
   /// `POST /api/sync/ack {acks}` (at most 1000; the last per type wins).
-  public func sendSyncAcks(_ acks: [String]) async throws(ImmichError) {
+  package func sendSyncAcks(_ acks: [String]) async throws(ImmichError) {
     guard !acks.isEmpty else { return }
     for start in stride(from: 0, to: acks.count, by: 1000) {
       let chunk = Array(acks[start..<min(start + 1000, acks.count)])
@@ -237,7 +238,7 @@ public final class ImmichClient: Sendable {
   }
 
   /// `DELETE /api/sync/ack`: forgets the checkpoints of `types`, or all when nil.
-  public func deleteSyncAcks(types: [String]? = nil) async throws(ImmichError) {
+  package func deleteSyncAcks(types: [String]? = nil) async throws(ImmichError) {
     let body: [String: Any] = types.map { ["types": $0] } ?? [:]
     _ = try await send(.DELETE, "/sync/ack", body: body, retry: .safe)
   }
@@ -321,17 +322,17 @@ public final class ImmichClient: Sendable {
 
 extension ImmichClient {
   /// An asset's image as `GET /api/assets/:id/thumbnail` serves it (`asset.view`).
-  public struct Thumbnail: Sendable, Equatable {
+  package struct Thumbnail: Sendable, Equatable {
     /// As the server said: `image/webp` for Immich's thumbnail size, `image/jpeg` for preview.
-    public var contentType: String
-    public var bytes: [UInt8]
+    package var contentType: String
+    package var bytes: [UInt8]
   }
 
   /// `GET /api/assets/:id/thumbnail?size=thumbnail` (`asset.view`): the small image Immich's
   /// timeline shows (about 250 pixels). An asset without one (a video whose frame was never
   /// extracted) is 404; an unknown, locked or foreign asset is 400 `Not found or no asset.view
   /// access`; a key without the permission is 403.
-  public func thumbnail(id: String) async throws(ImmichError) -> Thumbnail {
+  package func thumbnail(id: String) async throws(ImmichError) -> Thumbnail {
     let answer = try await send(
       .GET, "/assets/\(try pathId(id))/thumbnail?size=thumbnail", body: nil, retry: .safe)
     return Thumbnail(contentType: answer.contentType ?? "", bytes: answer.body)

@@ -4,12 +4,12 @@ import Foundation
 /// `ImmichClient` as the `RunServer` that trash, tag and restore runs use (cairn-trash,
 /// cairn-tag, cairn-restore). An `ImmichError` becomes the `CairnError` with the tool's exit
 /// status.
-public struct ImmichRunServer: RunServer {
-  public let client: ImmichClient
+package struct ImmichRunServer: RunServer {
+  package let client: ImmichClient
 
-  public init(client: ImmichClient) { self.client = client }
+  package init(client: ImmichClient) { self.client = client }
 
-  public func trashSettings() async throws(CairnError) -> TrashSettings {
+  package func trashSettings() async throws(CairnError) -> TrashSettings {
     do {
       let features = try await client.features()
       let config = try await client.config()
@@ -17,7 +17,7 @@ public struct ImmichRunServer: RunServer {
     } catch { throw error.cairnError }
   }
 
-  public func upsertTag(_ value: String) async throws(CairnError) -> String {
+  package func upsertTag(_ value: String) async throws(CairnError) -> String {
     let tags: [TagInfo]
     do { tags = try await client.upsertTags([value]) } catch { throw error.cairnError }
     guard let tag = tags.first else {
@@ -26,20 +26,20 @@ public struct ImmichRunServer: RunServer {
     return tag.id
   }
 
-  public func tags() async throws(CairnError) -> [ServerTag] {
+  package func tags() async throws(CairnError) -> [ServerTag] {
     do {
       return try await client.tags().map { ServerTag(id: $0.id, value: $0.value) }
     } catch { throw error.cairnError }
   }
 
-  public func tagAssets(tagID: String, assetIDs: [String]) async throws(CairnError) {
+  package func tagAssets(tagID: String, assetIDs: [String]) async throws(CairnError) {
     do { try await client.tagAssets(tagIds: [tagID], assetIds: assetIDs) } catch {
       throw error.cairnError
     }
   }
 
   /// `DELETE /api/tags/:id/assets {ids}` (the client has no method for it yet).
-  public func untagAssets(tagID: String, assetIDs: [String]) async throws(CairnError) {
+  package func untagAssets(tagID: String, assetIDs: [String]) async throws(CairnError) {
     guard !assetIDs.isEmpty else { return }
     do {
       let path = "/tags/\(try client.pathId(tagID))/assets"
@@ -51,7 +51,7 @@ public struct ImmichRunServer: RunServer {
   /// `DELETE /api/assets {ids, force:false}`, sent once: after a lost answer the run stops and
   /// the next one asks the server what happened, so no asset is ever trashed twice (a repeat
   /// would restart its trash period).
-  public func trash(assetIDs: [String]) async throws(TrashFailure) {
+  package func trash(assetIDs: [String]) async throws(TrashFailure) {
     guard !assetIDs.isEmpty else { return }
     do {
       _ = try await client.send(
@@ -65,11 +65,11 @@ public struct ImmichRunServer: RunServer {
     }
   }
 
-  public func restore(assetIDs: [String]) async throws(CairnError) {
+  package func restore(assetIDs: [String]) async throws(CairnError) {
     do { try await client.restore(assetIds: assetIDs) } catch { throw error.cairnError }
   }
 
-  public func asset(id: String) async throws(CairnError) -> RunAsset? {
+  package func asset(id: String) async throws(CairnError) -> RunAsset? {
     do {
       return Self.view(try await client.asset(id: id))
     } catch {
@@ -79,7 +79,7 @@ public struct ImmichRunServer: RunServer {
     }
   }
 
-  public func assets(taggedWith tagID: String) async throws(CairnError) -> [RunAsset] {
+  package func assets(taggedWith tagID: String) async throws(CairnError) -> [RunAsset] {
     var found: [String: RunAsset] = [:]
     do {
       // v2 searches only the timeline unless told; v3 skips nothing but locked. Ask for each.
@@ -113,7 +113,7 @@ public struct ImmichRunServer: RunServer {
 
   /// Fills in owner and visibility for candidates that lack them, from the server, so the
   /// ownership and locked checks never pass by default.
-  public func completeOwnership(_ candidates: [CandidateRecord]) async throws(CairnError)
+  package func completeOwnership(_ candidates: [CandidateRecord]) async throws(CairnError)
     -> [CandidateRecord]
   {
     var out: [CandidateRecord] = []
@@ -134,10 +134,10 @@ public struct ImmichRunServer: RunServer {
 
 extension ServerConnection {
   /// The run-side view of this connection.
-  public var runServer: ImmichRunServer { ImmichRunServer(client: client) }
+  package var runServer: ImmichRunServer { ImmichRunServer(client: client) }
 
   /// Connects, turning a failure into the tool's exit status and one line.
-  public static func open(_ configuration: Configuration) async throws(CairnError)
+  package static func open(_ configuration: Configuration) async throws(CairnError)
     -> ServerConnection
   {
     do { return try await connect(configuration: configuration) } catch { throw error.cairnError }

@@ -1,12 +1,12 @@
 /// The API-key permissions cairn uses, and which of them it cannot do without.
-public enum CairnPermissions {
+package enum CairnPermissions {
   /// Without these the pipeline cannot run:
   /// - `asset.read`: listing the server (`search/metadata`), reading assets.
   /// - `asset.delete`: moving assets to the trash and restoring them (both need it).
   /// - `tag.create`: creating the run tag (`PUT /tags`) before anything is trashed.
   /// - `tag.asset`: putting the run tag on the assets, so a run can be found and undone.
   /// - `user.read`: `users/me`, which names the user and so the state partition.
-  public static let required = [
+  package static let required = [
     "asset.read", "asset.delete", "tag.create", "tag.asset", "user.read",
   ]
 
@@ -14,10 +14,10 @@ public enum CairnPermissions {
   /// - `tag.read`: listing runs from the server's tags (`cairn-tag`, restore by run when the
   ///   local journal is lost); the journal covers the usual case.
   /// - `server.about`: build details for `--check`; the public version endpoint suffices.
-  public static let optional = ["tag.read", "server.about"]
+  package static let optional = ["tag.read", "server.about"]
 
   /// Why each permission matters, for `--check` lines.
-  public static func purpose(_ permission: String) -> String {
+  package static func purpose(_ permission: String) -> String {
     switch permission {
     case "asset.read": return "list the server's assets"
     case "asset.delete": return "move assets to the trash and restore them"

@@ -8,9 +8,9 @@ import Foundation
 /// partition: the scheme and host are lower-cased, a default port is dropped, trailing slashes
 /// go. Without `/api`, the server's `/.well-known/immich` says where the API lives (as the
 /// Immich CLI does); if it cannot, `/api` is appended.
-public enum ServerAddress {
+package enum ServerAddress {
   /// The normalised form of `text`, not yet checked against a server.
-  public static func normalise(_ text: String) throws(ImmichError) -> String {
+  package static func normalise(_ text: String) throws(ImmichError) -> String {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let components = URLComponents(string: trimmed),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",

@@ -6,26 +6,26 @@ import Foundation
 /// `connect` reads `IMMICH_URL` and `IMMICH_API_KEY`, finds the API base, asks
 /// `GET /api/server/version` (public, so a wrong URL shows before a wrong key) and then
 /// `GET /api/users/me`.
-public struct ServerConnection: Sendable {
-  public let client: ImmichClient
-  public let version: ServerVersion
-  public let user: UserInfo
+package struct ServerConnection: Sendable {
+  package let client: ImmichClient
+  package let version: ServerVersion
+  package let user: UserInfo
 
-  public init(client: ImmichClient, version: ServerVersion, user: UserInfo) {
+  package init(client: ImmichClient, version: ServerVersion, user: UserInfo) {
     self.client = client
     self.version = version
     self.user = user
   }
 
   /// `(url, userId, version)`: what headers carry and what partitions state.
-  public var identity: ServerIdentity {
+  package var identity: ServerIdentity {
     ServerIdentity(url: client.apiBase, userId: user.id.lowercased(), version: version.description)
   }
 
-  public var partition: ServerPartition { identity.partition }
+  package var partition: ServerPartition { identity.partition }
 
   /// Connects and identifies the key's user.
-  public static func connect(
+  package static func connect(
     configuration: Configuration, options: ClientOptions? = nil
   ) async throws(ImmichError) -> ServerConnection {
     let (client, version) = try await reach(configuration: configuration, options: options)
@@ -35,7 +35,7 @@ public struct ServerConnection: Sendable {
 
   /// Finds the API and learns its version, without asking who the key belongs to
   /// (`cairn-fetch --check` goes on from there one check at a time).
-  public static func reach(
+  package static func reach(
     configuration: Configuration, options: ClientOptions? = nil
   ) async throws(ImmichError) -> (ImmichClient, ServerVersion) {
     let (url, key) = try settings(configuration)
@@ -58,7 +58,7 @@ public struct ServerConnection: Sendable {
   }
 
   /// `IMMICH_URL` and `IMMICH_API_KEY`, or a line saying where to set them.
-  public static func settings(_ configuration: Configuration) throws(ImmichError)
+  package static func settings(_ configuration: Configuration) throws(ImmichError)
     -> (url: String, key: Secret)
   {
     let places =

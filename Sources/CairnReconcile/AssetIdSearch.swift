@@ -17,7 +17,7 @@ import CairnCore
 /// what counts. An id spelled with escapes is not found, and a video not found is never sent.
 extension ServerAssets {
   /// The index of the asset with each of `ids` (lower case) that the listing holds.
-  public func indices(ofIds ids: Set<String>) throws(ListingReadBackError) -> [String: Int] {
+  package func indices(ofIds ids: Set<String>) throws(ListingReadBackError) -> [String: Int] {
     guard !ids.isEmpty else { return [:] }
     let keys = Set(ids.map { Array($0.utf8) })
     var found: [String: Int] = [:]

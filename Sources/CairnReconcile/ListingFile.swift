@@ -14,13 +14,13 @@ import CairnCore
 /// A line read again must be the bytes read the first time (its digest says so): a file
 /// rewritten or cut short in between (a new listing saved over it) fails the read with a
 /// `ListingReadBackError`; it never yields another asset's record.
-public final class ListingFile: Sendable {
+package final class ListingFile: Sendable {
   /// Read in place by `forEachLine` (a search over every line).
   let fd: Int32
-  public let path: String
+  package let path: String
 
   /// Takes ownership of `fd`, open on `path`.
-  public init(descriptor fd: Int32, path: String) {
+  package init(descriptor fd: Int32, path: String) {
     self.fd = fd
     self.path = path
   }

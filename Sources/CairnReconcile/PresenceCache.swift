@@ -4,13 +4,13 @@ import Foundation
 
 /// The server's checksums in listing order, as a key: a listing with the same one has the
 /// same checksum at every index.
-public struct ListingKey: Equatable, Sendable {
+package struct ListingKey: Equatable, Sendable {
   let count: Int
   let digest: LineDigest
   /// Whether every checksum is ASCII (see `PresenceCache.carriedOver`).
   let isASCII: Bool
 
-  public init(_ assets: ServerAssets) {
+  package init(_ assets: ServerAssets) {
     count = assets.count
     var high: UInt64 = 0x6A09_E667_F3BC_C908
     var low: UInt64 = 0xBB67_AE85_84CA_A73B
@@ -55,7 +55,7 @@ public struct ListingKey: Equatable, Sendable {
 /// The file: a magic line and a version, the snapshot's length and digest, the listing's
 /// count and digest (64-bit numbers, little-endian), one bit per asset, then the digest of all
 /// before it (as the snapshot files end).
-public struct PresenceCache: Sendable, SnapshotFile.Encoding {
+package struct PresenceCache: Sendable, SnapshotFile.Encoding {
   static let fileName = "listing-presence"
   static let magic = Array("cairn-listing-presence\n".utf8)
   static let version: UInt32 = 1
@@ -142,7 +142,7 @@ public struct PresenceCache: Sendable, SnapshotFile.Encoding {
 /// How the engine's lookups of the server's checksums in the scan are had: made (on the
 /// listing's core, while the scan is recorded), or carried over from the last run's
 /// (`PresenceCache`) once recording the scan has said what changed.
-public enum ScanLookupPlan: Sendable {
+package enum ScanLookupPlan: Sendable {
   case made(ScanLookup, ListingKey)
   /// With each asset's checksum's `ByteHashFilter.hash`, made on this core too.
   case carryOver(PresenceCache, ListingKey, hashes: [UInt64])
@@ -151,7 +151,7 @@ public enum ScanLookupPlan: Sendable {
   /// and for the snapshot recording will compare the scan with (`snapshot`, read ahead);
   /// makes them otherwise. The scan's table of checksums is made while `listing` is still
   /// being read, unless a cache for this snapshot promises that it will not be needed.
-  public static func prepare(
+  package static func prepare(
     files: ScanFiles, listing assets: () throws(CairnError) -> ServerAssets,
     partitionDirectory: String, snapshot: ScanSnapshotPreload?
   ) throws(CairnError) -> ScanLookupPlan {
@@ -172,7 +172,7 @@ public enum ScanLookupPlan: Sendable {
     return .made(ScanLookup(table ?? ScanLookup.Table(files), assets: assets), listing)
   }
 
-  public var listing: ListingKey {
+  package var listing: ListingKey {
     switch self {
     case .made(_, let listing), .carryOver(_, let listing, _): listing
     }
@@ -183,7 +183,7 @@ extension PartitionStore {
   /// The lookups for `files` and `assets` as `plan` has them: carried over when recording
   /// `files` (this process's last `recordScan`) compared them with the snapshot the cache was
   /// made for, made here otherwise.
-  public func lookup(_ plan: ScanLookupPlan, files: ScanFiles, assets: ServerAssets)
+  package func lookup(_ plan: ScanLookupPlan, files: ScanFiles, assets: ServerAssets)
     -> ScanLookup
   {
     switch plan {
@@ -203,7 +203,7 @@ extension PartitionStore {
   /// Keeps `lookup` for the next run (`PresenceCache`) when this process recorded the scan it
   /// was made for and wrote its snapshot; removes the last one otherwise. A file that cannot
   /// be written costs the next run only the shortcut.
-  public func keepLookups(_ lookup: ScanLookup, listing: ListingKey) {
+  package func keepLookups(_ lookup: ScanLookup, listing: ListingKey) {
     let path = directory + "/" + PresenceCache.fileName
     guard let written = lastRecording?.written, listing.isASCII,
       lookup.assetIsPresent.count == listing.count,

@@ -5,13 +5,13 @@ import Foundation
 /// Entry points for the fuzzing harness (`fuzz/`) into the reconcile library's own cache files,
 /// as `StateFileFuzzing` is into the state's: each reads arbitrary bytes, sealed with their
 /// digest, the way cairn-reconcile reads the file, and says whether it was accepted.
-public enum ReconcileFileFuzzing {
+package enum ReconcileFileFuzzing {
   /// The user the listing snapshots of the seed corpus were made for.
-  public static let listingUser = "0d8f6c1e-1111-4222-8333-444455556666"
+  package static let listingUser = "0d8f6c1e-1111-4222-8333-444455556666"
 
   /// A listing snapshot of `listingUser`, entry by entry.
   @discardableResult
-  public static func listingSnapshot(_ data: [UInt8]) -> Bool {
+  package static func listingSnapshot(_ data: [UInt8]) -> Bool {
     guard let stored = ListingSnapshot.Stored(StateFileFuzzing.sealed(data), userId: listingUser)
     else {
       return false
@@ -25,7 +25,7 @@ public enum ReconcileFileFuzzing {
 
   /// A presence cache, read from a file as the tools read it.
   @discardableResult
-  public static func presenceCache(_ data: [UInt8]) -> Bool {
+  package static func presenceCache(_ data: [UInt8]) -> Bool {
     let path = NSTemporaryDirectory() + "/cairn-fuzz-presence-\(getpid())"
     defer { unlink(path) }
     let sealed = StateFileFuzzing.sealed(data)

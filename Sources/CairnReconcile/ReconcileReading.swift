@@ -5,13 +5,13 @@ import CairnState
 /// every line parsed), or by their digests (a scan line the last scan's snapshot has, and a
 /// listing line the last listing had, are taken as they were without parsing; see
 /// docs/FAST-PATHS.md). Either gives the same files and assets.
-public enum LineRecognition: Sendable {
+package enum LineRecognition: Sendable {
   case parseEveryLine
   case byDigest
 }
 
 /// Where the server's listing comes from.
-public enum ListingSource: Sendable {
+package enum ListingSource: Sendable {
   /// A file of `cairn-fetch` output (`--server FILE`).
   case file(String)
   /// A live `cairn-fetch`, run beside this program with these arguments.
@@ -23,7 +23,7 @@ public enum ListingSource: Sendable {
 /// listing names the partition, the scan on the caller's thread, and the lookups of the
 /// server's checksums in the scan once both are read. Its methods are the phases `-v` prints,
 /// each waiting for what it needs of the others.
-public final class ReconcileReading: Sendable {
+package final class ReconcileReading: Sendable {
   private let recognition: LineRecognition
   private let paths: CairnPaths
   private let identity = Handoff<ServerIdentity>()
@@ -34,7 +34,7 @@ public final class ReconcileReading: Sendable {
 
   /// Starts reading the listing (and, with digest recognition, the last scan's snapshot as
   /// soon as the listing names the partition).
-  public init(
+  package init(
     listing source: ListingSource, paths: CairnPaths, recognition: LineRecognition = .parseEveryLine
   ) {
     self.recognition = recognition
@@ -74,7 +74,7 @@ public final class ReconcileReading: Sendable {
   /// listing's first line names the partition; a live listing slow to start holds the scan
   /// back no longer than that): lines read before it arrives are parsed, so reading sooner
   /// would cost more than it saves. The plain reading starts at once.
-  public func readScan(_ stream: RecordStream) throws(CairnError) -> ScanInput {
+  package func readScan(_ stream: RecordStream) throws(CairnError) -> ScanInput {
     snapshot?.wait(upTo: 0.5)
     let scan = try ScanInput.read(stream, previous: snapshot)
     startLookups(scan.files)
@@ -96,18 +96,18 @@ public final class ReconcileReading: Sendable {
   }
 
   /// The server's identity, once the listing's header has named it.
-  public func server() throws(CairnError) -> ServerIdentity { try identity.value() }
+  package func server() throws(CairnError) -> ServerIdentity { try identity.value() }
 
   /// The last scan's snapshot read ahead, for recording the scan (nil: read when needed).
-  public func lastScan() -> ScanSnapshotPreload? { try? snapshot?.value() }
+  package func lastScan() -> ScanSnapshotPreload? { try? snapshot?.value() }
 
   /// "read server listing": the whole listing, once read.
-  public func readServerListing() throws(CairnError) -> ServerListing { try listing.value() }
+  package func readServerListing() throws(CairnError) -> ServerListing { try listing.value() }
 
   /// "look up server checksums": the scan's lookups of the listing's checksums, carried over
   /// when `store` recorded the scan against the snapshot they were kept for, made otherwise.
   /// After `readScan`.
-  public func lookUpServerChecksums(in store: PartitionStore) throws(CairnError) -> (
+  package func lookUpServerChecksums(in store: PartitionStore) throws(CairnError) -> (
     ScanLookup, ListingKey
   ) {
     guard let (files, work) = lookups.current else {

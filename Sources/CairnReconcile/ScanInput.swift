@@ -3,17 +3,17 @@ import CairnState
 import Foundation
 
 /// A scan stream read to its end: the files, the header, the end record, the errors.
-public struct ScanInput: Sendable {
-  public var header: HeaderRecord
-  public var files: ScanFiles
-  public var end: EndRecord?
-  public var errors: [ErrorRecord]
+package struct ScanInput: Sendable {
+  package var header: HeaderRecord
+  package var files: ScanFiles
+  package var end: EndRecord?
+  package var errors: [ErrorRecord]
   /// Files known from the last scan's snapshot without parsing their lines (see `read`).
-  public var recognised = 0
+  package var recognised = 0
 
   /// The per-root statuses: the end record's, or (when it lists none) the header's roots with
   /// any root that has an error record marked incomplete.
-  public var roots: [RootStatus] {
+  package var roots: [RootStatus] {
     var statuses = end?.roots ?? []
     if statuses.isEmpty {
       statuses = header.roots.map { root in
@@ -39,12 +39,12 @@ public struct ScanInput: Sendable {
   }
 
   /// Roots that can make something gone: complete, no problem.
-  public var completeRoots: Set<String> {
+  package var completeRoots: Set<String> {
     Set(roots.filter { $0.complete && $0.problem == nil }.map(\.path))
   }
 
   /// Whether a stage upstream already recorded this scan in the observed store.
-  public var alreadyObserved: Bool { header.pipeline.contains("cairn-observe") }
+  package var alreadyObserved: Bool { header.pipeline.contains("cairn-observe") }
 
   /// Reads `stream` to its end. `passThrough` sees every line (header and end included) as it
   /// comes, for filters.
@@ -57,7 +57,7 @@ public struct ScanInput: Sendable {
   /// bisection, as the walk lists paths in order: a folder deleted, a file edited) and stays
   /// otherwise (a new file, a scan in another order). Where the guess is wrong, lines are only
   /// parsed. (Not with `passThrough`, which needs every line parsed.)
-  public static func read(
+  package static func read(
     _ stream: RecordStream, passThrough: ((InputLine) -> Void)? = nil,
     previous: BackgroundWork<ScanSnapshotPreload>? = nil
   ) throws(CairnError) -> ScanInput {

@@ -6,8 +6,8 @@ import CairnCore
 /// them on another core while the scan is being recorded, or carry them over from the last
 /// run (see `init(assetIsPresent:known:files:assets:)`), and hand them to the engine as its
 /// scan. Its answers are those of `PlainScan(files)`.
-public struct ScanLookup: ScanContents {
-  public let assetIsPresent: [Bool]
+package struct ScanLookup: ScanContents {
+  package let assetIsPresent: [Bool]
   /// Answers known without the scan's table: by checksum, whether the scan has it.
   private let known: [String: Bool]?
   /// The scan's checksums, made at once, or the first time a checksum not in `known` is asked.
@@ -15,24 +15,24 @@ public struct ScanLookup: ScanContents {
   private let files: ScanFiles
 
   /// The scan's checksums in a table, made ahead of the listing it is for.
-  public struct Table: Sendable {
+  package struct Table: Sendable {
     let checksums: ChecksumSet
     let files: ScanFiles
 
-    public init(_ files: ScanFiles) {
+    package init(_ files: ScanFiles) {
       checksums = ChecksumSet(files)
       self.files = files
     }
   }
 
   /// Makes every lookup: the scan's checksums in a table, each asset's looked up in it.
-  public init(files: ScanFiles, assets: ServerAssets) {
+  package init(files: ScanFiles, assets: ServerAssets) {
     self.init(Table(files), assets: assets)
   }
 
   /// Each asset's checksum looked up in `table`: half of a large listing on a thread of its
   /// own, for whoever waits for these lookups leaves a core free.
-  public init(_ table: Table, assets: ServerAssets) {
+  package init(_ table: Table, assets: ServerAssets) {
     let checksums = table.checksums
     let count = assets.count
     let half = count >= 1 << 16 ? count / 2 : count
@@ -53,7 +53,7 @@ public struct ScanLookup: ScanContents {
   /// Lookups a caller already has: `assetIsPresent` for each of `assets`, and `known`, whether
   /// the scan has each of those checksums (as `contains` would answer). A checksum asked about
   /// that `known` does not hold is looked up in a table of `files`' checksums, made then.
-  public init(
+  package init(
     assetIsPresent: [Bool], known: [String: Bool], files: ScanFiles, assets: ServerAssets
   ) {
     precondition(assetIsPresent.count == assets.count)
@@ -64,7 +64,7 @@ public struct ScanLookup: ScanContents {
   }
 
   /// Whether a file of the scan has `checksum` (as `String` equality has it).
-  public func contains(_ checksum: String) -> Bool {
+  package func contains(_ checksum: String) -> Bool {
     if let answer = known?[checksum] { return answer }
     return table.withLock { table in
       let checksums = table ?? ChecksumSet(files)
@@ -74,13 +74,13 @@ public struct ScanLookup: ScanContents {
   }
 
   /// Whether it was made without the scan's table (for tests and `-v`).
-  public var isCarriedOver: Bool { known != nil }
+  package var isCarriedOver: Bool { known != nil }
 
-  public var count: Int { files.count }
+  package var count: Int { files.count }
 
   /// The lookups made for these assets; asked about another listing (another count), each
   /// asset's checksum is looked up.
-  public func presence(of assets: any AssetListing) -> [Bool] {
+  package func presence(of assets: any AssetListing) -> [Bool] {
     guard assetIsPresent.count == assets.count else {
       return (0..<assets.count).map { contains(assets.checksum($0)) }
     }
@@ -88,7 +88,7 @@ public struct ScanLookup: ScanContents {
   }
 
   /// Each file's identity looked at in place: no set of a million identities is made.
-  public func identities(among identities: Set<FileIdentity>) -> Set<FileIdentity> {
+  package func identities(among identities: Set<FileIdentity>) -> Set<FileIdentity> {
     guard !identities.isEmpty else { return [] }
     var found = Set<FileIdentity>()
     for index in files.indices {

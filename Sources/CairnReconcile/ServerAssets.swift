@@ -9,7 +9,7 @@ import CairnCore
 /// listing is refused while it is read, exactly as decoding it would refuse it). Read from a
 /// file (`ListingFile`), only each checksum is kept, with where its line lies and the line's
 /// digest: the line is read again, and must be the same bytes, when its record is needed.
-public struct ServerAssets: AssetListing {
+package struct ServerAssets: AssetListing {
   private var records: [AssetRecord] = []
   private var lines = LineArena()
   private var trashed: [Bool] = []
@@ -18,7 +18,7 @@ public struct ServerAssets: AssetListing {
   private var places: [LinePlace] = []
 
   /// Assets already decoded (tests, small listings).
-  public init(_ records: [AssetRecord] = []) {
+  package init(_ records: [AssetRecord] = []) {
     self.records = records
     trashed = records.map(\.isTrashed)
     file = nil
@@ -26,17 +26,17 @@ public struct ServerAssets: AssetListing {
 
   /// Assets whose lines are read back from `file` when decoded (see the type): each is added
   /// with its `LinePlace` there.
-  public init(readingBackFrom file: ListingFile) {
+  package init(readingBackFrom file: ListingFile) {
     self.file = file
   }
 
   /// Where an asset's line lies in a `ListingFile`, and its digest.
-  public struct LinePlace: Sendable {
-    public var offset: Int
-    public var length: Int
-    public var digest: LineDigest
+  package struct LinePlace: Sendable {
+    package var offset: Int
+    package var length: Int
+    package var digest: LineDigest
 
-    public init(offset: Int, length: Int, digest: LineDigest) {
+    package init(offset: Int, length: Int, digest: LineDigest) {
       self.offset = offset
       self.length = length
       self.digest = digest
@@ -47,7 +47,7 @@ public struct ServerAssets: AssetListing {
   /// where the line lies, with a file). Returns where its checksum lies in the line (nil:
   /// escaped there) and whether it is trashed.
   @discardableResult
-  public mutating func append(_ object: JSONObject, at place: LinePlace? = nil)
+  package mutating func append(_ object: JSONObject, at place: LinePlace? = nil)
     throws(RecordError) -> (checksum: Range<Int>?, isTrashed: Bool)
   {
     try AssetRecord.check(object)
@@ -64,7 +64,7 @@ public struct ServerAssets: AssetListing {
 
   /// Adds an asset line known to be, byte for byte, one that `append(_:)` accepted, with what
   /// it found then (a listing read with the last one at hand: `ListingSnapshot`).
-  public mutating func append(
+  package mutating func append(
     recognised line: UnsafeBufferPointer<UInt8>, checksum: Range<Int>?, isTrashed: Bool,
     at place: LinePlace? = nil
   ) {
@@ -86,12 +86,12 @@ public struct ServerAssets: AssetListing {
     trashed.append(isTrashed)
   }
 
-  public var count: Int { trashed.count }
+  package var count: Int { trashed.count }
 
-  public func isTrashed(_ index: Int) -> Bool { trashed[index] }
+  package func isTrashed(_ index: Int) -> Bool { trashed[index] }
 
   /// The checksum of asset `index`.
-  public func checksum(_ index: Int) -> String {
+  package func checksum(_ index: Int) -> String {
     if !records.isEmpty { return records[index].checksum }
     return lines.withChecksum(index) { bytes in
       bytes.map { String(decoding: $0, as: UTF8.self) } ?? escapedChecksum(index)
@@ -99,7 +99,7 @@ public struct ServerAssets: AssetListing {
   }
 
   /// Calls `body` with the UTF-8 bytes of asset `index`'s checksum, in place where they can be.
-  public func withChecksum<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+  package func withChecksum<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     if !records.isEmpty { return records[index].checksum.withBytes(body) }
     return lines.withChecksum(index) { bytes in
       if let bytes { return body(bytes) }
@@ -123,7 +123,7 @@ public struct ServerAssets: AssetListing {
 
   /// Asset `index`, decoded. Read back from a file, a line that is no longer there or no
   /// longer the same bytes throws: nothing about it is known any more.
-  public func record(_ index: Int) throws(ListingReadBackError) -> AssetRecord {
+  package func record(_ index: Int) throws(ListingReadBackError) -> AssetRecord {
     if !records.isEmpty { return records[index] }
     let line =
       try file.map { file throws(ListingReadBackError) in try file.line(places[index]) }
@@ -219,5 +219,5 @@ private struct LineArena: Sendable {
 }
 
 extension ServerAssets: ExpressibleByArrayLiteral {
-  public init(arrayLiteral records: AssetRecord...) { self.init(records) }
+  package init(arrayLiteral records: AssetRecord...) { self.init(records) }
 }

@@ -3,19 +3,19 @@ import CairnState
 import Foundation
 
 /// The server's assets and identity, from a file of `cairn-fetch` output or a live run of it.
-public struct ServerListing: Sendable {
-  public var identity: ServerIdentity
+package struct ServerListing: Sendable {
+  package var identity: ServerIdentity
   /// The assets of the identity's user: a listing that strays into a partner's library (an
   /// older cairn-fetch, a hand-made file) must not make their assets candidates.
-  public var assets: ServerAssets
+  package var assets: ServerAssets
   /// Asset lines known from the last listing without parsing (see `read`).
-  public var recognised = 0
+  package var recognised = 0
 
   /// Reads a complete `cairn-fetch` stream; `identified` is told the server's identity as
   /// soon as the header names it. With `partitions` (where each partition's cache lives), the
   /// lines of the last listing read for the same user are known without parsing, and this
   /// listing's are kept for the next (`ListingSnapshot`).
-  public static func read(
+  package static func read(
     _ stream: RecordStream, identified: (ServerIdentity) -> Void = { _ in },
     partitions: CairnPaths? = nil
   ) throws(CairnError) -> ServerListing {
@@ -47,7 +47,7 @@ public struct ServerListing: Sendable {
   }
 
   /// Reads `path` (cairn-fetch output).
-  public static func read(
+  package static func read(
     path: String, identified: (ServerIdentity) -> Void = { _ in }, partitions: CairnPaths? = nil
   ) throws(CairnError) -> ServerListing {
     let reader: RecordReader
@@ -60,7 +60,7 @@ public struct ServerListing: Sendable {
   }
 
   /// Runs the sibling `cairn-fetch` with `arguments` and reads its listing.
-  public static func fetch(
+  package static func fetch(
     _ arguments: [String], identified: (ServerIdentity) -> Void = { _ in },
     partitions: CairnPaths? = nil
   ) throws(CairnError) -> ServerListing {
@@ -79,7 +79,7 @@ public struct ServerListing: Sendable {
   }
 
   /// Only the identity: `--server FILE`'s header, or `cairn-fetch --identity`.
-  public static func identity(serverFile: String?, fetchArguments: [String] = [])
+  package static func identity(serverFile: String?, fetchArguments: [String] = [])
     throws(CairnError) -> ServerIdentity
   {
     if let serverFile {

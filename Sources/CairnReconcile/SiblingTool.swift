@@ -16,16 +16,16 @@ import Foundation
 /// would give it a group of its own, where Ctrl-C and a terminal's hangup never reach it, and
 /// a listing that hangs would outlive the run), and a signal sent to this process alone is
 /// passed on to it (`ChildSignals`).
-public final class SiblingTool {
-  public let name: String
-  public let executable: String
+package final class SiblingTool {
+  package let name: String
+  package let executable: String
   private let pid: pid_t
   /// The read end of the child's standard output.
   private let output: Int32
   private var waited = false
 
   /// The folder holding the running executable.
-  public static var executableDirectory: String {
+  package static var executableDirectory: String {
     #if os(Linux)
       if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
         return (path as NSString).deletingLastPathComponent
@@ -37,7 +37,7 @@ public final class SiblingTool {
   }
 
   /// Starts `name` with `arguments`; its stderr is ours, so its messages reach the person.
-  public init(_ name: String, _ arguments: [String]) throws(CairnError) {
+  package init(_ name: String, _ arguments: [String]) throws(CairnError) {
     self.name = name
     executable = Self.executableDirectory + "/" + name
     guard FileManager.default.isExecutableFile(atPath: executable) else {
@@ -110,13 +110,13 @@ public final class SiblingTool {
   }
 
   /// The tool's standard output as a record reader.
-  public func reader() -> RecordReader {
+  package func reader() -> RecordReader {
     RecordReader(fileDescriptor: output, sourceName: name)
   }
 
   /// Waits for the tool; a failure becomes ours, with its exit status when it is one of
   /// cairn's (it has already said why on stderr).
-  public func finish() throws(CairnError) {
+  package func finish() throws(CairnError) {
     let status = waitForExit()
     // WIFEXITED and WEXITSTATUS, which Swift can't import (they are macros).
     let exited = status & 0x7f == 0

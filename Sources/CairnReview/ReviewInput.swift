@@ -4,21 +4,21 @@ import Foundation
 /// Everything the review page shows: the gate's whole plan (every bucket, after the stored
 /// decisions), the digest that binds the page's command line to this stream, what the rails
 /// said, and the thumbnails fetched for it. Holds no credential: the page is made only from this.
-public struct ReviewInput: Sendable {
-  public var plan: GatePlan
+package struct ReviewInput: Sendable {
+  package var plan: GatePlan
   /// `PlanDigest.of` every candidate in the stream, as `cairn-gate --plan` checks it.
-  public var streamDigest: String
+  package var streamDigest: String
   /// The Immich web app (`https://photos.example.net`) for links to assets; nil for none.
-  public var webBase: String?
+  package var webBase: String?
   /// The rail's refusal line, when the plan was refused.
-  public var refusal: String?
+  package var refusal: String?
   /// By lower-case asset id; an id without an entry is shown as `notFetched`.
-  public var thumbnails: [String: ThumbnailOutcome]
+  package var thumbnails: [String: ThumbnailOutcome]
   /// Lines for the summary (why no thumbnails were fetched, say).
-  public var notes: [String]
-  public var generatedAt: Date
+  package var notes: [String]
+  package var generatedAt: Date
 
-  public init(
+  package init(
     plan: GatePlan, streamDigest: String, webBase: String?, refusal: String?,
     thumbnails: [String: ThumbnailOutcome], notes: [String] = [], generatedAt: Date = Date()
   ) {
@@ -32,7 +32,7 @@ public struct ReviewInput: Sendable {
   }
 
   /// The assets whose thumbnails the page wants: every candidate and each Live Photo's video.
-  public static func wantedThumbnails(_ plan: GatePlan) -> [String] {
+  package static func wantedThumbnails(_ plan: GatePlan) -> [String] {
     var seen: Set<String> = []
     var ids: [String] = []
     let items = plan.toTrash + plan.pending + plan.held + plan.excluded + plan.toRestore
@@ -60,11 +60,11 @@ public struct ReviewInput: Sendable {
   }
 
   /// How many tiles the page shows.
-  public var tileCount: Int { everything.count - motionHalves.count }
+  package var tileCount: Int { everything.count - motionHalves.count }
 
   /// Tiles without a picture, by reason (a Live Photo's video is not counted: the still is the
   /// tile's picture).
-  public var missing: [(MissingThumbnail, Int)] {
+  package var missing: [(MissingThumbnail, Int)] {
     var counts: [MissingThumbnail: Int] = [:]
     let halves = motionHalves
     for candidate in everything where halves[candidate.assetId.lowercased()] == nil {

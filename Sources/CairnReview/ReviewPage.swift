@@ -8,8 +8,8 @@ import Foundation
 /// credential; every text from the library or the server is escaped; images are embedded as
 /// `data:` URIs; and its Content-Security-Policy allows no request at all, only its own inline
 /// script (by hash), inline styles and `data:` images. Links to Immich are plain `<a href>`.
-public enum ReviewPage {
-  public static func html(_ input: ReviewInput) -> String {
+package enum ReviewPage {
+  package static func html(_ input: ReviewInput) -> String {
     var page = ""
     page += """
       <!doctype html>

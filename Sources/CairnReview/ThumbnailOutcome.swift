@@ -1,5 +1,5 @@
 /// What the server gave for one asset's thumbnail.
-public enum ThumbnailOutcome: Sendable, Equatable {
+package enum ThumbnailOutcome: Sendable, Equatable {
   /// Image bytes as served (`image/webp` or `image/jpeg`), embedded as a `data:` URI.
   case image(contentType: String, bytes: [UInt8])
   /// No picture: the tile shows a placeholder saying why, and the summary counts it.
@@ -7,7 +7,7 @@ public enum ThumbnailOutcome: Sendable, Equatable {
 
   /// Only the raster types browsers decode in `<img>` are embedded; anything else (an SVG,
   /// HTML from a proxy) becomes a placeholder.
-  public static func served(contentType: String, bytes: [UInt8]) -> ThumbnailOutcome {
+  package static func served(contentType: String, bytes: [UInt8]) -> ThumbnailOutcome {
     let type = contentType.split(separator: ";").first.map {
       $0.trimmingCharacters(in: .whitespaces).lowercased()
     }
@@ -23,7 +23,7 @@ public enum ThumbnailOutcome: Sendable, Equatable {
 }
 
 /// Why a tile has no picture.
-public enum MissingThumbnail: String, Sendable, CaseIterable {
+package enum MissingThumbnail: String, Sendable, CaseIterable {
   /// 403: the API key lacks `asset.view`.
   case noPermission
   /// 400: the asset is no longer on the server, or not the key's user's.
@@ -38,7 +38,7 @@ public enum MissingThumbnail: String, Sendable, CaseIterable {
   case notFetched
 
   /// The summary's words, after a count.
-  public var summary: String {
+  package var summary: String {
     switch self {
     case .noPermission: return "not allowed: the API key lacks the asset.view permission"
     case .gone: return "not on the server any more, or not this user's"

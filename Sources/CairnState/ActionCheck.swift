@@ -18,11 +18,11 @@ import GRDB
 /// A Live Photo's motion video (named by the proposal, not by the stream) passes when it is not
 /// excluded and not in the scan. Who owns the asset and whether it is locked is the server's
 /// to say (`cairn-trash` asks it).
-public struct ActionCheck {
+package struct ActionCheck {
   let store: PartitionStore
   let scan: ScanSnapshot
   let absent: Set<String>
-  public let proposals: [String: ScanBinding.Proposal]
+  package let proposals: [String: ScanBinding.Proposal]
   let approvals: Set<String>
   let exclusions: Set<String>
   private var scanned: Set<ByteKey>?
@@ -32,7 +32,7 @@ public struct ActionCheck {
 
   /// Loads what the check reads. Refused (25) when the latest scan left no snapshot to check
   /// against.
-  public init(store: PartitionStore) throws(CairnError) {
+  package init(store: PartitionStore) throws(CairnError) {
     guard let scan = try store.binding.latestSnapshot() else {
       throw CairnError.refused(
         "refused by the point-of-action rail: the latest recorded scan left no record of "
@@ -53,7 +53,7 @@ public struct ActionCheck {
   }
 
   /// Reads what `refusal(for:)` will need about `candidates` in one transaction.
-  public mutating func prepare(_ candidates: [CandidateRecord]) throws(CairnError) {
+  package mutating func prepare(_ candidates: [CandidateRecord]) throws(CairnError) {
     let checksums = Set(candidates.map(\.checksum))
     pathsRead = try store.database.read { db in
       var found: [String: [String]] = [:]
@@ -69,7 +69,7 @@ public struct ActionCheck {
   }
 
   /// Why `candidate` must not be acted on, or nil when it passes.
-  public func refusal(for candidate: CandidateRecord) throws(CairnError) -> String? {
+  package func refusal(for candidate: CandidateRecord) throws(CairnError) -> String? {
     let id = candidate.assetId.lowercased()
     guard let proposal = proposals[id] else {
       return "not a candidate cairn-reconcile computed from the latest scan"
@@ -98,7 +98,7 @@ public struct ActionCheck {
   }
 
   /// Why the motion video with `checksum` must not go to the trash with its still, or nil.
-  public mutating func refusal(forVideo checksum: String) -> String? {
+  package mutating func refusal(forVideo checksum: String) -> String? {
     if exclusions.contains(checksum) { return "its motion video is excluded" }
     if scanned == nil { scanned = scan.checksums() }
     if scanned?.contains(ByteKey(checksum)) == true {

@@ -3,14 +3,14 @@ import Foundation
 import GRDB
 
 /// A pending item a person approved, valid only for the plan they saw.
-public struct Approval: Sendable, Equatable {
-  public var assetId: String
-  public var checksum: String
+package struct Approval: Sendable, Equatable {
+  package var assetId: String
+  package var checksum: String
   /// The digest of the plan the approval was given for (`cairn-gate`'s plan digest).
-  public var plan: String
-  public var approvedAt: Date
+  package var plan: String
+  package var approvedAt: Date
 
-  public init(assetId: String, checksum: String, plan: String, approvedAt: Date) {
+  package init(assetId: String, checksum: String, plan: String, approvedAt: Date) {
     self.assetId = assetId
     self.checksum = checksum
     self.plan = plan
@@ -20,12 +20,12 @@ public struct Approval: Sendable, Equatable {
 
 /// Approvals of pending candidates. An approval names a plan digest, so it never carries over to
 /// a plan the person did not see.
-public struct ApprovalStore: Sendable {
+package struct ApprovalStore: Sendable {
   let database: StateDatabase
   init(_ database: StateDatabase) { self.database = database }
 
   /// Records approvals (re-approving the same asset for the same plan keeps the first time).
-  public func add(_ approvals: [Approval]) throws(CairnError) {
+  package func add(_ approvals: [Approval]) throws(CairnError) {
     try database.write { db in
       let statement = try db.cachedStatement(
         sql: "INSERT INTO approval VALUES (?, ?, ?, ?) ON CONFLICT(plan, assetId) DO NOTHING")
@@ -38,7 +38,7 @@ public struct ApprovalStore: Sendable {
   }
 
   /// The approvals given for `plan`.
-  public func forPlan(_ plan: String) throws(CairnError) -> [Approval] {
+  package func forPlan(_ plan: String) throws(CairnError) -> [Approval] {
     try database.read { db in
       try Row.fetchAll(
         db,
@@ -51,7 +51,7 @@ public struct ApprovalStore: Sendable {
   }
 
   /// Every approval, newest first.
-  public func all() throws(CairnError) -> [Approval] {
+  package func all() throws(CairnError) -> [Approval] {
     try database.read { db in
       try Row.fetchAll(
         db,
@@ -61,7 +61,7 @@ public struct ApprovalStore: Sendable {
   }
 
   /// True when `assetId` was approved for `plan`.
-  public func isApproved(assetId: String, plan: String) throws(CairnError) -> Bool {
+  package func isApproved(assetId: String, plan: String) throws(CairnError) -> Bool {
     try database.read { db in
       try Bool.fetchOne(
         db, sql: "SELECT EXISTS (SELECT 1 FROM approval WHERE plan = ? AND assetId = ?)",
@@ -71,7 +71,7 @@ public struct ApprovalStore: Sendable {
 
   /// Forgets approvals of plans other than `keeping` (after a run consumed them, say).
   @discardableResult
-  public func removeAll(except keeping: String? = nil) throws(CairnError) -> Int {
+  package func removeAll(except keeping: String? = nil) throws(CairnError) -> Int {
     try database.write { db in
       try db.execute(
         sql: "DELETE FROM approval WHERE plan IS NOT ?", arguments: [keeping])

@@ -14,7 +14,7 @@ extension PartitionStore {
   /// a second after a scan that changed thousands of rows) overlap what the run does next,
   /// reads and writes included, instead of lengthening the commit. A checkpoint that cannot
   /// be made now is left to the close of the last connection, which makes one anyway.
-  public func checkpoint() -> BackgroundWork<Void> {
+  package func checkpoint() -> BackgroundWork<Void> {
     let path = path
     return BackgroundWork("cairn-state-checkpoint") {
       var handle: OpaquePointer?

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Checksums as people paste them: base64 (Immich's form) or hex (`sha1sum` output).
-public enum ChecksumText {
+package enum ChecksumText {
   /// The base64 SHA-1 for `text` (40 hex digits or 28 base64 characters), or nil.
-  public static func normalize(_ text: String) -> String? {
+  package static func normalize(_ text: String) -> String? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if trimmed.count == 40, trimmed.allSatisfy(\.isHexDigit) {
       var bytes: [UInt8] = []
@@ -24,7 +24,7 @@ public enum ChecksumText {
 
   /// Checksums from a list: one per line, `sha1sum` lines (`<hex>  <path>`) or base64 lines;
   /// blank lines and `#` comments are skipped. Throws the first bad line's number.
-  public static func parseList(_ text: String) throws(ListError) -> [String] {
+  package static func parseList(_ text: String) throws(ListError) -> [String] {
     var checksums: [String] = []
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
     {
@@ -41,8 +41,8 @@ public enum ChecksumText {
     return checksums
   }
 
-  public struct ListError: Error, Sendable {
-    public let line: Int
-    public let text: String
+  package struct ListError: Error, Sendable {
+    package let line: Int
+    package let text: String
   }
 }

@@ -5,12 +5,12 @@ import GRDB
 /// The two deletion signals: when a checksum was first found missing (negative) and when a
 /// trash recorded its deletion (positive). Both are first write wins, so re-confirming never
 /// restarts a quarantine clock and a flapping file still ages out predictably.
-public struct DeletionSignalStore: Sendable {
+package struct DeletionSignalStore: Sendable {
   let database: StateDatabase
   init(_ database: StateDatabase) { self.database = database }
 
   /// First-missing times by checksum.
-  public func missing() throws(CairnError) -> [String: Date] {
+  package func missing() throws(CairnError) -> [String: Date] {
     try database.read { db in
       var result: [String: Date] = [:]
       let rows = try Row.fetchCursor(db, sql: "SELECT checksum, since FROM missing")
@@ -21,7 +21,7 @@ public struct DeletionSignalStore: Sendable {
 
   /// Records `checksums` as missing since `now`, keeping earlier times. Returns how many were new.
   @discardableResult
-  public func recordMissing<S: Sequence>(_ checksums: S, at now: Date) throws(CairnError) -> Int
+  package func recordMissing<S: Sequence>(_ checksums: S, at now: Date) throws(CairnError) -> Int
   where S.Element == String {
     let list = ByteKey.sorted(Array(checksums))
     guard !list.isEmpty else { return 0 }
@@ -39,7 +39,7 @@ public struct DeletionSignalStore: Sendable {
   /// Positive signals by checksum. An edited file that was deleted is deleted in every
   /// version: the signal of its last bytes (the trash holds those) is its original's too,
   /// unless the original has a later one of its own (the later date waits longer).
-  public func confirmations() throws(CairnError) -> [String: DeletionConfirmation] {
+  package func confirmations() throws(CairnError) -> [String: DeletionConfirmation] {
     try database.read { db in
       var result: [String: DeletionConfirmation] = [:]
       let rows = try Row.fetchCursor(
@@ -71,7 +71,7 @@ public struct DeletionSignalStore: Sendable {
   /// Adds positive signals; a checksum already confirmed keeps its first date (the seeds'
   /// `ConfirmedDeletedStore.union`). Returns how many were new.
   @discardableResult
-  public func union(_ confirmations: [DeletionConfirmation]) throws(CairnError) -> Int {
+  package func union(_ confirmations: [DeletionConfirmation]) throws(CairnError) -> Int {
     try database.write { db in
       let statement = try db.cachedStatement(
         sql: "INSERT INTO confirmation VALUES (?, ?, ?, ?) ON CONFLICT(checksum) DO NOTHING")

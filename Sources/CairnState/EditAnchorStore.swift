@@ -4,12 +4,12 @@ import GRDB
 
 /// The first checksum each file identity was seen with (see `PartitionStore.recordScan`, which
 /// maintains them).
-public struct EditAnchorStore: Sendable {
+package struct EditAnchorStore: Sendable {
   let database: StateDatabase
   init(_ database: StateDatabase) { self.database = database }
 
   /// Every anchor, for the engine.
-  public func all() throws(CairnError) -> [EditAnchor] {
+  package func all() throws(CairnError) -> [EditAnchor] {
     try database.read { db in
       var anchors: [EditAnchor] = []
       let rows = try Row.fetchCursor(
@@ -25,7 +25,7 @@ public struct EditAnchorStore: Sendable {
   }
 
   /// The anchors whose first or current checksum is `checksum` (for a checksum's history).
-  public func involving(_ checksum: String) throws(CairnError) -> [EditAnchor] {
+  package func involving(_ checksum: String) throws(CairnError) -> [EditAnchor] {
     try all().filter { $0.firstChecksum == checksum || $0.currentChecksum == checksum }
   }
 }

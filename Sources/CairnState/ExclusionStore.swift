@@ -3,12 +3,12 @@ import Foundation
 import GRDB
 
 /// Checksums never to trash, with why and when. They survive `ObservedStore.reset()`.
-public struct ExclusionStore: Sendable {
+package struct ExclusionStore: Sendable {
   let database: StateDatabase
   init(_ database: StateDatabase) { self.database = database }
 
   /// Every exclusion, oldest first.
-  public func all() throws(CairnError) -> [Exclusion] {
+  package func all() throws(CairnError) -> [Exclusion] {
     try database.read { db in
       try Row.fetchAll(
         db, sql: "SELECT checksum, reason, createdAt FROM exclusion ORDER BY createdAt, checksum"
@@ -17,11 +17,11 @@ public struct ExclusionStore: Sendable {
   }
 
   /// The excluded checksums, for the engine.
-  public func checksums() throws(CairnError) -> Set<String> {
+  package func checksums() throws(CairnError) -> Set<String> {
     try database.read { db in Set(try String.fetchAll(db, sql: "SELECT checksum FROM exclusion")) }
   }
 
-  public func contains(_ checksum: String) throws(CairnError) -> Bool {
+  package func contains(_ checksum: String) throws(CairnError) -> Bool {
     try database.read { db in
       try Bool.fetchOne(
         db, sql: "SELECT EXISTS (SELECT 1 FROM exclusion WHERE checksum = ?)",
@@ -32,7 +32,7 @@ public struct ExclusionStore: Sendable {
   /// Excludes `checksums`; an existing exclusion keeps its first reason and date.
   /// Returns how many were new.
   @discardableResult
-  public func add<S: Sequence>(_ checksums: S, reason: String, at now: Date) throws(CairnError)
+  package func add<S: Sequence>(_ checksums: S, reason: String, at now: Date) throws(CairnError)
     -> Int where S.Element == String
   {
     try database.write { db in
@@ -49,7 +49,7 @@ public struct ExclusionStore: Sendable {
 
   /// Lifts exclusions; returns how many existed.
   @discardableResult
-  public func remove<S: Sequence>(_ checksums: S) throws(CairnError) -> Int
+  package func remove<S: Sequence>(_ checksums: S) throws(CairnError) -> Int
   where S.Element == String {
     try database.write { db in
       var removed = 0

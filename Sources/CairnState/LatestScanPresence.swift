@@ -3,7 +3,7 @@ import CairnCore
 /// Which checksums the partition's latest recorded scan holds, asked at the moment of acting:
 /// `cairn-trash` never sends a Live Photo's motion video whose bytes are in the library, and
 /// puts back only assets whose bytes are, whatever the stream it reads says.
-public enum ScanPresence: Sendable, Equatable {
+package enum ScanPresence: Sendable, Equatable {
   /// The latest recorded scan, read: these of the checksums asked about are in it.
   case known(Set<String>)
   /// No scan was ever recorded for the partition: nothing is known to be in the library.
@@ -13,7 +13,7 @@ public enum ScanPresence: Sendable, Equatable {
   case unknown
 
   /// Whether `checksum` is known to be absent from the library (false when in doubt).
-  public func isAbsent(_ checksum: String) -> Bool {
+  package func isAbsent(_ checksum: String) -> Bool {
     switch self {
     case .known(let present): return !present.contains(checksum)
     case .noScan: return true
@@ -22,7 +22,7 @@ public enum ScanPresence: Sendable, Equatable {
   }
 
   /// Whether `checksum` is known to be in the library (false when in doubt).
-  public func isPresent(_ checksum: String) -> Bool {
+  package func isPresent(_ checksum: String) -> Bool {
     if case .known(let present) = self { return present.contains(checksum) }
     return false
   }
@@ -30,7 +30,7 @@ public enum ScanPresence: Sendable, Equatable {
 
 extension PartitionStore {
   /// Which of `checksums` the latest recorded scan holds (its snapshot, one pass over it).
-  public func presence(of checksums: Set<String>) throws(CairnError) -> ScanPresence {
+  package func presence(of checksums: Set<String>) throws(CairnError) -> ScanPresence {
     guard !checksums.isEmpty else { return .known([]) }
     guard let row = try snapshots.row() else { return .noScan }
     guard let scan = snapshots.load(row) else { return .unknown }

@@ -3,9 +3,9 @@ import Foundation
 import GRDB
 
 /// Small named values of a partition, with typed accessors for the ones cairn uses.
-public struct MetaStore: Sendable {
+package struct MetaStore: Sendable {
   /// The names in use.
-  public enum Key: String, Sendable, CaseIterable {
+  package enum Key: String, Sendable, CaseIterable {
     /// Matched assets (server checksums observed) at the last real run: the empty-server rail.
     case lastMatchedCount
     /// When a person first reviewed a dry run of this partition (ends the first-run rule).
@@ -19,14 +19,14 @@ public struct MetaStore: Sendable {
   let database: StateDatabase
   init(_ database: StateDatabase) { self.database = database }
 
-  public func string(_ key: String) throws(CairnError) -> String? {
+  package func string(_ key: String) throws(CairnError) -> String? {
     try database.read { db in
       try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
     }
   }
 
   /// Sets `key` (nil removes it).
-  public func set(_ key: String, _ value: String?) throws(CairnError) {
+  package func set(_ key: String, _ value: String?) throws(CairnError) {
     try database.write { db in
       if let value {
         try db.execute(
@@ -39,23 +39,23 @@ public struct MetaStore: Sendable {
     }
   }
 
-  public func string(_ key: Key) throws(CairnError) -> String? { try string(key.rawValue) }
-  public func set(_ key: Key, _ value: String?) throws(CairnError) { try set(key.rawValue, value) }
+  package func string(_ key: Key) throws(CairnError) -> String? { try string(key.rawValue) }
+  package func set(_ key: Key, _ value: String?) throws(CairnError) { try set(key.rawValue, value) }
 
-  public func int(_ key: Key) throws(CairnError) -> Int? {
+  package func int(_ key: Key) throws(CairnError) -> Int? {
     try string(key).flatMap { Int($0) }
   }
 
-  public func set(_ key: Key, _ value: Int?) throws(CairnError) {
+  package func set(_ key: Key, _ value: Int?) throws(CairnError) {
     try set(key, value.map(String.init))
   }
 
   /// A date stored as ISO-8601 UTC.
-  public func date(_ key: Key) throws(CairnError) -> Date? {
+  package func date(_ key: Key) throws(CairnError) -> Date? {
     try string(key).flatMap { Date(iso8601: $0) }
   }
 
-  public func set(_ key: Key, _ value: Date?) throws(CairnError) {
+  package func set(_ key: Key, _ value: Date?) throws(CairnError) {
     try set(key, value?.iso8601)
   }
 }

@@ -7,7 +7,7 @@ import GRDB
 /// A checksum's last-seen time is the later of its row's and, when the last recorded scan's
 /// snapshot lists it, that scan's time: recording an unchanged library rewrites no rows
 /// (see `PartitionStore.recordScan`).
-public struct ObservedStore: Sendable {
+package struct ObservedStore: Sendable {
   let database: StateDatabase
   let snapshots: ScanSnapshotStore
   init(_ database: StateDatabase, snapshots: ScanSnapshotStore) {
@@ -16,7 +16,7 @@ public struct ObservedStore: Sendable {
   }
 
   /// Everything remembered, keyed by checksum: the engine's input.
-  public func snapshot() throws(CairnError) -> [String: ObservedEntry] {
+  package func snapshot() throws(CairnError) -> [String: ObservedEntry] {
     var entries = try rows()
     if let last = try snapshots.loadLatest() {
       for checksum in last.scan.checksums() {
@@ -52,7 +52,7 @@ public struct ObservedStore: Sendable {
   /// Whether `checksum` was ever seen. (Its row alone: `entry` also reads the last scan's
   /// snapshot to date it, a hundred megabytes at a million files, which a caller asking about
   /// many checksums must not pay each time.)
-  public func contains(_ checksum: String) throws(CairnError) -> Bool {
+  package func contains(_ checksum: String) throws(CairnError) -> Bool {
     try database.read { db in
       try Bool.fetchOne(
         db, sql: "SELECT EXISTS (SELECT 1 FROM observed WHERE checksum = ?)",
@@ -61,7 +61,7 @@ public struct ObservedStore: Sendable {
   }
 
   /// One checksum's entry, or nil when it was never seen.
-  public func entry(_ checksum: String) throws(CairnError) -> ObservedEntry? {
+  package func entry(_ checksum: String) throws(CairnError) -> ObservedEntry? {
     guard var entry = try row(checksum) else { return nil }
     if let last = try snapshots.loadLatest(), entry.lastSeen < last.time,
       last.scan.lists(checksum: checksum)
@@ -93,12 +93,12 @@ public struct ObservedStore: Sendable {
   }
 
   /// How many checksums are remembered.
-  public func count() throws(CairnError) -> Int {
+  package func count() throws(CairnError) -> Int {
     try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM observed") ?? 0 }
   }
 
   /// The checksum last seen at `path`, if any (for excluding by path).
-  public func checksums(atPath path: String) throws(CairnError) -> [String] {
+  package func checksums(atPath path: String) throws(CairnError) -> [String] {
     try database.read { db in
       try String.fetchAll(
         db, sql: "SELECT DISTINCT checksum FROM observedPath WHERE path = ?", arguments: [path])
@@ -108,7 +108,7 @@ public struct ObservedStore: Sendable {
   /// Adds checksums without paths or roots (an imported list). They are remembered but in no
   /// scope until a scan sees them under a root, so an import alone never makes anything gone.
   @discardableResult
-  public func importChecksums(_ checksums: [String], at now: Date) throws(CairnError) -> Int {
+  package func importChecksums(_ checksums: [String], at now: Date) throws(CairnError) -> Int {
     try database.write { db in
       let statement = try db.cachedStatement(
         sql: "INSERT INTO observed VALUES (?, ?, ?) ON CONFLICT(checksum) DO NOTHING")
@@ -123,7 +123,7 @@ public struct ObservedStore: Sendable {
 
   /// Forgets every observation, missing time, signal and anchor; exclusions, approvals, runs and
   /// meta stay. The next scan re-seeds the store without flagging anything.
-  public func reset() throws(CairnError) {
+  package func reset() throws(CairnError) {
     try database.write { db in
       try db.execute(
         sql: """

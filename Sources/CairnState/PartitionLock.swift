@@ -18,15 +18,15 @@ import Foundation
 /// `<partition>/lock-brief`. A run that finds the partition locked while that one is held
 /// waits for it (up to `briefWait`) instead of failing busy, so a pipeline started at the
 /// moment the watcher writes is not turned away; a brief holder itself never waits.
-public final class PartitionLock: @unchecked Sendable {
-  public let path: String
+package final class PartitionLock: @unchecked Sendable {
+  package let path: String
   private var fd: Int32
   private var briefFD: Int32 = -1
   /// How long a run waits for a brief holder.
   static let briefWait: Double = 10
 
   /// Takes the lock without waiting (but for a brief holder); a held lock is `busy` (exit 75).
-  public init(directory: String, partition: ServerPartition, brief: Bool = false)
+  package init(directory: String, partition: ServerPartition, brief: Bool = false)
     throws(CairnError)
   {
     path = directory + "/lock"
@@ -87,7 +87,7 @@ public final class PartitionLock: @unchecked Sendable {
   }
 
   /// Releases the lock (also released when the process exits).
-  public func release() {
+  package func release() {
     if fd >= 0 {
       flock(fd, LOCK_UN)
       close(fd)

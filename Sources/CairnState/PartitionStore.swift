@@ -16,24 +16,24 @@ import GRDB
 /// - `approvals`: pending items a person approved for a plan
 /// - `runs`: one row per run of a stage that acts (`cairn-gate`, `cairn-trash`)
 /// - `meta`: small named values (`lastMatchedCount`, `firstDryRunReviewedAt`, ...)
-public final class PartitionStore: Sendable {
-  public let partition: ServerPartition
+package final class PartitionStore: Sendable {
+  package let partition: ServerPartition
   /// The partition folder.
-  public let directory: String
+  package let directory: String
   /// The database file.
-  public let path: String
+  package let path: String
   let database: StateDatabase
   /// The last recorded scan's snapshot (see `ScanSnapshotStore`).
   let snapshots: ScanSnapshotStore
   private let lock: PartitionLock?
 
-  public let observed: ObservedStore
-  public let signals: DeletionSignalStore
-  public let anchors: EditAnchorStore
-  public let exclusions: ExclusionStore
-  public let approvals: ApprovalStore
-  public let runs: RunStore
-  public let meta: MetaStore
+  package let observed: ObservedStore
+  package let signals: DeletionSignalStore
+  package let anchors: EditAnchorStore
+  package let exclusions: ExclusionStore
+  package let approvals: ApprovalStore
+  package let runs: RunStore
+  package let meta: MetaStore
 
   /// Opens (creating if needed) the partition's state.
   ///
@@ -41,7 +41,7 @@ public final class PartitionStore: Sendable {
   /// - Parameter checkpointing: false leaves the write-ahead log to `checkpoint()` (or to the
   ///   close of the last connection) rather than to the commit that fills it.
   /// - Parameter brief: the caller writes for a moment and closes (see `PartitionLock`).
-  public static func open(
+  package static func open(
     _ partition: ServerPartition, paths: CairnPaths, locking: Bool = true,
     checkpointing: Bool = true, brief: Bool = false
   ) throws(CairnError) -> PartitionStore {
@@ -85,7 +85,7 @@ public final class PartitionStore: Sendable {
   }
 
   /// Releases the lock before the process ends (it is released at exit anyway).
-  public func close() {
+  package func close() {
     lock?.release()
   }
 }

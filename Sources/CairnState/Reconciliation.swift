@@ -22,7 +22,7 @@ extension PartitionStore {
   ///
   /// `scan` is how the engine reads `files` (a faster reading made by the caller); nil: the
   /// plain reading, `PlainScan(files)`.
-  public func reconciliationInput(
+  package func reconciliationInput(
     files: ScanFiles, scan: (any ScanContents)? = nil, roots: [RootStatus],
     assets: any AssetListing, settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationInput {
@@ -78,7 +78,7 @@ extension PartitionStore {
 
   /// Runs the engine and records what it found gone (first-missing times) and when.
   /// `scan`: see `reconciliationInput`.
-  public func reconcile(
+  package func reconcile(
     files: ScanFiles, scan: (any ScanContents)? = nil, roots: [RootStatus],
     assets: any AssetListing, settings: ReconciliationSettings, now: Date
   ) throws(CairnError) -> ReconciliationOutput {
@@ -91,7 +91,7 @@ extension PartitionStore {
   /// and records what it found gone (first-missing times) and when. A listing line that could
   /// not be read again (its file changed meanwhile) fails the run inside the engine, before
   /// anything is recorded.
-  public func reconcile(_ input: ReconciliationInput) throws(CairnError) -> ReconciliationOutput {
+  package func reconcile(_ input: ReconciliationInput) throws(CairnError) -> ReconciliationOutput {
     let output: ReconciliationOutput
     do {
       output = try ReconciliationEngine.reconcile(input)

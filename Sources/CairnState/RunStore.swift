@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 
 /// One run of a stage that acts (`cairn-gate`, `cairn-trash`), as the partition remembers it.
-public struct RunEntry: Sendable, Equatable {
-  public enum Status: String, Sendable, CaseIterable {
+package struct RunEntry: Sendable, Equatable {
+  package enum Status: String, Sendable, CaseIterable {
     /// Started and not finished (or the process died).
     case running
     /// Finished as planned.
@@ -17,17 +17,17 @@ public struct RunEntry: Sendable, Equatable {
     case interrupted
   }
 
-  public var id: String
-  public var tool: String
-  public var startedAt: Date
-  public var finishedAt: Date?
-  public var dryRun: Bool
+  package var id: String
+  package var tool: String
+  package var startedAt: Date
+  package var finishedAt: Date?
+  package var dryRun: Bool
   /// The digest of the plan the run carried out or previewed.
-  public var plan: String?
-  public var counts: [String: Int]
-  public var status: Status
+  package var plan: String?
+  package var counts: [String: Int]
+  package var status: Status
 
-  public init(
+  package init(
     id: String, tool: String, startedAt: Date, finishedAt: Date? = nil, dryRun: Bool,
     plan: String? = nil, counts: [String: Int] = [:], status: Status = .running
   ) {
@@ -43,12 +43,12 @@ public struct RunEntry: Sendable, Equatable {
 }
 
 /// The runs table: what ran, when, dry or not, on which plan, with which outcome.
-public struct RunStore: Sendable {
+package struct RunStore: Sendable {
   let database: StateDatabase
   init(_ database: StateDatabase) { self.database = database }
 
   /// Records the start of a run (or replaces the row of the same id).
-  public func start(_ run: RunEntry) throws(CairnError) {
+  package func start(_ run: RunEntry) throws(CairnError) {
     try database.write { db in
       try db.execute(
         sql: "INSERT OR REPLACE INTO run VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -60,7 +60,7 @@ public struct RunStore: Sendable {
   }
 
   /// Records how a run ended.
-  public func finish(
+  package func finish(
     _ id: String, status: RunEntry.Status, counts: [String: Int], plan: String? = nil,
     at now: Date
   ) throws(CairnError) {
@@ -77,14 +77,14 @@ public struct RunStore: Sendable {
     }
   }
 
-  public func run(_ id: String) throws(CairnError) -> RunEntry? {
+  package func run(_ id: String) throws(CairnError) -> RunEntry? {
     try database.read { db in
       try Row.fetchOne(db, sql: "SELECT * FROM run WHERE id = ?", arguments: [id]).map(Self.entry)
     }
   }
 
   /// Runs, newest first.
-  public func all(limit: Int? = nil) throws(CairnError) -> [RunEntry] {
+  package func all(limit: Int? = nil) throws(CairnError) -> [RunEntry] {
     try database.read { db in
       try Row.fetchAll(
         db, sql: "SELECT * FROM run ORDER BY startedAt DESC, id DESC LIMIT ?",
@@ -94,7 +94,7 @@ public struct RunStore: Sendable {
   }
 
   /// The newest run matching `dryRun` (any when nil) that finished as planned.
-  public func lastFinished(dryRun: Bool? = nil) throws(CairnError) -> RunEntry? {
+  package func lastFinished(dryRun: Bool? = nil) throws(CairnError) -> RunEntry? {
     try all().first { $0.status == .finished && (dryRun == nil || $0.dryRun == dryRun) }
   }
 

@@ -19,7 +19,7 @@ import GRDB
 /// - the gate's pass: the digest of the plan `cairn-gate` let through for that scan, and the
 ///   threshold override a person named for it, so that `cairn-trash` re-runs the threshold
 ///   rail with the override the gate accepted and never with one a stream claims.
-public struct ScanBinding: Sendable {
+package struct ScanBinding: Sendable {
   let database: StateDatabase
   let snapshots: ScanSnapshotStore
   init(_ database: StateDatabase, snapshots: ScanSnapshotStore) {
@@ -40,28 +40,28 @@ public struct ScanBinding: Sendable {
   }
 
   /// What `cairn-reconcile` recorded about the latest scan.
-  public struct Reconciled: Sendable, Equatable {
-    public var scan: String
-    public var matched: Int
-    public var serverAssets: Int
+  package struct Reconciled: Sendable, Equatable {
+    package var scan: String
+    package var matched: Int
+    package var serverAssets: Int
   }
 
   /// One candidate as `cairn-reconcile` proposed it.
-  public struct Proposal: Sendable, Equatable {
-    public var assetId: String
-    public var checksum: String
-    public var bucket: String
-    public var livePhotoVideoId: String?
+  package struct Proposal: Sendable, Equatable {
+    package var assetId: String
+    package var checksum: String
+    package var bucket: String
+    package var livePhotoVideoId: String?
   }
 
   /// The plan `cairn-gate` passed.
-  public struct GatePass: Sendable, Equatable {
-    public var scan: String
-    public var plan: String
+  package struct GatePass: Sendable, Equatable {
+    package var scan: String
+    package var plan: String
     /// The digest named with `--override-threshold`, when it was this plan's.
-    public var overrideDigest: String?
+    package var overrideDigest: String?
 
-    public init(scan: String, plan: String, overrideDigest: String?) {
+    package init(scan: String, plan: String, overrideDigest: String?) {
       self.scan = scan
       self.plan = plan
       self.overrideDigest = overrideDigest
@@ -70,12 +70,12 @@ public struct ScanBinding: Sendable {
 
   /// The identifier of the latest recorded scan; nil before the first scan is recorded with
   /// this version of cairn.
-  public func latestScan() throws(CairnError) -> String? {
+  package func latestScan() throws(CairnError) -> String? {
     try database.read { db in try Self.value(db, Key.scan) }
   }
 
   /// What `cairn-reconcile` recorded, when it was for the latest scan.
-  public func reconciled() throws(CairnError) -> Reconciled? {
+  package func reconciled() throws(CairnError) -> Reconciled? {
     try database.read { db in
       guard let scan = try Self.value(db, Key.scan), try Self.value(db, Key.reconciledScan) == scan,
         let matched = try Self.value(db, Key.matched).flatMap({ Int($0) }),
@@ -87,7 +87,7 @@ public struct ScanBinding: Sendable {
 
   /// Records what `cairn-reconcile` computed from scan `scan`, replacing any earlier proposals.
   /// Refused when `scan` is no longer the latest (another scan was recorded meanwhile).
-  public func recordReconciliation(
+  package func recordReconciliation(
     scan: String, matched: Int, serverAssets: Int, candidates: [CandidateRecord]
   ) throws(CairnError) {
     try database.write { db in
@@ -111,7 +111,7 @@ public struct ScanBinding: Sendable {
 
   /// The proposals of the latest reconciliation, by lower-case asset id (empty when it was not
   /// for the latest scan).
-  public func proposals() throws(CairnError) -> [String: Proposal] {
+  package func proposals() throws(CairnError) -> [String: Proposal] {
     try database.read { db in
       guard let scan = try Self.value(db, Key.scan), try Self.value(db, Key.reconciledScan) == scan
       else { return [:] }
@@ -128,7 +128,7 @@ public struct ScanBinding: Sendable {
   }
 
   /// Records that `cairn-gate` passed `plan` for `scan` (with the override a person named).
-  public func recordGatePass(_ pass: GatePass) throws(CairnError) {
+  package func recordGatePass(_ pass: GatePass) throws(CairnError) {
     try database.write { db in
       try Self.set(db, Key.gateScan, pass.scan)
       try Self.set(db, Key.gatePlan, pass.plan)
@@ -137,7 +137,7 @@ public struct ScanBinding: Sendable {
   }
 
   /// The plan `cairn-gate` last passed, when it was for the latest scan.
-  public func gatePass() throws(CairnError) -> GatePass? {
+  package func gatePass() throws(CairnError) -> GatePass? {
     try database.read { db in
       guard let scan = try Self.value(db, Key.scan), try Self.value(db, Key.gateScan) == scan,
         let plan = try Self.value(db, Key.gatePlan)
@@ -188,5 +188,5 @@ public struct ScanBinding: Sendable {
 
 extension PartitionStore {
   /// The scan binding of this partition (see `ScanBinding`).
-  public var binding: ScanBinding { ScanBinding(database, snapshots: snapshots) }
+  package var binding: ScanBinding { ScanBinding(database, snapshots: snapshots) }
 }

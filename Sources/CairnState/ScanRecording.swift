@@ -3,15 +3,15 @@ import Foundation
 import GRDB
 
 /// What recording a scan changed.
-public struct ScanRecordingSummary: Sendable, Equatable {
+package struct ScanRecordingSummary: Sendable, Equatable {
   /// Files in the scan.
-  public var files = 0
+  package var files = 0
   /// Checksums never seen before.
-  public var newChecksums = 0
+  package var newChecksums = 0
   /// Checksums that were missing or signalled and are back.
-  public var reappeared = 0
+  package var reappeared = 0
   /// Intermediate edit versions retired into quarantine.
-  public var retiredEdits = 0
+  package var retiredEdits = 0
 }
 
 extension PartitionStore {
@@ -40,7 +40,7 @@ extension PartitionStore {
   /// `ObservedStore`), so an unchanged million files cost no million-row update.
   /// `preloaded`: the snapshot read ahead, if the caller did.
   @discardableResult
-  public func recordScan(
+  package func recordScan(
     _ files: ScanFiles, completeRoots: Set<String>, at now: Date,
     preloaded: ScanSnapshotPreload? = nil
   ) throws(CairnError) -> ScanRecordingSummary {

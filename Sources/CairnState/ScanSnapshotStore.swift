@@ -259,10 +259,10 @@ package final class ScanSnapshotStore: Sendable {
 /// still being read): recording uses it when it is the very file the database names, and
 /// reads the file again otherwise (another run may have replaced it in between; it holds the
 /// partition's lock only once it opens the store).
-public struct ScanSnapshotPreload: Sendable {
+package struct ScanSnapshotPreload: Sendable {
   let scan: ScanSnapshot?
 
-  public static func read(_ partition: ServerPartition, paths: CairnPaths)
+  package static func read(_ partition: ServerPartition, paths: CairnPaths)
     -> ScanSnapshotPreload
   {
     ScanSnapshotStore.readAhead(directory: paths.partitionDirectory(partition))

@@ -10,10 +10,10 @@ import Foundation
 /// The files end with the digest of what comes before it, and a file whose digest is wrong is
 /// ignored before it is parsed; the entry points seal the input with its digest so that the
 /// fuzzer reaches the parsing behind that check.
-public enum StateFileFuzzing {
+package enum StateFileFuzzing {
   /// A scan snapshot, touched file by file.
   @discardableResult
-  public static func scanSnapshot(_ data: [UInt8]) -> Bool {
+  package static func scanSnapshot(_ data: [UInt8]) -> Bool {
     guard let scan = ScanSnapshot.decode(sealed(data)) else { return false }
     touch(scan)
     return true
@@ -22,7 +22,7 @@ public enum StateFileFuzzing {
   /// A scan snapshot and a patch over it: the input's first four bytes (little-endian) say
   /// how many of the rest are the snapshot; the patch is what follows.
   @discardableResult
-  public static func patchedScanSnapshot(_ data: [UInt8]) -> Bool {
+  package static func patchedScanSnapshot(_ data: [UInt8]) -> Bool {
     guard data.count >= 4 else { return false }
     let length = data[0..<4].reversed().reduce(0) { $0 << 8 | Int($1) }
     let rest = Array(data.dropFirst(4))

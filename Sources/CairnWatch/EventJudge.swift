@@ -2,19 +2,19 @@ import CairnHashing
 import Foundation
 
 /// A file the watcher saw leave the library: unlinked, or moved out of every watched root.
-public struct WatchedDeletion: Sendable, Equatable {
+package struct WatchedDeletion: Sendable, Equatable {
   /// Where it was; for a file inside a folder moved out, the folder's path.
-  public var path: String
+  package var path: String
   /// What the watcher knew of the file (nil: it never saw the file, so no checksum is known).
-  public var stamp: FileStamp?
+  package var stamp: FileStamp?
   /// When it happened.
-  public var at: Date
+  package var at: Date
   /// The index of its root.
-  public var root: Int
+  package var root: Int
   /// True when it was moved out rather than unlinked.
-  public var movedOut: Bool
+  package var movedOut: Bool
 
-  public init(path: String, stamp: FileStamp?, at: Date, root: Int, movedOut: Bool) {
+  package init(path: String, stamp: FileStamp?, at: Date, root: Int, movedOut: Bool) {
     self.path = path
     self.stamp = stamp
     self.at = at
@@ -24,7 +24,7 @@ public struct WatchedDeletion: Sendable, Equatable {
 }
 
 /// What the watcher must do or say about an event.
-public enum Decision: Sendable, Equatable {
+package enum Decision: Sendable, Equatable {
   /// A move within the roots: nothing is deleted.
   case renamed(from: String, to: String)
   /// A file replaced by a rename onto its name (an editor's or a sync tool's save): an edit.
@@ -47,12 +47,12 @@ public enum Decision: Sendable, Equatable {
 /// A deletion is final only after `settle` seconds without a gap on its root: `rm -r` of a
 /// whole root unlinks every file before the root's own `IN_DELETE_SELF` arrives, and those
 /// unlinks are the root's disappearance, not deletions of photos.
-public struct EventJudge: Sendable {
-  public private(set) var tree: FolderTree
+package struct EventJudge: Sendable {
+  package private(set) var tree: FolderTree
   /// How long a `movedFrom` waits for its `movedTo` (the kernel queues both halves together).
-  public var moveWindow: TimeInterval
+  package var moveWindow: TimeInterval
   /// How long a deletion waits for a gap that would cancel it.
-  public var settle: TimeInterval
+  package var settle: TimeInterval
 
   enum Move: Sendable {
     case file(folder: FolderID, name: String, path: String, file: FolderTree.File?)
@@ -62,34 +62,34 @@ public struct EventJudge: Sendable {
   private var moves: [UInt32: (move: Move, at: Date)] = [:]
   private(set) var unsettled: [WatchedDeletion] = []
 
-  public init(tree: FolderTree, moveWindow: TimeInterval = 0.5, settle: TimeInterval = 2) {
+  package init(tree: FolderTree, moveWindow: TimeInterval = 0.5, settle: TimeInterval = 2) {
     self.tree = tree
     self.moveWindow = moveWindow
     self.settle = settle
   }
 
-  public var waiting: Int { unsettled.count + moves.count }
+  package var waiting: Int { unsettled.count + moves.count }
 
   /// Gives the judge the folder tree the caller walked (after a start or a gap).
-  public mutating func replaceTree(_ tree: FolderTree) { self.tree = tree }
+  package mutating func replaceTree(_ tree: FolderTree) { self.tree = tree }
 
   /// Lets the caller add what it walked to the tree.
-  public mutating func updateTree(_ body: (inout FolderTree) -> Void) { body(&tree) }
+  package mutating func updateTree(_ body: (inout FolderTree) -> Void) { body(&tree) }
 
   /// A name the library scan would hash: a photo or video, not in a trash, not junk, not one
   /// MediaStore is still writing or has in its trash.
-  public static func isLibraryFile(_ name: String) -> Bool {
+  package static func isLibraryFile(_ name: String) -> Bool {
     MediaTypes.isMedia(name: name) && !LibraryExclusions.isExcluded(name)
   }
 
   /// A folder the library scan would enter.
-  public static func isLibraryFolder(_ name: String) -> Bool {
+  package static func isLibraryFolder(_ name: String) -> Bool {
     !LibraryExclusions.isExcluded(name)
   }
 
   /// Judges one event. `stamp` is what `lstat` found at the event's path when the event is a
   /// file created, written or moved in (nil when it is already gone, or not a regular file).
-  public mutating func judge(_ event: SourceEvent, at now: Date, stamp: FileStamp? = nil)
+  package mutating func judge(_ event: SourceEvent, at now: Date, stamp: FileStamp? = nil)
     -> [Decision]
   {
     switch event {
@@ -192,7 +192,7 @@ public struct EventJudge: Sendable {
   }
 
   /// Moves whose other half did not come within the window left every root.
-  public mutating func expireMoves(now: Date) -> [Decision] {
+  package mutating func expireMoves(now: Date) -> [Decision] {
     var decisions: [Decision] = []
     for (cookie, (move, at)) in moves where now.timeIntervalSince(at) >= moveWindow {
       moves[cookie] = nil
@@ -207,7 +207,7 @@ public struct EventJudge: Sendable {
   }
 
   /// Deletions that waited `settle` seconds without a gap on their root, oldest first.
-  public mutating func settled(now: Date) -> [WatchedDeletion] {
+  package mutating func settled(now: Date) -> [WatchedDeletion] {
     let ready = unsettled.filter { now.timeIntervalSince($0.at) >= settle }
     unsettled.removeAll { now.timeIntervalSince($0.at) >= settle }
     return ready
@@ -216,7 +216,7 @@ public struct EventJudge: Sendable {
   /// A hole in the record for `roots`: the deletions and moves not yet settled there are
   /// dropped (a root's disappearance begins with its files'), and nothing more is confirmed
   /// until the caller has walked the roots again.
-  public mutating func gap(_ reason: GapReason, roots: [Int]) -> Decision {
+  package mutating func gap(_ reason: GapReason, roots: [Int]) -> Decision {
     let affected = Set(roots)
     unsettled.removeAll { affected.contains($0.root) }
     for (cookie, (move, _)) in moves {

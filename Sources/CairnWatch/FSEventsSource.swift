@@ -13,7 +13,7 @@
   /// `ItemRenamed` flag and consecutive event ids; the half whose path no longer exists is the
   /// old name. Dropped events and `MustScanSubDirs` are an overflow; `RootChanged` is a root
   /// moved or deleted; `Unmount` is an unmount.
-  public final class FSEventsSource: EventSource {
+  package final class FSEventsSource: EventSource {
     private var roots: [String: FolderID] = [:]
     private var stream: FSEventStreamRef?
     private let queue = DispatchQueue(label: "cairn-watch-fsevents")
@@ -22,24 +22,24 @@
     private var pending: [SourceEvent] = []
     private var lastRename: (id: FSEventStreamEventId, cookie: UInt32)?
 
-    public init() {}
+    package init() {}
 
     deinit { stop() }
 
-    public func watch(_ path: String, id: FolderID) throws(WatchFailure) {
+    package func watch(_ path: String, id: FolderID) throws(WatchFailure) {
       // One stream covers a root's tree: only a path outside every root restarts it.
       guard !roots.keys.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else { return }
       roots[path] = id
       restart()
     }
 
-    public func unwatch(_ id: FolderID) {
+    package func unwatch(_ id: FolderID) {
       guard let path = roots.first(where: { $0.value == id })?.key else { return }
       roots[path] = nil
       restart()
     }
 
-    public func next(milliseconds: Int32) -> [SourceEvent] {
+    package func next(milliseconds: Int32) -> [SourceEvent] {
       _ = ready.wait(timeout: .now() + .milliseconds(Int(milliseconds)))
       lock.lock()
       defer { lock.unlock() }

@@ -5,12 +5,12 @@
 /// it. A file is a 64-bit hash of its name mapped to its inode and change time: 16 bytes of
 /// payload, about 40 with the dictionary's slack. Names are hashed, not stored: two names of
 /// one folder with the same FNV-1a hash (about one chance in 10^19) would share an entry.
-public struct FolderTree: Sendable {
-  public struct File: Sendable, Equatable {
-    public var inode: UInt64
-    public var changeNanoseconds: Int64
+package struct FolderTree: Sendable {
+  package struct File: Sendable, Equatable {
+    package var inode: UInt64
+    package var changeNanoseconds: Int64
 
-    public init(inode: UInt64, changeNanoseconds: Int64) {
+    package init(inode: UInt64, changeNanoseconds: Int64) {
       self.inode = inode
       self.changeNanoseconds = changeNanoseconds
     }
@@ -24,39 +24,39 @@ public struct FolderTree: Sendable {
     var files: [UInt64: File] = [:]
   }
 
-  public let roots: [String]
+  package let roots: [String]
   private(set) var folders: [FolderID: Folder] = [:]
   private(set) var rootFolders: [Int: FolderID] = [:]
 
-  public init(roots: [String]) { self.roots = roots }
+  package init(roots: [String]) { self.roots = roots }
 
-  public var folderCount: Int { folders.count }
-  public var fileCount: Int { folders.values.reduce(0) { $0 + $1.files.count } }
+  package var folderCount: Int { folders.count }
+  package var fileCount: Int { folders.values.reduce(0) { $0 + $1.files.count } }
 
-  public func contains(_ id: FolderID) -> Bool { folders[id] != nil }
-  public func root(of id: FolderID) -> Int? { folders[id]?.root }
-  public func rootFolder(_ root: Int) -> FolderID? { rootFolders[root] }
-  public func isRoot(_ id: FolderID) -> Bool { folders[id].map { $0.parent == nil } ?? false }
+  package func contains(_ id: FolderID) -> Bool { folders[id] != nil }
+  package func root(of id: FolderID) -> Int? { folders[id]?.root }
+  package func rootFolder(_ root: Int) -> FolderID? { rootFolders[root] }
+  package func isRoot(_ id: FolderID) -> Bool { folders[id].map { $0.parent == nil } ?? false }
 
-  public mutating func addRoot(_ root: Int, id: FolderID) {
+  package mutating func addRoot(_ root: Int, id: FolderID) {
     folders[id] = Folder(parent: nil, name: roots[root], root: root)
     rootFolders[root] = id
   }
 
-  public mutating func addFolder(_ id: FolderID, parent: FolderID, name: String) {
+  package mutating func addFolder(_ id: FolderID, parent: FolderID, name: String) {
     guard let root = folders[parent]?.root else { return }
     let files = folders[id]?.files ?? [:]
     folders[id] = Folder(parent: parent, name: name, root: root, files: files)
   }
 
   /// Forgets the folders of `root` (before it is walked again).
-  public mutating func removeRoot(_ root: Int) {
+  package mutating func removeRoot(_ root: Int) {
     folders = folders.filter { $0.value.root != root }
     rootFolders[root] = nil
   }
 
   /// The folder's path, from its root's.
-  public func path(of id: FolderID) -> String? {
+  package func path(of id: FolderID) -> String? {
     var names: [String] = []
     var current = id
     while let folder = folders[current] {
@@ -68,26 +68,26 @@ public struct FolderTree: Sendable {
     return nil
   }
 
-  public func path(of id: FolderID, name: String) -> String? {
+  package func path(of id: FolderID, name: String) -> String? {
     path(of: id).map { $0 + "/" + name }
   }
 
-  public func file(_ name: String, in folder: FolderID) -> File? {
+  package func file(_ name: String, in folder: FolderID) -> File? {
     folders[folder]?.files[Self.key(name)]
   }
 
-  public mutating func setFile(_ name: String, in folder: FolderID, _ file: File?) {
+  package mutating func setFile(_ name: String, in folder: FolderID, _ file: File?) {
     guard folders[folder] != nil else { return }
     folders[folder]?.files[Self.key(name)] = file
   }
 
   /// The subfolder of `parent` called `name`, if it is watched.
-  public func subfolder(_ name: String, of parent: FolderID) -> FolderID? {
+  package func subfolder(_ name: String, of parent: FolderID) -> FolderID? {
     folders.first { $0.value.parent == parent && $0.value.name == name }?.key
   }
 
   /// Moves a folder (and so everything under it) to another parent and name.
-  public mutating func moveFolder(_ id: FolderID, to parent: FolderID, name: String) {
+  package mutating func moveFolder(_ id: FolderID, to parent: FolderID, name: String) {
     guard let root = folders[parent]?.root, folders[id] != nil else { return }
     folders[id]?.parent = parent
     folders[id]?.name = name
@@ -95,7 +95,7 @@ public struct FolderTree: Sendable {
   }
 
   /// The folders under `id` (not itself).
-  public func descendants(of id: FolderID) -> [FolderID] {
+  package func descendants(of id: FolderID) -> [FolderID] {
     var children: [FolderID: [FolderID]] = [:]
     for (key, folder) in folders {
       if let parent = folder.parent { children[parent, default: []].append(key) }
@@ -111,7 +111,7 @@ public struct FolderTree: Sendable {
 
   /// Removes a folder and everything under it; returns the removed folders.
   @discardableResult
-  public mutating func removeFolder(_ id: FolderID) -> [FolderID] {
+  package mutating func removeFolder(_ id: FolderID) -> [FolderID] {
     let removed = descendants(of: id) + [id]
     for folder in removed { folders[folder] = nil }
     return removed
@@ -119,7 +119,7 @@ public struct FolderTree: Sendable {
 
   /// Every file under `id`, with what is known of it (names are hashed, so the file's name is
   /// not kept: the folder's path stands for where it was).
-  public func files(under id: FolderID) -> [(folder: FolderID, file: File)] {
+  package func files(under id: FolderID) -> [(folder: FolderID, file: File)] {
     var result: [(FolderID, File)] = []
     for folder in [id] + descendants(of: id) {
       for file in folders[folder]?.files.values ?? [:].values { result.append((folder, file)) }

@@ -7,7 +7,7 @@
   /// Besides the inotify descriptor it waits on the mount table (`/proc/self/mountinfo`, which
   /// signals a change with `POLLPRI`): unmounting a bind mount of a file system that stays
   /// mounted elsewhere produces no inotify event at all, so only the table tells.
-  public final class InotifySource: EventSource {
+  package final class InotifySource: EventSource {
     // <sys/inotify.h>, spelled out: Swift imports some of them as enums, some not at all.
     static let created: UInt32 = 0x100
     static let removed: UInt32 = 0x200
@@ -33,7 +33,7 @@
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
 
     /// `wake` is a descriptor that becomes readable when the watcher should stop (-1: none).
-    public init(wake: Int32 = -1) throws(WatchFailure) {
+    package init(wake: Int32 = -1) throws(WatchFailure) {
       fd = inotify_init1(Int32(O_NONBLOCK | O_CLOEXEC))
       guard fd >= 0 else { throw .other(String(cString: strerror(errno))) }
       mounts = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
@@ -45,9 +45,9 @@
       if mounts >= 0 { close(mounts) }
     }
 
-    public var watchCount: Int { descriptors.count }
+    package var watchCount: Int { descriptors.count }
 
-    public func watch(_ path: String, id: FolderID) throws(WatchFailure) {
+    package func watch(_ path: String, id: FolderID) throws(WatchFailure) {
       let wd = inotify_add_watch(fd, path, Self.mask)
       guard wd >= 0 else {
         throw errno == ENOSPC ? .limit : .other(String(cString: strerror(errno)))
@@ -58,13 +58,13 @@
       descriptors[id] = wd
     }
 
-    public func unwatch(_ id: FolderID) {
+    package func unwatch(_ id: FolderID) {
       guard let wd = descriptors.removeValue(forKey: id) else { return }
       folders[wd] = nil
       inotify_rm_watch(fd, wd)
     }
 
-    public func next(milliseconds: Int32) -> [SourceEvent] {
+    package func next(milliseconds: Int32) -> [SourceEvent] {
       var polls = [
         pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
         pollfd(fd: mounts, events: Int16(POLLPRI), revents: 0),

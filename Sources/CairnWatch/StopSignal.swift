@@ -6,13 +6,13 @@
 
 /// SIGTERM and SIGINT, turned into a readable descriptor the event loop waits on, so the
 /// watcher stops between two events and never in the middle of a write.
-public enum StopSignal {
+package enum StopSignal {
   // Plain integers: all a signal handler may touch.
   nonisolated(unsafe) private static var writeEnd: Int32 = -1
   nonisolated(unsafe) private static var raised: sig_atomic_t = 0
 
   /// The descriptor that becomes readable on SIGTERM or SIGINT.
-  public static func install() -> Int32 {
+  package static func install() -> Int32 {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { return -1 }
     for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
@@ -27,5 +27,5 @@ public enum StopSignal {
     return ends[0]
   }
 
-  public static var requested: Bool { raised != 0 }
+  package static var requested: Bool { raised != 0 }
 }

@@ -1,27 +1,27 @@
 import Foundation
 
 /// A watched folder, by what survives its renames: device and inode.
-public struct FolderID: Hashable, Sendable, CustomStringConvertible {
-  public var device: UInt64
-  public var inode: UInt64
+package struct FolderID: Hashable, Sendable, CustomStringConvertible {
+  package var device: UInt64
+  package var inode: UInt64
 
-  public init(device: UInt64, inode: UInt64) {
+  package init(device: UInt64, inode: UInt64) {
     self.device = device
     self.inode = inode
   }
 
-  public var description: String { "\(device):\(inode)" }
+  package var description: String { "\(device):\(inode)" }
 }
 
 /// What the watcher knows of a file: which inode it is, and when it last changed (nanoseconds).
 /// The hash cache's checksum for the inode is trusted only when its change time is this one,
 /// so an edit the cache has not seen, or an inode reused by another file, proves nothing.
-public struct FileStamp: Hashable, Sendable {
-  public var device: UInt64
-  public var inode: UInt64
-  public var changeNanoseconds: Int64
+package struct FileStamp: Hashable, Sendable {
+  package var device: UInt64
+  package var inode: UInt64
+  package var changeNanoseconds: Int64
 
-  public init(device: UInt64, inode: UInt64, changeNanoseconds: Int64) {
+  package init(device: UInt64, inode: UInt64, changeNanoseconds: Int64) {
     self.device = device
     self.inode = inode
     self.changeNanoseconds = changeNanoseconds
@@ -29,7 +29,7 @@ public struct FileStamp: Hashable, Sendable {
 }
 
 /// What happened to one name in a watched folder.
-public enum EntryChange: String, Sendable {
+package enum EntryChange: String, Sendable {
   /// Created (`IN_CREATE`).
   case created
   /// Written and closed (`IN_CLOSE_WRITE`).
@@ -44,7 +44,7 @@ public enum EntryChange: String, Sendable {
 
 /// Why the record has a hole: for the span of a gap, nothing the watcher did not see is
 /// confirmed, and what it saw just before is dropped too (it may belong to the same cause).
-public enum GapReason: String, Sendable {
+package enum GapReason: String, Sendable {
   /// The watcher started (or restarted): whatever happened while it was not running is unknown.
   case started
   /// The kernel's queue overflowed (`IN_Q_OVERFLOW`): events were lost.
@@ -62,7 +62,7 @@ public enum GapReason: String, Sendable {
 }
 
 /// One event from an `EventSource`, in the source's terms: folders by identity, names in them.
-public enum SourceEvent: Sendable, Equatable {
+package enum SourceEvent: Sendable, Equatable {
   case entry(EntryChange, folder: FolderID, name: String, isDirectory: Bool, cookie: UInt32)
   /// The watched folder itself was deleted (`IN_DELETE_SELF`).
   case folderDeleted(FolderID)

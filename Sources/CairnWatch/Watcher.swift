@@ -9,22 +9,22 @@ import Foundation
 #endif
 
 /// A deletion the watcher saw, with the checksum the hash cache knows for the file.
-public struct ConfirmedWatchDeletion: Sendable, Equatable {
-  public var checksum: String
-  public var at: Date
-  public var path: String
-  public var movedOut: Bool
+package struct ConfirmedWatchDeletion: Sendable, Equatable {
+  package var checksum: String
+  package var at: Date
+  package var path: String
+  package var movedOut: Bool
 }
 
 /// A hole in the watcher's record of one root.
-public struct WatchGap: Sendable, Equatable {
-  public var reason: GapReason
-  public var root: String
-  public var at: Date
+package struct WatchGap: Sendable, Equatable {
+  package var reason: GapReason
+  package var root: String
+  package var at: Date
 }
 
 /// Where the watcher's findings go: the partition's state.
-public protocol WatchRecorder: AnyObject {
+package protocol WatchRecorder: AnyObject {
   /// Records what was seen; false when the state is busy (the watcher tries again later).
   func record(_ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap]) -> Bool
 }
@@ -36,13 +36,13 @@ public protocol WatchRecorder: AnyObject {
 /// Catching up after a gap is walking the roots again: the watches and the file table are
 /// rebuilt from what is there now, and nothing that vanished in the gap is confirmed. What
 /// the files' bytes are now is the next scan's business (`cairn-nightly`), as it always was.
-public final class Watcher {
-  public struct Options: Sendable {
-    public var settle: TimeInterval = 2
-    public var moveWindow: TimeInterval = 0.5
+package final class Watcher {
+  package struct Options: Sendable {
+    package var settle: TimeInterval = 2
+    package var moveWindow: TimeInterval = 0.5
     /// How often a missing root is looked for, and a busy state written again.
-    public var retry: TimeInterval = 0.25
-    public init() {}
+    package var retry: TimeInterval = 0.25
+    package init() {}
   }
 
   private let roots: [String]
@@ -59,9 +59,9 @@ public final class Watcher {
   /// False during the first walk of the roots.
   private var walkedOnce = false
   /// Folders counted by the last walk, watched or not.
-  public private(set) var foldersNeeded = 0
+  package private(set) var foldersNeeded = 0
 
-  public init(
+  package init(
     roots: [String], source: EventSource, hashCache: String, recorder: WatchRecorder,
     options: Options = Options()
   ) {
@@ -75,7 +75,7 @@ public final class Watcher {
   }
 
   /// Watches until SIGTERM or SIGINT (`StopSignal`), then writes what settled and returns.
-  public func run() {
+  package func run() {
     let now = Date()
     foldersNeeded = 0
     for index in roots.indices {

@@ -3,8 +3,8 @@ import Foundation
 /// Search pages that never end, as a broken or hostile server answers them (cairn issue 15):
 /// `POST /api/search/metadata` keeps pointing to the next page. Armed per server, off by
 /// default; the real answer is computed first and only its paging is rewritten.
-public final class EndlessPaging: @unchecked Sendable {
-  public enum Shape: Sendable, Equatable {
+package final class EndlessPaging: @unchecked Sendable {
+  package enum Shape: Sendable, Equatable {
     /// Every page holds the real first page's assets and points to the page after it.
     case counting
     /// Every page is empty and points to the page after it.
@@ -16,10 +16,10 @@ public final class EndlessPaging: @unchecked Sendable {
   /// The real answer to the last first page, which `counting` repeats.
   private var firstPage: String?
 
-  public init() {}
+  package init() {}
 
   /// Arms `shape` for every later search (nil disarms).
-  public func arm(_ shape: Shape?) { lock.withLock { self.shape = shape } }
+  package func arm(_ shape: Shape?) { lock.withLock { self.shape = shape } }
 
   /// The reply to send instead of `reply` while armed; nil to send `reply` as it is.
   func reshape(_ api: APIRequest, _ reply: Reply) -> Reply? {

@@ -51,21 +51,21 @@ struct Caller: Sendable {
 
 /// Who made a request, as the request log records it: the kind of credential and, for API keys,
 /// the key's name — never the secret or the token.
-public struct CredentialUse: Sendable, Equatable, Codable, CustomStringConvertible {
-  public enum Kind: String, Sendable, Codable {
+package struct CredentialUse: Sendable, Equatable, Codable, CustomStringConvertible {
+  package enum Kind: String, Sendable, Codable {
     case none, apiKey, session, sharedLink
   }
-  public var kind: Kind
+  package var kind: Kind
   /// Where it came from: `x-api-key`, `apiKey-query`, `bearer`, `x-immich-user-token`, …
-  public var source: String?
+  package var source: String?
   /// The API key's name, or the session's id.
-  public var name: String?
+  package var name: String?
   /// False when the server rejected it (401).
-  public var valid: Bool
+  package var valid: Bool
 
-  public static let none = CredentialUse(kind: .none, source: nil, name: nil, valid: true)
+  package static let none = CredentialUse(kind: .none, source: nil, name: nil, valid: true)
 
-  public var description: String {
+  package var description: String {
     kind == .none ? "none" : "\(kind.rawValue)(\(name ?? "?")\(valid ? "" : ", invalid"))"
   }
 }

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// `path` is a pattern of segments: `:name` or `*` match one segment, a trailing `**` matches
 /// the rest; `method` nil matches any method.
-public struct Fault: Sendable, Equatable {
-  public enum Action: Sendable, Equatable {
+package struct Fault: Sendable, Equatable {
+  package enum Action: Sendable, Equatable {
     /// Answer this status and raw body (JSON by default) without running the route.
     case status(Int, body: String = "", contentType: String = "application/json")
     /// Wait, then answer normally.
@@ -17,12 +17,12 @@ public struct Fault: Sendable, Equatable {
     case truncateStream(afterLines: Int)
   }
 
-  public var method: String?
-  public var path: String
-  public var count: Int
-  public var action: Action
+  package var method: String?
+  package var path: String
+  package var count: Int
+  package var action: Action
 
-  public init(method: String? = nil, path: String, count: Int = 1, action: Action) {
+  package init(method: String? = nil, path: String, count: Int = 1, action: Action) {
     self.method = method?.uppercased()
     self.path = path
     self.count = count
@@ -53,18 +53,18 @@ public struct Fault: Sendable, Equatable {
 }
 
 /// The armed faults; each match uses up one of its `count`.
-public final class FaultInjector: @unchecked Sendable {
+package final class FaultInjector: @unchecked Sendable {
   private let lock = NSLock()
   private var faults: [Fault] = []
 
-  public init() {}
+  package init() {}
 
-  public func inject(_ fault: Fault) { lock.withLock { faults.append(fault) } }
+  package func inject(_ fault: Fault) { lock.withLock { faults.append(fault) } }
 
-  public func clear() { lock.withLock { faults.removeAll() } }
+  package func clear() { lock.withLock { faults.removeAll() } }
 
   /// Faults not yet used up.
-  public var armed: [Fault] { lock.withLock { faults } }
+  package var armed: [Fault] { lock.withLock { faults } }
 
   func take(method: String, path: String) -> Fault? {
     lock.withLock {

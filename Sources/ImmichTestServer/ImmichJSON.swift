@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Request bodies need both distinctions (`tagIds: null` means "untagged"), and responses are
 /// easier to compare by eye when keys come out in the order the DTO declares them.
-public enum ImmichJSON: Sendable, Equatable {
+package enum ImmichJSON: Sendable, Equatable {
   case null
   case bool(Bool)
   case number(Double)
@@ -13,7 +13,7 @@ public enum ImmichJSON: Sendable, Equatable {
   case object([(String, ImmichJSON)])
 
   /// Objects compare as maps: key order is presentation, not meaning.
-  public static func == (lhs: ImmichJSON, rhs: ImmichJSON) -> Bool {
+  package static func == (lhs: ImmichJSON, rhs: ImmichJSON) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
     case (.bool(let a), .bool(let b)): return a == b
@@ -28,27 +28,27 @@ public enum ImmichJSON: Sendable, Equatable {
   }
 
   /// The value under `key` when this is an object; nil when absent (not when null).
-  public subscript(key: String) -> ImmichJSON? {
+  package subscript(key: String) -> ImmichJSON? {
     guard case .object(let pairs) = self else { return nil }
     return pairs.first { $0.0 == key }?.1
   }
 
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let s) = self { return s }
     return nil
   }
 
-  public var intValue: Int? {
+  package var intValue: Int? {
     if case .number(let n) = self, n.rounded() == n, abs(n) < 9e15 { return Int(n) }
     return nil
   }
 
-  public var boolValue: Bool? {
+  package var boolValue: Bool? {
     if case .bool(let b) = self { return b }
     return nil
   }
 
-  public var arrayValue: [ImmichJSON]? {
+  package var arrayValue: [ImmichJSON]? {
     if case .array(let a) = self { return a }
     return nil
   }
@@ -70,11 +70,11 @@ extension ImmichJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByBooleanLiteral,
   ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-  public init(stringLiteral value: String) { self = .string(value) }
-  public init(integerLiteral value: Int) { self = .number(Double(value)) }
-  public init(booleanLiteral value: Bool) { self = .bool(value) }
-  public init(arrayLiteral elements: ImmichJSON...) { self = .array(elements) }
-  public init(dictionaryLiteral elements: (String, ImmichJSON)...) { self = .object(elements) }
+  package init(stringLiteral value: String) { self = .string(value) }
+  package init(integerLiteral value: Int) { self = .number(Double(value)) }
+  package init(booleanLiteral value: Bool) { self = .bool(value) }
+  package init(arrayLiteral elements: ImmichJSON...) { self = .array(elements) }
+  package init(dictionaryLiteral elements: (String, ImmichJSON)...) { self = .object(elements) }
 }
 
 extension ImmichJSON {
@@ -89,7 +89,7 @@ extension ImmichJSON {
   /// Parses JSON text, keeping object keys in their written order; nil when the bytes are not
   /// one complete JSON value. Hand-written because Foundation's decoders lose key order and are
   /// slow on large search pages in debug builds.
-  public static func parse(_ bytes: some Collection<UInt8>) -> ImmichJSON? {
+  package static func parse(_ bytes: some Collection<UInt8>) -> ImmichJSON? {
     var parser = JSONParser(bytes: Array(bytes))
     guard let value = parser.value() else { return nil }
     parser.skipSpace()
@@ -242,7 +242,7 @@ private struct JSONParser {
 
 extension ImmichJSON {
   /// Compact JSON text, as Express writes it (no spaces, no escaped slashes).
-  public var serialized: String {
+  package var serialized: String {
     var out = ""
     out.reserveCapacity(256)
     write(into: &out)

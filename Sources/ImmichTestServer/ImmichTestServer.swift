@@ -10,12 +10,12 @@ import Logging
 /// defer { Task { await server.stop() } }
 /// ```
 /// `withRunning(_:_:)` starts and stops around a closure on every path.
-public final class ImmichTestServer: Sendable {
-  public let state: ServerState
-  public let log: RequestLog
-  public let faults: FaultInjector
+package final class ImmichTestServer: Sendable {
+  package let state: ServerState
+  package let log: RequestLog
+  package let faults: FaultInjector
   /// Search pages that never end (off unless armed).
-  public let paging = EndlessPaging()
+  package let paging = EndlessPaging()
   let router = APIRouter()
   private let logger: Logger
   private let running = LockedBox<Running?>(nil)
@@ -25,7 +25,7 @@ public final class ImmichTestServer: Sendable {
     var task: Task<Void, Never>
   }
 
-  public init(scenario: Scenario, logger: Logger? = nil) {
+  package init(scenario: Scenario, logger: Logger? = nil) {
     state = ServerState(scenario: scenario)
     log = RequestLog()
     faults = FaultInjector()
@@ -39,11 +39,11 @@ public final class ImmichTestServer: Sendable {
   }
 
   /// The base URL while running (no `/api` suffix: that is part of each route).
-  public var baseURL: URL? { running.value?.url }
+  package var baseURL: URL? { running.value?.url }
 
   /// Binds `host:port` (port 0 picks a free one) and returns the base URL once listening.
   @discardableResult
-  public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> URL {
+  package func start(host: String = "127.0.0.1", port: Int = 0) async throws -> URL {
     if let url = baseURL { return url }
     let (events, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
     let app = Application(
@@ -74,14 +74,14 @@ public final class ImmichTestServer: Sendable {
   }
 
   /// Stops listening and waits for the server task to finish. Safe to call more than once.
-  public func stop() async {
+  package func stop() async {
     guard let current = running.take() else { return }
     current.task.cancel()
     await current.task.value
   }
 
   /// Starts a server for `scenario`, runs `body`, and stops the server however `body` ends.
-  public static func withRunning<T: Sendable>(
+  package static func withRunning<T: Sendable>(
     _ scenario: Scenario, _ body: (ImmichTestServer, URL) async throws -> T
   ) async throws -> T {
     let server = ImmichTestServer(scenario: scenario)

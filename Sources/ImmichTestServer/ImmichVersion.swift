@@ -1,13 +1,13 @@
 /// Which Immich release the double imitates. The 3.0 break changed error bodies, search
 /// visibility defaults, `duration` types and the sync request types, so every difference is
 /// keyed on this value.
-public enum ImmichVersion: String, Codable, Sendable, CaseIterable, CustomStringConvertible {
+package enum ImmichVersion: String, Codable, Sendable, CaseIterable, CustomStringConvertible {
   /// Reports 2.7.5, the last 2.x release.
   case v2_7 = "v2.7"
   /// Reports 3.1.0.
   case v3_1 = "v3.1"
 
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 
   var major: Int { self == .v2_7 ? 2 : 3 }
   var minor: Int { self == .v2_7 ? 7 : 1 }

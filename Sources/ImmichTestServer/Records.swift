@@ -1,7 +1,7 @@
 import Foundation
 
 /// `asset.status`: force-deleted rows are `deleted` until the purge job removes them.
-public enum AssetStatus: String, Sendable {
+package enum AssetStatus: String, Sendable {
   case active, trashed, deleted
 }
 

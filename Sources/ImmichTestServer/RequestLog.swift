@@ -2,24 +2,24 @@ import Foundation
 
 /// One request as the server saw it. Secrets never reach the log: credentials are recorded by
 /// kind and key name, `apiKey`/`sessionKey`/`key` query values and login passwords are masked.
-public struct RecordedRequest: Sendable, Codable, Equatable {
-  public var sequence: Int
-  public var method: String
-  public var path: String
-  public var query: [String: String]
+package struct RecordedRequest: Sendable, Codable, Equatable {
+  package var sequence: Int
+  package var method: String
+  package var path: String
+  package var query: [String: String]
   /// UTF-8 text of the body, masked; multipart uploads are summarised.
-  public var body: String
+  package var body: String
   /// The `Content-Type` header as sent: whether the server read the body as JSON at all.
-  public var contentType: String?
-  public var credential: CredentialUse
+  package var contentType: String?
+  package var credential: CredentialUse
   /// The status sent, or nil when a fault closed the connection without a response.
-  public var status: Int?
+  package var status: Int?
   /// The fault applied, if any: `status`, `delay`, `reset`, `truncate`.
-  public var fault: String?
+  package var fault: String?
 
   /// Requests that can change server state. Searches, the upload check, the sync stream and
   /// login are POSTs that change nothing a test asserts on.
-  public var isMutating: Bool {
+  package var isMutating: Bool {
     if method == "GET" || method == "HEAD" { return false }
     let readOnlyPosts: Set<String> = [
       "/api/search/metadata", "/api/search/statistics", "/api/assets/bulk-upload-check",
@@ -49,23 +49,23 @@ public struct RecordedRequest: Sendable, Codable, Equatable {
 }
 
 /// Every request the server answered, in order; safe to read from any thread.
-public final class RequestLog: @unchecked Sendable {
+package final class RequestLog: @unchecked Sendable {
   private let lock = NSLock()
   private var entries: [RecordedRequest] = []
   private var nextSequence = 1
 
-  public init() {}
+  package init() {}
 
-  public var all: [RecordedRequest] { lock.withLock { entries } }
+  package var all: [RecordedRequest] { lock.withLock { entries } }
 
   /// Requests that could have changed state (see `RecordedRequest.isMutating`).
-  public var mutating: [RecordedRequest] { all.filter(\.isMutating) }
+  package var mutating: [RecordedRequest] { all.filter(\.isMutating) }
 
-  public func requests(method: String? = nil, path: String) -> [RecordedRequest] {
+  package func requests(method: String? = nil, path: String) -> [RecordedRequest] {
     all.filter { ($0.method == method || method == nil) && $0.path == path }
   }
 
-  public func clear() { lock.withLock { entries.removeAll() } }
+  package func clear() { lock.withLock { entries.removeAll() } }
 
   func append(_ make: (Int) -> RecordedRequest) {
     lock.withLock {

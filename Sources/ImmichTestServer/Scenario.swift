@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `type` of an asset (`AssetTypeEnum`).
-public enum AssetType: String, Codable, Sendable, CaseIterable {
+package enum AssetType: String, Codable, Sendable, CaseIterable {
   case image = "IMAGE"
   case video = "VIDEO"
   case audio = "AUDIO"
@@ -9,26 +9,26 @@ public enum AssetType: String, Codable, Sendable, CaseIterable {
 }
 
 /// `AssetVisibility`: `hidden` marks the video half of a Live Photo; `locked` needs a PIN.
-public enum AssetVisibility: String, Codable, Sendable, CaseIterable {
+package enum AssetVisibility: String, Codable, Sendable, CaseIterable {
   case archive, timeline, hidden, locked
 }
 
 /// Everything a test server starts with: version mode, configuration, users, keys, partners and
 /// assets. Build it in Swift or load it from JSON (the same field names, dates in ISO-8601).
-public struct Scenario: Codable, Sendable {
-  public var version: ImmichVersion
+package struct Scenario: Codable, Sendable {
+  package var version: ImmichVersion
   /// `GET /server/features` → `trash`.
-  public var trashEnabled: Bool
+  package var trashEnabled: Bool
   /// `GET /server/config` → `trashDays`.
-  public var trashDays: Int
+  package var trashDays: Int
   /// `features.passwordLogin`; when false, login answers 401.
-  public var passwordLoginEnabled: Bool
-  public var users: [User]
-  public var apiKeys: [APIKey]
-  public var partners: [Partner]
-  public var assets: [Asset]
+  package var passwordLoginEnabled: Bool
+  package var users: [User]
+  package var apiKeys: [APIKey]
+  package var partners: [Partner]
+  package var assets: [Asset]
 
-  public init(
+  package init(
     version: ImmichVersion = .v3_1, trashEnabled: Bool = true, trashDays: Int = 30,
     passwordLoginEnabled: Bool = true, users: [User] = [], apiKeys: [APIKey] = [],
     partners: [Partner] = [], assets: [Asset] = []
@@ -43,7 +43,7 @@ public struct Scenario: Codable, Sendable {
     self.assets = assets
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     version = try c.decodeIfPresent(ImmichVersion.self, forKey: .version) ?? .v3_1
     trashEnabled = try c.decodeIfPresent(Bool.self, forKey: .trashEnabled) ?? true
@@ -55,14 +55,14 @@ public struct Scenario: Codable, Sendable {
     assets = try c.decodeIfPresent([Asset].self, forKey: .assets) ?? []
   }
 
-  public struct User: Codable, Sendable, Hashable {
-    public var id: String
-    public var email: String
-    public var password: String
-    public var name: String
-    public var isAdmin: Bool
+  package struct User: Codable, Sendable, Hashable {
+    package var id: String
+    package var email: String
+    package var password: String
+    package var name: String
+    package var isAdmin: Bool
 
-    public init(
+    package init(
       id: String = UUID().uuidString.lowercased(), email: String, password: String = "password",
       name: String? = nil, isAdmin: Bool = false
     ) {
@@ -73,7 +73,7 @@ public struct Scenario: Codable, Sendable {
       self.isAdmin = isAdmin
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       let email = try c.decode(String.self, forKey: .email)
       self.init(
@@ -87,14 +87,14 @@ public struct Scenario: Codable, Sendable {
 
   /// An API key. The server keeps the secret only to match requests; the request log records
   /// the key's `name`, never its secret.
-  public struct APIKey: Codable, Sendable, Hashable {
-    public var id: String
-    public var name: String
-    public var secret: String
-    public var permissions: [String]
-    public var ownerId: String
+  package struct APIKey: Codable, Sendable, Hashable {
+    package var id: String
+    package var name: String
+    package var secret: String
+    package var permissions: [String]
+    package var ownerId: String
 
-    public init(
+    package init(
       id: String = UUID().uuidString.lowercased(), name: String, secret: String,
       permissions: [String] = [Permission.all], ownerId: String
     ) {
@@ -105,7 +105,7 @@ public struct Scenario: Codable, Sendable {
       self.ownerId = ownerId
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       self.init(
         id: try c.decodeIfPresent(String.self, forKey: .id) ?? UUID().uuidString.lowercased(),
@@ -118,47 +118,47 @@ public struct Scenario: Codable, Sendable {
 
   /// `sharedById` shares their library with `sharedWithId`; `inTimeline` is the recipient's
   /// choice to show it, which is what puts the partner's assets into metadata search.
-  public struct Partner: Codable, Sendable, Hashable {
-    public var sharedById: String
-    public var sharedWithId: String
-    public var inTimeline: Bool
+  package struct Partner: Codable, Sendable, Hashable {
+    package var sharedById: String
+    package var sharedWithId: String
+    package var inTimeline: Bool
 
-    public init(sharedById: String, sharedWithId: String, inTimeline: Bool = true) {
+    package init(sharedById: String, sharedWithId: String, inTimeline: Bool = true) {
       self.sharedById = sharedById
       self.sharedWithId = sharedWithId
       self.inTimeline = inTimeline
     }
   }
 
-  public struct Asset: Codable, Sendable, Hashable {
-    public var id: String
-    public var ownerId: String
+  package struct Asset: Codable, Sendable, Hashable {
+    package var id: String
+    package var ownerId: String
     /// Base64 SHA-1 (28 characters), as the API reports it.
-    public var checksum: String
-    public var originalFileName: String
-    public var type: AssetType
-    public var visibility: AssetVisibility
-    public var livePhotoVideoId: String?
-    public var fileCreatedAt: Date
+    package var checksum: String
+    package var originalFileName: String
+    package var type: AssetType
+    package var visibility: AssetVisibility
+    package var livePhotoVideoId: String?
+    package var fileCreatedAt: Date
     /// Set when the asset starts in the trash.
-    public var trashedAt: Date?
-    public var isFavorite: Bool
+    package var trashedAt: Date?
+    package var isFavorite: Bool
     /// Videos only; milliseconds.
-    public var durationMs: Int?
+    package var durationMs: Int?
     /// The external library the asset was imported from; nil for uploads (API-FACTS §13).
-    public var libraryId: String?
+    package var libraryId: String?
     /// An external-library asset whose file the library scan could not `stat`: Immich sets
     /// `isOffline` and `deletedAt` but leaves `status` active, so trash restore and "empty
     /// trash" pass it by.
-    public var isOffline: Bool
+    package var isOffline: Bool
     /// Where the file lies on the server; nil for the upload folder's
     /// `/data/upload/<owner>/<name>`. External-library assets carry their import path.
-    public var originalPath: String?
+    package var originalPath: String?
     /// The original's pixels, which thumbnails are made from; nil draws a picture from the
     /// checksum (images) or leaves the asset without a thumbnail (videos).
-    public var image: AssetImage?
+    package var image: AssetImage?
 
-    public init(
+    package init(
       id: String = UUID().uuidString.lowercased(), ownerId: String, checksum: String? = nil,
       originalFileName: String, type: AssetType = .image, visibility: AssetVisibility = .timeline,
       livePhotoVideoId: String? = nil, fileCreatedAt: Date = Date(), trashedAt: Date? = nil,
@@ -196,7 +196,7 @@ public struct Scenario: Codable, Sendable {
       case libraryId, isOffline, originalPath, image
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       let trashed = try c.decodeIfPresent(Bool.self, forKey: .trashed) ?? false
       self.init(
@@ -217,7 +217,7 @@ public struct Scenario: Codable, Sendable {
         image: try c.decodeIfPresent(AssetImage.self, forKey: .image))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(id, forKey: .id)
       try c.encode(ownerId, forKey: .ownerId)
@@ -242,7 +242,7 @@ public struct Scenario: Codable, Sendable {
 
 extension Scenario {
   /// Reads a scenario written by `write(to:)` or by hand.
-  public static func load(from url: URL) throws -> Scenario {
+  package static func load(from url: URL) throws -> Scenario {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .custom { decoder in
       let text = try decoder.singleValueContainer().decode(String.self)
@@ -255,7 +255,7 @@ extension Scenario {
     return try decoder.decode(Scenario.self, from: Data(contentsOf: url))
   }
 
-  public func write(to url: URL) throws {
+  package func write(to url: URL) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -266,16 +266,16 @@ extension Scenario {
   }
 
   /// Base64 SHA-1 of some bytes: the checksum the server would store for that file.
-  public static func checksum(of bytes: [UInt8]) -> String {
+  package static func checksum(of bytes: [UInt8]) -> String {
     Identifiers.base64(SHA1.digest(bytes))
   }
 
   /// Base64 SHA-1 of `"path:" + path`: what an external-library import stores as the
   /// checksum (`checksumAlgorithm = sha1-path`), so it never equals the file's own SHA-1.
-  public static func pathChecksum(of path: String) -> String {
+  package static func pathChecksum(of path: String) -> String {
     checksum(of: Array("path:\(path)".utf8))
   }
 
   /// Where an external-library asset lies when the test names no path.
-  public static func libraryPath(fileName: String) -> String { "/mnt/library/\(fileName)" }
+  package static func libraryPath(fileName: String) -> String { "/mnt/library/\(fileName)" }
 }

@@ -4,7 +4,7 @@ import Foundation
 extension Scenario {
   /// Adds a user with one API key (all permissions unless told otherwise).
   @discardableResult
-  public mutating func addUser(
+  package mutating func addUser(
     email: String, password: String = "password", name: String? = nil,
     keySecret: String? = nil, permissions: [String] = [Permission.all]
   ) -> (user: User, key: APIKey) {
@@ -19,7 +19,7 @@ extension Scenario {
 
   /// Adds another key for an existing user, e.g. one lacking a permission.
   @discardableResult
-  public mutating func addKey(
+  package mutating func addKey(
     for user: User, name: String, secret: String, permissions: [String]
   ) -> APIKey {
     let key = APIKey(name: name, secret: secret, permissions: permissions, ownerId: user.id)
@@ -27,7 +27,8 @@ extension Scenario {
     return key
   }
 
-  public mutating func addPartner(sharing owner: User, with viewer: User, inTimeline: Bool = true) {
+  package mutating func addPartner(sharing owner: User, with viewer: User, inTimeline: Bool = true)
+  {
     partners.append(Partner(sharedById: owner.id, sharedWithId: viewer.id, inTimeline: inTimeline))
   }
 
@@ -36,7 +37,7 @@ extension Scenario {
   /// (`originalPath`, default `libraryPath(fileName:)`). An `isOffline` asset starts with
   /// `deletedAt` set, as the library scan leaves it.
   @discardableResult
-  public mutating func addAsset(
+  package mutating func addAsset(
     owner: User, fileName: String, type: AssetType = .image,
     visibility: AssetVisibility = .timeline, createdAt: Date = Date(), trashed: Bool = false,
     checksum: String? = nil, libraryId: String? = nil, isOffline: Bool = false,
@@ -54,7 +55,7 @@ extension Scenario {
 
   /// Adds a Live Photo: a timeline still whose `livePhotoVideoId` points at a hidden video.
   @discardableResult
-  public mutating func addLivePhoto(
+  package mutating func addLivePhoto(
     owner: User, baseName: String, createdAt: Date = Date()
   ) -> (still: Asset, video: Asset) {
     let video = Asset(
@@ -69,7 +70,7 @@ extension Scenario {
   }
 
   /// One user (`demo@example.com` / `demo`) with an all-permission key `demo-secret`.
-  public static func demo(version: ImmichVersion = .v3_1) -> Scenario {
+  package static func demo(version: ImmichVersion = .v3_1) -> Scenario {
     var scenario = Scenario(version: version)
     scenario.addUser(
       email: "demo@example.com", password: "demo", name: "Demo", keySecret: "demo-secret")
@@ -78,7 +79,7 @@ extension Scenario {
 
   /// The demo user owning `count` timeline images, one minute apart, with distinct checksums.
   /// Builds 100,000 assets in well under a second: no hashing, no per-asset sorting.
-  public static func generated(count: Int, version: ImmichVersion = .v3_1) -> Scenario {
+  package static func generated(count: Int, version: ImmichVersion = .v3_1) -> Scenario {
     var scenario = demo(version: version)
     guard let owner = scenario.users.first else { return scenario }
     let start = Date(timeIntervalSince1970: 1_700_000_000)

@@ -1,15 +1,15 @@
 /// What the double serves, for tests that compare it with Immich's OpenAPI document without
 /// `@testable` (which release builds of the tests would not allow).
-public enum ServedAPI {
+package enum ServedAPI {
   /// Who may call a route, in the spec's terms.
-  public enum Demand: Sendable, Equatable, CustomStringConvertible {
+  package enum Demand: Sendable, Equatable, CustomStringConvertible {
     /// No credentials needed (no `security` in the spec).
     case open
     /// Authenticated; `permission` nil is Immich's `permission: false` (no
     /// `x-immich-permission`).
     case authenticated(permission: String?)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .open: return "public"
       case .authenticated(let p): return p ?? "authenticated, no permission"
@@ -17,16 +17,16 @@ public enum ServedAPI {
     }
   }
 
-  public struct Route: Sendable, Equatable {
+  package struct Route: Sendable, Equatable {
     /// Upper case, e.g. `DELETE`.
-    public var method: String
+    package var method: String
     /// As the router matches it, e.g. `/api/tags/:id/assets`.
-    public var path: String
-    public var demand: Demand
+    package var path: String
+    package var demand: Demand
   }
 
   /// Every `/api` route, in the router's order.
-  public static var routes: [Route] {
+  package static var routes: [Route] {
     APIRouter().routes.map { route in
       let demand: Demand
       switch route.access {
@@ -39,10 +39,10 @@ public enum ServedAPI {
   }
 
   /// The `SyncRequestType`s `POST /sync/stream` accepts in `version`.
-  public static func syncRequestTypes(_ version: ImmichVersion) -> [String] {
+  package static func syncRequestTypes(_ version: ImmichVersion) -> [String] {
     SyncRoutes.requestTypes(version)
   }
 
   /// The `SyncEntityType`s acks may name.
-  public static var syncEntityTypes: [String] { SyncRoutes.entityTypes }
+  package static var syncEntityTypes: [String] { SyncRoutes.entityTypes }
 }

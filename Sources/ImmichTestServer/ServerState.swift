@@ -1,23 +1,23 @@
 import Foundation
 
 /// An asset as the test sees it: the database row, not the DTO.
-public struct AssetSnapshot: Sendable, Equatable {
-  public var id: String
-  public var ownerId: String
+package struct AssetSnapshot: Sendable, Equatable {
+  package var id: String
+  package var ownerId: String
   /// Base64 SHA-1.
-  public var checksum: String
-  public var originalFileName: String
-  public var type: AssetType
-  public var visibility: AssetVisibility
-  public var livePhotoVideoId: String?
-  public var fileCreatedAt: Date
-  public var deletedAt: Date?
-  public var status: AssetStatus
-  public var updateId: String
-  public var libraryId: String?
-  public var isOffline: Bool
-  public var originalPath: String
-  public var isTrashed: Bool { deletedAt != nil }
+  package var checksum: String
+  package var originalFileName: String
+  package var type: AssetType
+  package var visibility: AssetVisibility
+  package var livePhotoVideoId: String?
+  package var fileCreatedAt: Date
+  package var deletedAt: Date?
+  package var status: AssetStatus
+  package var updateId: String
+  package var libraryId: String?
+  package var isOffline: Bool
+  package var originalPath: String
+  package var isTrashed: Bool { deletedAt != nil }
 
   init(_ r: AssetRecord) {
     id = r.id
@@ -37,29 +37,29 @@ public struct AssetSnapshot: Sendable, Equatable {
   }
 }
 
-public struct TagSnapshot: Sendable, Equatable {
-  public var id: String
-  public var userId: String
-  public var value: String
-  public var parentId: String?
-  public var color: String?
+package struct TagSnapshot: Sendable, Equatable {
+  package var id: String
+  package var userId: String
+  package var value: String
+  package var parentId: String?
+  package var color: String?
   /// Whether `tag_closure` holds the tag's own row: false for tags made by `POST /tags`,
   /// which is why tag search cannot find their assets.
-  public var inClosure: Bool
-  public var name: String { String(value.split(separator: "/").last ?? "") }
+  package var inClosure: Bool
+  package var name: String { String(value.split(separator: "/").last ?? "") }
 }
 
-public struct SessionSnapshot: Sendable, Equatable {
-  public var id: String
-  public var userId: String
-  public var isPendingSyncReset: Bool
+package struct SessionSnapshot: Sendable, Equatable {
+  package var id: String
+  package var userId: String
+  package var isPendingSyncReset: Bool
   /// Entity type → last ack string.
-  public var checkpoints: [String: String]
+  package var checkpoints: [String: String]
 }
 
 /// The server's data, for tests to inspect and change between requests. Every method takes the
 /// same lock the request handlers take, so it is safe from any thread while the server runs.
-public final class ServerState: @unchecked Sendable {
+package final class ServerState: @unchecked Sendable {
   private let lock = NSLock()
   private var store: Store
 
@@ -73,13 +73,13 @@ public final class ServerState: @unchecked Sendable {
 
   // MARK: Reading
 
-  public var version: ImmichVersion { withStore { $0.version } }
+  package var version: ImmichVersion { withStore { $0.version } }
 
   /// The server's clock: the wall clock plus every `advanceClock`.
-  public var now: Date { withStore { $0.now } }
+  package var now: Date { withStore { $0.now } }
 
   /// Every asset row (trashed ones included), newest `fileCreatedAt` first.
-  public var assets: [AssetSnapshot] {
+  package var assets: [AssetSnapshot] {
     withStore { store in
       (0..<store.index.count).compactMap { n in
         store.assets[store.index.key(at: n, descending: true).id].map(AssetSnapshot.init)
@@ -87,20 +87,20 @@ public final class ServerState: @unchecked Sendable {
     }
   }
 
-  public var assetCount: Int { withStore { $0.assets.count } }
+  package var assetCount: Int { withStore { $0.assets.count } }
 
-  public func asset(_ id: String) -> AssetSnapshot? {
+  package func asset(_ id: String) -> AssetSnapshot? {
     withStore { $0.assets[id].map(AssetSnapshot.init) }
   }
 
-  public var trashedAssetIDs: Set<String> {
+  package var trashedAssetIDs: Set<String> {
     withStore { Set($0.assets.values.filter { $0.status == .trashed }.map(\.id)) }
   }
 
   /// Ids whose rows were hard-deleted, in order (the `asset_audit` table).
-  public var deletedAssetIDs: [String] { withStore { $0.audit.map(\.assetId) } }
+  package var deletedAssetIDs: [String] { withStore { $0.audit.map(\.assetId) } }
 
-  public var tags: [TagSnapshot] {
+  package var tags: [TagSnapshot] {
     withStore { store in
       store.tags.values.sorted { $0.value < $1.value }.map {
         TagSnapshot(
@@ -110,22 +110,22 @@ public final class ServerState: @unchecked Sendable {
     }
   }
 
-  public func tag(value: String, userId: String? = nil) -> TagSnapshot? {
+  package func tag(value: String, userId: String? = nil) -> TagSnapshot? {
     tags.first { $0.value == value && (userId == nil || $0.userId == userId) }
   }
 
   /// Tag ids directly assigned to an asset (`tag_asset`).
-  public func tagIDs(onAsset id: String) -> Set<String> { withStore { $0.assetTags[id] ?? [] } }
+  package func tagIDs(onAsset id: String) -> Set<String> { withStore { $0.assetTags[id] ?? [] } }
 
   /// Every `(tagId, assetId)` pair.
-  public var tagAssignments: [(tagId: String, assetId: String)] {
+  package var tagAssignments: [(tagId: String, assetId: String)] {
     withStore { store in
       store.assetTags.flatMap { asset, tags in tags.map { (tagId: $0, assetId: asset) } }
         .sorted { ($0.assetId, $0.tagId) < ($1.assetId, $1.tagId) }
     }
   }
 
-  public var sessions: [SessionSnapshot] {
+  package var sessions: [SessionSnapshot] {
     withStore { store in
       store.sessions.values.sorted { $0.createdAt < $1.createdAt }.map {
         SessionSnapshot(
@@ -138,12 +138,12 @@ public final class ServerState: @unchecked Sendable {
   // MARK: Changing
 
   /// Adds an asset server-side, as another client's upload would.
-  public func add(_ asset: Scenario.Asset) {
+  package func add(_ asset: Scenario.Asset) {
     withStore { store in store.insert(store.makeRecord(asset)) }
   }
 
   /// Trashes assets server-side (as the web app would), whoever owns them.
-  public func trash(_ ids: [String]) {
+  package func trash(_ ids: [String]) {
     withStore { store in
       let now = store.now
       for id in ids {
@@ -155,7 +155,7 @@ public final class ServerState: @unchecked Sendable {
     }
   }
 
-  public func restore(_ ids: [String]) {
+  package func restore(_ ids: [String]) {
     withStore { store in
       for id in ids where store.assets[id]?.status == .trashed {
         store.update(id) {
@@ -167,23 +167,23 @@ public final class ServerState: @unchecked Sendable {
   }
 
   /// Removes rows for good, with the Live Photo cascade and `AssetDeleteV1` audit rows.
-  public func hardDelete(_ ids: [String]) { withStore { $0.purge(ids) } }
+  package func hardDelete(_ ids: [String]) { withStore { $0.purge(ids) } }
 
   /// Ids a force delete or "empty trash" marked `deleted` and the purge job has not yet
   /// removed: real Immich still answers for them (API-FACTS §13).
-  public var pendingPurgeIDs: Set<String> {
+  package var pendingPurgeIDs: Set<String> {
     withStore { Set($0.assets.values.filter { $0.status == .deleted }.map(\.id)) }
   }
 
   /// Runs the background jobs a real server would have run by now: the purge of every
   /// `deleted` row, with the Live Photo cascade. Returns the ids removed.
   @discardableResult
-  public func runQueuedJobs() -> [String] { withStore { $0.runPurgeJob() } }
+  package func runQueuedJobs() -> [String] { withStore { $0.runPurgeJob() } }
 
   /// Moves the server's clock forward, e.g. 31 days to make a sync complete-ack stale.
-  public func advanceClock(by seconds: TimeInterval) { withStore { $0.clockOffset += seconds } }
+  package func advanceClock(by seconds: TimeInterval) { withStore { $0.clockOffset += seconds } }
 
-  public func setTrash(enabled: Bool, days: Int? = nil) {
+  package func setTrash(enabled: Bool, days: Int? = nil) {
     withStore { store in
       store.trashEnabled = enabled
       if let days { store.trashDays = days }
@@ -191,12 +191,12 @@ public final class ServerState: @unchecked Sendable {
   }
 
   /// What `PUT /sessions/:id {isPendingSyncReset}` sets.
-  public func setPendingSyncReset(sessionID: String, _ pending: Bool = true) {
+  package func setPendingSyncReset(sessionID: String, _ pending: Bool = true) {
     withStore { $0.sessions[sessionID]?.isPendingSyncReset = pending }
   }
 
   /// A session as password login would create; returns its id and bearer token.
-  public func createSession(userID: String) -> (id: String, token: String) {
+  package func createSession(userID: String) -> (id: String, token: String) {
     withStore { store in
       let session = store.createSession(for: userID)
       return (session.id, session.token)

@@ -7,29 +7,29 @@ import Foundation
 /// `chromium --headless=new --no-sandbox --disable-gpu --disable-background-networking
 /// --disable-component-update --no-first-run --user-data-dir=DIR --log-net-log=DIR/net.json
 /// --dump-dom file://PAGE#FRAGMENT`
-public enum HeadlessBrowser {
+package enum HeadlessBrowser {
   /// The browser, when installed (`scripts/setup.sh` installs Debian's `chromium`).
-  public static let executable: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+  package static let executable: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-  public static var isAvailable: Bool { executable != nil }
+  package static var isAvailable: Bool { executable != nil }
 
   /// What one load of a page gave.
-  public struct Rendering: Sendable {
+  package struct Rendering: Sendable {
     /// The document after the page's load handlers ran (`--dump-dom`).
-    public let dom: String
+    package let dom: String
     /// Every non-`file:`, non-`data:` URL the page itself asked for (requests whose network
     /// isolation key is the page's `file://` site; the browser's own background requests to
     /// its vendor are not the page's and are left out).
-    public let pageRequests: [String]
+    package let pageRequests: [String]
   }
 
-  public struct Failure: Error, CustomStringConvertible {
-    public let description: String
+  package struct Failure: Error, CustomStringConvertible {
+    package let description: String
   }
 
   /// Loads `path` (with `fragment` after `#`) and returns the DOM and the page's requests.
-  public static func render(_ path: String, fragment: String? = nil) async throws -> Rendering {
+  package static func render(_ path: String, fragment: String? = nil) async throws -> Rendering {
     guard let executable else { throw Failure(description: "chromium is not installed") }
     let scratch = TemporaryDirectory("cairn-browser")
     let netLog = scratch.path + "/net.json"

@@ -1,11 +1,11 @@
 import CairnCore
 
 /// Hand-written streams for tests, made valid the way `RecordWriter` makes real ones.
-public enum StreamText {
+package enum StreamText {
   /// `text` with each end record that lacks them given the `records` counts of the lines
   /// before it since the last header: what a test writes by hand stays a valid stream, and a
   /// test that removes a line afterwards tests the count.
-  public static func counted(_ text: String) -> String {
+  package static func counted(_ text: String) -> String {
     var counts: [String: Int] = [:]
     var lines: [String] = []
     for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
@@ -30,7 +30,7 @@ public enum StreamText {
   }
 
   /// `lines` as by `counted(_:)`.
-  public static func counted(_ lines: [String]) -> [String] {
+  package static func counted(_ lines: [String]) -> [String] {
     counted(lines.joined(separator: "\n")).split(separator: "\n", omittingEmptySubsequences: false)
       .map(String.init)
   }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh folder for one test, removed when the value goes away.
-public final class TemporaryDirectory: @unchecked Sendable {
-  public let path: String
+package final class TemporaryDirectory: @unchecked Sendable {
+  package let path: String
 
-  public init(_ label: String = "cairn-test") {
+  package init(_ label: String = "cairn-test") {
     var template = Array((NSTemporaryDirectory() + "/\(label).XXXXXX").utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
@@ -19,7 +19,7 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
   /// `path/relative`, with parent folders created.
   @discardableResult
-  public func file(_ relative: String, contents: [UInt8]) throws -> String {
+  package func file(_ relative: String, contents: [UInt8]) throws -> String {
     let full = path + "/" + relative
     try FileManager.default.createDirectory(
       atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -28,13 +28,13 @@ public final class TemporaryDirectory: @unchecked Sendable {
   }
 
   @discardableResult
-  public func file(_ relative: String, _ text: String) throws -> String {
+  package func file(_ relative: String, _ text: String) throws -> String {
     try file(relative, contents: Array(text.utf8))
   }
 
   /// An environment whose HOME and XDG folders all live inside this folder, so a test never
   /// touches the real user's state, cache or configuration.
-  public func isolatedEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+  package func isolatedEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     var env: [String: String] = [
       "PATH": ToolRunner.productsDirectory + ":/usr/bin:/bin",
       "HOME": path + "/home",

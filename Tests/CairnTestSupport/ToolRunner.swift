@@ -1,16 +1,16 @@
 import Foundation
 
 /// What a finished process left behind.
-public struct ToolResult: Sendable {
-  public let status: Int32
-  public let stdout: String
-  public let stderr: String
+package struct ToolResult: Sendable {
+  package let status: Int32
+  package let stdout: String
+  package let stderr: String
 
   /// stdout split into lines (each a record, for cairn tools).
-  public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+  package var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 
   /// stdout's records parsed with Foundation's JSON parser (an independent check of ours).
-  public func records() throws -> [[String: Any]] {
+  package func records() throws -> [[String: Any]] {
     try lines.map { line in
       guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
       else { throw ToolRunner.Failure("not a JSON object: \(line)") }
@@ -19,13 +19,13 @@ public struct ToolResult: Sendable {
   }
 
   /// The records of one `type`.
-  public func records(ofType type: String) throws -> [[String: Any]] {
+  package func records(ofType type: String) throws -> [[String: Any]] {
     try records().filter { ($0["type"] as? String) == type }
   }
 
   /// The abort record, when stdout is that record alone: what a failed stage leaves for the
   /// next one, and nothing else.
-  public var onlyAbort: [String: Any]? {
+  package var onlyAbort: [String: Any]? {
     guard lines.count == 1, let record = try? records().first,
       record["type"] as? String == "abort"
     else { return nil }
@@ -34,14 +34,14 @@ public struct ToolResult: Sendable {
 }
 
 /// Runs the package's built binaries, as a user would, through real pipes.
-public enum ToolRunner {
-  public struct Failure: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package enum ToolRunner {
+  package struct Failure: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
   }
 
   /// The folder holding the built executables (beside the test bundle).
-  public static let productsDirectory: String = {
+  package static let productsDirectory: String = {
     #if os(macOS)
       for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
         return bundle.bundleURL.deletingLastPathComponent().path
@@ -56,7 +56,7 @@ public enum ToolRunner {
   }()
 
   /// Runs `tool` (a name in the products folder, or an absolute path) with `stdin` as input.
-  public static func run(
+  package static func run(
     _ tool: String, _ arguments: [String] = [], stdin: String? = nil,
     environment: [String: String], workingDirectory: String? = nil
   ) throws -> ToolResult {
@@ -68,7 +68,7 @@ public enum ToolRunner {
 
   /// Runs a shell pipeline (`cairn-hash DIR | cairn-reconcile ...`) with the products folder
   /// first on PATH. `set -o pipefail` is off: the status is the last command's, as in a script.
-  public static func shell(
+  package static func shell(
     _ script: String, stdin: String? = nil, environment: [String: String],
     workingDirectory: String? = nil
   ) throws -> ToolResult {
@@ -135,7 +135,7 @@ public enum ToolRunner {
 
 extension ToolRunner {
   /// `run`, awaited off the cooperative pool (see `offCooperativePool`).
-  public static func runDetached(
+  package static func runDetached(
     _ tool: String, _ arguments: [String] = [], stdin: String? = nil,
     environment: [String: String], workingDirectory: String? = nil
   ) async throws -> ToolResult {
@@ -147,7 +147,7 @@ extension ToolRunner {
   }
 
   /// `shell`, awaited off the cooperative pool (see `offCooperativePool`).
-  public static func shellDetached(
+  package static func shellDetached(
     _ script: String, stdin: String? = nil, environment: [String: String],
     workingDirectory: String? = nil
   ) async throws -> ToolResult {
@@ -163,7 +163,7 @@ extension ToolRunner {
 /// `swift test` runs every suite in one process, on a cooperative pool of one thread per core,
 /// and the in-process Immich test servers of other tests answer on that same pool: a test that
 /// blocked a pool thread for seconds while a tool ran would starve them into timeouts.
-public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
+package func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
   async throws -> T
 {
   try await withCheckedThrowingContinuation { continuation in

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// A reader may refuse its input (that is what most inputs are for); it must not crash, hang
 /// or break an invariant, which `run` checks with `precondition` so the fuzzer sees a crash.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
   /// One line: the JSON scanner, then every record type's decoder and encoder.
   case record
   /// A whole stream through the stream contract (`RecordStream`) and the scan reader.
@@ -27,7 +27,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
   /// Reads `data`; true when the reader accepted it whole.
   @discardableResult
-  public func run(_ data: [UInt8]) -> Bool {
+  package func run(_ data: [UInt8]) -> Bool {
     switch self {
     case .record: return Self.record(data)
     case .stream: return Self.stream(data) { stream in _ = try ScanInput.read(stream) }

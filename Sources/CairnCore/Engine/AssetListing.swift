@@ -6,7 +6,7 @@
 /// record when asked. A record read again from a file can fail (the file was saved over
 /// meanwhile): that is a `ListingReadBackError`, thrown before the engine decides anything, so
 /// no half-known record can reach a candidate.
-public protocol AssetListing: Sendable {
+package protocol AssetListing: Sendable {
   var count: Int { get }
   func isTrashed(_ index: Int) -> Bool
   func checksum(_ index: Int) -> String
@@ -18,29 +18,29 @@ public protocol AssetListing: Sendable {
 
 /// A listing's line could not be read again as it was first read: the file it lies in was
 /// changed or cut short meanwhile. Nothing may be recorded or acted on.
-public struct ListingReadBackError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ListingReadBackError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Which file, and what went wrong.
-  public var message: String
+  package var message: String
 
-  public init(_ message: String) { self.message = message }
+  package init(_ message: String) { self.message = message }
 
-  public var description: String { message }
+  package var description: String { message }
 }
 
 /// The reference reading of a listing: its records in an array.
-public struct PlainListing: AssetListing, ExpressibleByArrayLiteral {
-  public let records: [AssetRecord]
+package struct PlainListing: AssetListing, ExpressibleByArrayLiteral {
+  package let records: [AssetRecord]
 
-  public init(_ records: [AssetRecord]) { self.records = records }
+  package init(_ records: [AssetRecord]) { self.records = records }
 
-  public init(arrayLiteral records: AssetRecord...) { self.init(records) }
+  package init(arrayLiteral records: AssetRecord...) { self.init(records) }
 
-  public var count: Int { records.count }
-  public func isTrashed(_ index: Int) -> Bool { records[index].isTrashed }
-  public func checksum(_ index: Int) -> String { records[index].checksum }
-  public func record(_ index: Int) -> AssetRecord { records[index] }
+  package var count: Int { records.count }
+  package func isTrashed(_ index: Int) -> Bool { records[index].isTrashed }
+  package func checksum(_ index: Int) -> String { records[index].checksum }
+  package func record(_ index: Int) -> AssetRecord { records[index] }
 
-  public func indices(ofIds ids: Set<String>) -> [String: Int] {
+  package func indices(ofIds ids: Set<String>) -> [String: Int] {
     var found: [String: Int] = [:]
     for (index, record) in records.enumerated() {
       let id = record.id.lowercased()

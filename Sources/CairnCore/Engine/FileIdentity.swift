@@ -1,12 +1,12 @@
 /// What identifies a file across edits and renames: its device and inode, which a rename or an
 /// in-place rewrite keeps. Without them (a scanner that did not report them), the path.
-public struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
+package struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
   /// `dev:ino`, or `path:<absolute path>`; stored as is in the state database.
-  public let key: String
+  package let key: String
 
-  public init(key: String) { self.key = key }
+  package init(key: String) { self.key = key }
 
-  public init(device: UInt64?, inode: UInt64?, path: String) {
+  package init(device: UInt64?, inode: UInt64?, path: String) {
     if let device, let inode {
       key = Self.key(device: device, inode: inode)
     } else {
@@ -34,9 +34,9 @@ public struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  public init(_ file: FileRecord) {
+  package init(_ file: FileRecord) {
     self.init(device: file.device, inode: file.inode, path: file.path)
   }
 
-  public var description: String { key }
+  package var description: String { key }
 }

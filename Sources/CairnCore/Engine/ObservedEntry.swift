@@ -1,17 +1,17 @@
 import Foundation
 
 /// What the observed store remembers about one checksum.
-public struct ObservedEntry: Sendable, Equatable {
+package struct ObservedEntry: Sendable, Equatable {
   /// Base64 SHA-1, as Immich's `checksum`.
-  public var checksum: String
+  package var checksum: String
   /// The scanned roots the checksum was seen under (the scope it belongs to).
-  public var roots: Set<String>
+  package var roots: Set<String>
   /// The paths it was last seen at, sorted by root, then path.
-  public var paths: [String]
-  public var firstSeen: Date
-  public var lastSeen: Date
+  package var paths: [String]
+  package var firstSeen: Date
+  package var lastSeen: Date
 
-  public init(
+  package init(
     checksum: String, roots: Set<String>, paths: [String], firstSeen: Date, lastSeen: Date
   ) {
     self.checksum = checksum
@@ -23,16 +23,16 @@ public struct ObservedEntry: Sendable, Equatable {
 }
 
 /// The first checksum a file was ever seen with; protected while the file exists.
-public struct EditAnchor: Sendable, Equatable {
-  public var identity: FileIdentity
+package struct EditAnchor: Sendable, Equatable {
+  package var identity: FileIdentity
   /// The bytes the file had when cairn first saw it: its original.
-  public var firstChecksum: String
+  package var firstChecksum: String
   /// The bytes it had at the last scan.
-  public var currentChecksum: String
-  public var root: String
-  public var path: String
+  package var currentChecksum: String
+  package var root: String
+  package var path: String
 
-  public init(
+  package init(
     identity: FileIdentity, firstChecksum: String, currentChecksum: String, root: String,
     path: String
   ) {
@@ -45,20 +45,20 @@ public struct EditAnchor: Sendable, Equatable {
 }
 
 /// A positive deletion signal: the file sat in a trash that records deliberate deletions.
-public struct DeletionConfirmation: Sendable, Equatable {
-  public var checksum: String
+package struct DeletionConfirmation: Sendable, Equatable {
+  package var checksum: String
   /// The recorded deletion date (first write wins): the quarantine clock starts here.
-  public var confirmedAt: Date
+  package var confirmedAt: Date
   /// Which trash said so (`freedesktop`, `macos`, `stversions`, `dtrash`, `folder`, `edit`,
   /// `android`).
-  public var source: String
+  package var source: String
 
   /// The source of a photo found in Android's MediaStore trash (`.trashed-<expires>-<name>`).
-  public static let androidSource = "android"
+  package static let androidSource = "android"
   /// Where the file was before it was deleted, when the trash records it.
-  public var originalPath: String?
+  package var originalPath: String?
 
-  public init(checksum: String, confirmedAt: Date, source: String, originalPath: String? = nil) {
+  package init(checksum: String, confirmedAt: Date, source: String, originalPath: String? = nil) {
     self.checksum = checksum
     self.confirmedAt = confirmedAt
     self.source = source
@@ -67,12 +67,12 @@ public struct DeletionConfirmation: Sendable, Equatable {
 }
 
 /// A checksum a person asked cairn never to trash.
-public struct Exclusion: Sendable, Equatable {
-  public var checksum: String
-  public var reason: String
-  public var createdAt: Date
+package struct Exclusion: Sendable, Equatable {
+  package var checksum: String
+  package var reason: String
+  package var createdAt: Date
 
-  public init(checksum: String, reason: String, createdAt: Date) {
+  package init(checksum: String, reason: String, createdAt: Date) {
     self.checksum = checksum
     self.reason = reason
     self.createdAt = createdAt

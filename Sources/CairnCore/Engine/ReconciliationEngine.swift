@@ -19,15 +19,15 @@ import Foundation
 ///   same name for photos the user keeps on the server.
 /// - External-library assets (their checksum hashes a path) are never candidates.
 /// - A trashed asset that a cairn run trashed and whose bytes are back is `restore`.
-public enum ReconciliationEngine {
+package enum ReconciliationEngine {
   /// The reason of a candidate in Android's trash: always pending review (see `reconcile`).
-  public static let androidTrashReason = "android-trash"
+  package static let androidTrashReason = "android-trash"
 
   /// Decides, in four phases: which roots count, which originals an existing file keeps,
   /// which observed checksums are gone, and which assets become candidates. Pure: everything
   /// comes from `input`, and a listing line that cannot be read again as it was read first
   /// throws before any decision is returned.
-  public static func reconcile(_ input: ReconciliationInput) throws(ListingReadBackError)
+  package static func reconcile(_ input: ReconciliationInput) throws(ListingReadBackError)
     -> ReconciliationOutput
   {
     let completeRoots = Self.completeRoots(input.roots)

@@ -4,7 +4,7 @@
 /// them from sets, obviously; the fast reading (`ScanLookup`, in CairnReconcile) answers them
 /// from a table of a million checksums made on another core, or carried over from the last
 /// run, and must answer exactly as `PlainScan` would (the random-history tests compare them).
-public protocol ScanContents: Sendable {
+package protocol ScanContents: Sendable {
   /// The number of files in the scan.
   var count: Int { get }
   /// Whether a file of the scan has `checksum`, as `String` equality has it.
@@ -17,18 +17,18 @@ public protocol ScanContents: Sendable {
 }
 
 extension ScanContents {
-  public func presence(of assets: any AssetListing) -> [Bool] {
+  package func presence(of assets: any AssetListing) -> [Bool] {
     (0..<assets.count).map { contains(assets.checksum($0)) }
   }
 }
 
 /// The reference reading of a scan: its checksums and identities in sets.
-public struct PlainScan: ScanContents, ExpressibleByArrayLiteral {
-  public let count: Int
+package struct PlainScan: ScanContents, ExpressibleByArrayLiteral {
+  package let count: Int
   private let checksums: Set<String>
   private let identities: Set<FileIdentity>
 
-  public init(_ files: some Sequence<ScannedFile>) {
+  package init(_ files: some Sequence<ScannedFile>) {
     var count = 0
     var checksums = Set<String>()
     var identities = Set<FileIdentity>()
@@ -42,14 +42,14 @@ public struct PlainScan: ScanContents, ExpressibleByArrayLiteral {
     self.identities = identities
   }
 
-  public init(arrayLiteral files: ScannedFile...) { self.init(files) }
+  package init(arrayLiteral files: ScannedFile...) { self.init(files) }
 
   /// An empty scan.
-  public init() { self.init([ScannedFile]()) }
+  package init() { self.init([ScannedFile]()) }
 
-  public func contains(_ checksum: String) -> Bool { checksums.contains(checksum) }
+  package func contains(_ checksum: String) -> Bool { checksums.contains(checksum) }
 
-  public func identities(among identities: Set<FileIdentity>) -> Set<FileIdentity> {
+  package func identities(among identities: Set<FileIdentity>) -> Set<FileIdentity> {
     identities.intersection(self.identities)
   }
 }

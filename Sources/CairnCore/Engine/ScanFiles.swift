@@ -1,6 +1,6 @@
 /// Files a scan shares with an earlier one, read in place: the last scan's snapshot, whose
 /// bytes stay where they were read while it lives.
-public protocol ScanFileSource: AnyObject, Sendable {
+package protocol ScanFileSource: AnyObject, Sendable {
   /// The roots its files lie under.
   var roots: [String] { get }
   /// Whether every file's checksum is ASCII.
@@ -26,25 +26,25 @@ public protocol ScanFileSource: AnyObject, Sendable {
 /// Elements are `ScannedFile`s, made on demand; what touches every file (lookups, recording,
 /// writing the next snapshot) reads their bytes in place instead (`withPath`, `withChecksum`,
 /// `withIdentity`, `root`).
-public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
+package struct ScanFiles: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
   /// Per file, once a file of `source` was added: its index there (≥ 0), or -1 minus its
   /// index in `parsed`. Empty while every file is parsed (the index is then the same).
   private var places: [Int32] = []
   /// The files parsed from their lines.
-  public private(set) var parsed: [ScannedFile] = []
+  package private(set) var parsed: [ScannedFile] = []
   /// Where the other files are read.
-  public private(set) var source: (any ScanFileSource)?
+  package private(set) var source: (any ScanFileSource)?
 
-  public init() {}
+  package init() {}
 
-  public init(_ files: [ScannedFile]) { parsed = files }
+  package init(_ files: [ScannedFile]) { parsed = files }
 
-  public init(arrayLiteral files: ScannedFile...) { parsed = files }
+  package init(arrayLiteral files: ScannedFile...) { parsed = files }
 
-  public var startIndex: Int { 0 }
-  public var endIndex: Int { places.isEmpty ? parsed.count : places.count }
+  package var startIndex: Int { 0 }
+  package var endIndex: Int { places.isEmpty ? parsed.count : places.count }
 
-  public subscript(index: Int) -> ScannedFile {
+  package subscript(index: Int) -> ScannedFile {
     switch place(index) {
     case .parsed(let file): file
     case .source(let at, let source): source.file(at)
@@ -66,14 +66,14 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
   }
 
   /// Appends a parsed file.
-  public mutating func append(_ file: ScannedFile) {
+  package mutating func append(_ file: ScannedFile) {
     if !places.isEmpty { places.append(Int32(-1 - parsed.count)) }
     parsed.append(file)
   }
 
   /// Appends file `index` of `source`. Files of one source only: a file of another is parsed
   /// (made a `ScannedFile`) instead.
-  public mutating func append(_ index: Int, of source: any ScanFileSource) {
+  package mutating func append(_ index: Int, of source: any ScanFileSource) {
     if let current = self.source, current !== source {
       append(source.file(index))
       return
@@ -92,14 +92,14 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
   /// Calls `body` with each file's index in `source` (≥ 0) or a negative number (a parsed
   /// file), in scan order; with nil when every file is parsed. For passes over every file
   /// that read a source's fields directly.
-  public func withPlaces<R>(_ body: (UnsafeBufferPointer<Int32>?) throws -> R) rethrows -> R {
+  package func withPlaces<R>(_ body: (UnsafeBufferPointer<Int32>?) throws -> R) rethrows -> R {
     if places.isEmpty { return try body(nil) }
     return try places.withUnsafeBufferPointer { try body($0) }
   }
 
   /// The index in `source` of file `index`, when it is one of its files.
   @inline(__always)
-  public func sourceIndex(_ index: Int) -> Int? {
+  package func sourceIndex(_ index: Int) -> Int? {
     guard !places.isEmpty else { return nil }
     let place = Int(places[index])
     return place >= 0 ? place : nil
@@ -107,13 +107,13 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
 
   /// Whether file `index` is file `sourceIndex` of `source`, without comparing their bytes.
   @inline(__always)
-  public func isFile(_ index: Int, _ sourceIndex: Int, of source: any ScanFileSource) -> Bool {
+  package func isFile(_ index: Int, _ sourceIndex: Int, of source: any ScanFileSource) -> Bool {
     self.source === source && self.sourceIndex(index) == sourceIndex
   }
 
   /// Calls `body` with file `index`'s path bytes.
   @inline(__always)
-  public func withPath<R>(
+  package func withPath<R>(
     _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
   ) rethrows -> R {
     try withField(index, \.path, { $0.pathBytes($1) }, body)
@@ -121,7 +121,7 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
 
   /// Calls `body` with file `index`'s checksum bytes.
   @inline(__always)
-  public func withChecksum<R>(
+  package func withChecksum<R>(
     _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
   ) rethrows -> R {
     try withField(index, \.checksum, { $0.checksumBytes($1) }, body)
@@ -129,7 +129,7 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
 
   /// Calls `body` with file `index`'s identity key bytes.
   @inline(__always)
-  public func withIdentity<R>(
+  package func withIdentity<R>(
     _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
   ) rethrows -> R {
     try withField(index, \.identity.key, { $0.identityBytes($1) }, body)
@@ -152,7 +152,7 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
 
   /// File `index`'s root.
   @inline(__always)
-  public func root(_ index: Int) -> String {
+  package func root(_ index: Int) -> String {
     switch place(index) {
     case .parsed(let file): file.root
     case .source(let at, let source): source.root(at)
@@ -160,7 +160,7 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
   }
 
   /// File `index`'s line digest, when known.
-  public func lineDigest(_ index: Int) -> LineDigest? {
+  package func lineDigest(_ index: Int) -> LineDigest? {
     switch place(index) {
     case .parsed(let file): file.lineDigest
     case .source(let at, let source): source.lineDigest(at)
@@ -169,7 +169,7 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
 
   /// Whether every file's root satisfies `isIncluded`: the source's roots (all its files lie
   /// under them) and the parsed files' roots, each asked once.
-  public func allRoots(_ isIncluded: (String) -> Bool) -> Bool {
+  package func allRoots(_ isIncluded: (String) -> Bool) -> Bool {
     if let source, !places.isEmpty, !source.roots.allSatisfy(isIncluded) {
       // A root of the source that no file of this scan was taken from is no answer: ask per
       // file.
@@ -183,14 +183,14 @@ public struct ScanFiles: RandomAccessCollection, Sendable, Equatable, Expressibl
   }
 
   /// Whether every file's checksum is ASCII (the source's all are, when it has a file here).
-  public var checksumsAreASCII: Bool {
+  package var checksumsAreASCII: Bool {
     if let source, !places.isEmpty, !source.checksumsAreASCII { return false }
     return parsed.allSatisfy { $0.checksum.withBytes(\.isASCII) }
   }
 
   /// Equal files in the same order (`ScannedFile`'s equality). The same files read the same
   /// way compare without a look at each (as arrays sharing a buffer do).
-  public static func == (a: ScanFiles, b: ScanFiles) -> Bool {
+  package static func == (a: ScanFiles, b: ScanFiles) -> Bool {
     guard a.count == b.count else { return false }
     if a.source === b.source && a.places == b.places && a.parsed == b.parsed { return true }
     return a.elementsEqual(b)

@@ -10,11 +10,11 @@
 ///
 /// They append to a byte array instead of building `String`s, because writing records is
 /// most of what a warm scan or a cached listing does.
-public enum JSONBytes {
+package enum JSONBytes {
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   /// `utf8` as a JSON string, quotes included (control characters, `"` and `\` escaped).
-  public static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+  package static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
     var runStart = 0
     for i in 0..<utf8.count {
@@ -40,12 +40,12 @@ public enum JSONBytes {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  public static func appendString(_ text: String, to bytes: inout [UInt8]) {
+  package static func appendString(_ text: String, to bytes: inout [UInt8]) {
     var text = text
     text.withUTF8 { appendString($0, to: &bytes) }
   }
 
-  public static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+  package static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
     if value < 10 {
       bytes.append(UInt8(ascii: "0") + UInt8(value))
       return
@@ -63,13 +63,13 @@ public enum JSONBytes {
     }
   }
 
-  public static func appendInt(_ value: Int64, to bytes: inout [UInt8]) {
+  package static func appendInt(_ value: Int64, to bytes: inout [UInt8]) {
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
     appendDecimal(value.magnitude, to: &bytes)
   }
 
   /// `value` in exactly `width` digits, zero-padded.
-  public static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+  package static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
     var divisor = 1
     for _ in 1..<width { divisor *= 10 }
     var rest = value
@@ -82,7 +82,7 @@ public enum JSONBytes {
 
   /// Seconds since 1970 split into whole seconds and milliseconds, rounded half up the way
   /// every cairn date is written.
-  public static func secondsAndMillis(_ interval: Double) -> (seconds: Int64, millis: Int) {
+  package static func secondsAndMillis(_ interval: Double) -> (seconds: Int64, millis: Int) {
     var seconds = Int64(interval.rounded(.down))
     var millis = Int(((interval - Double(seconds)) * 1000).rounded())
     if millis == 1000 {
@@ -93,7 +93,7 @@ public enum JSONBytes {
   }
 
   /// `YYYY-MM-DDTHH:MM:SS` of a whole UTC second, without quotes.
-  public static func appendDateTime(seconds: Int64, to bytes: inout [UInt8]) {
+  package static func appendDateTime(seconds: Int64, to bytes: inout [UInt8]) {
     var time = time_t(seconds)
     var parts = tm()
     gmtime_r(&time, &parts)
@@ -111,7 +111,7 @@ public enum JSONBytes {
   }
 
   /// An ISO-8601 UTC date with milliseconds (`2026-11-22T10:15:00.123Z`), without quotes.
-  public static func appendISO8601(_ interval: Double, to bytes: inout [UInt8]) {
+  package static func appendISO8601(_ interval: Double, to bytes: inout [UInt8]) {
     let (seconds, millis) = secondsAndMillis(interval)
     appendDateTime(seconds: seconds, to: &bytes)
     bytes.append(UInt8(ascii: "."))

@@ -3,9 +3,9 @@
 /// cairn's streams carry millions of small records, so the parser only finds where each top-level
 /// field starts and ends; a value is decoded when a stage asks for it. Stages never pay for the
 /// fields they ignore, and unknown fields cost nothing.
-public struct JSONObject: Sendable {
+package struct JSONObject: Sendable {
   /// The UTF-8 bytes of the object (the whole input line, or a nested object's slice of it).
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
   @usableFromInline let fields: [Field]
 
   @usableFromInline struct Field: Sendable {
@@ -22,13 +22,13 @@ public struct JSONObject: Sendable {
   }
 
   /// Parses one JSON object; `bytes` must hold exactly the object, with optional white space.
-  public init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
+  package init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
     var scanner = JSONScanner(bytes: bytes)
     self = try scanner.scanTopLevelObject()
   }
 
   /// The field names, in input order.
-  public var keys: [String] {
+  package var keys: [String] {
     fields.map { field in
       JSONScanner.decodeString(
         bytes, from: Int(field.keyStart), to: Int(field.keyEnd),
@@ -64,14 +64,14 @@ public struct JSONObject: Sendable {
   }
 
   /// The value of `key`, or nil when the field is absent.
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     guard let i = index(of: key) else { return nil }
     let field = fields[i]
     return JSONValue(bytes: bytes, start: Int(field.valueStart), end: Int(field.valueEnd))
   }
 
   /// The raw UTF-8 text of a field's value, exactly as it appeared in the input.
-  public func rawValue(_ key: String) -> ArraySlice<UInt8>? {
+  package func rawValue(_ key: String) -> ArraySlice<UInt8>? {
     guard let i = index(of: key) else { return nil }
     return bytes[Int(fields[i].valueStart)..<Int(fields[i].valueEnd)]
   }

@@ -1,8 +1,8 @@
 /// A malformed JSON text: what was wrong and at which byte offset.
-public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
-  public let message: String
-  public let offset: Int
-  public var description: String { "\(message) at byte \(offset + 1)" }
+package struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+  package let message: String
+  package let offset: Int
+  package var description: String { "\(message) at byte \(offset + 1)" }
 }
 
 /// A strict RFC 8259 scanner that records field positions instead of building values.

@@ -1,6 +1,6 @@
 /// A JSON value inside a parsed line, decoded on request.
-public struct JSONValue: Sendable {
-  public enum Kind: Sendable, Equatable { case null, bool, number, string, array, object }
+package struct JSONValue: Sendable {
+  package enum Kind: Sendable, Equatable { case null, bool, number, string, array, object }
 
   let bytes: [UInt8]
   let start: Int
@@ -12,7 +12,7 @@ public struct JSONValue: Sendable {
     self.end = end
   }
 
-  public var kind: Kind {
+  package var kind: Kind {
     switch bytes[start] {
     case UInt8(ascii: "n"): return .null
     case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
@@ -23,9 +23,9 @@ public struct JSONValue: Sendable {
     }
   }
 
-  public var isNull: Bool { kind == .null }
+  package var isNull: Bool { kind == .null }
 
-  public var bool: Bool? {
+  package var bool: Bool? {
     switch bytes[start] {
     case UInt8(ascii: "t"): return true
     case UInt8(ascii: "f"): return false
@@ -33,7 +33,7 @@ public struct JSONValue: Sendable {
     }
   }
 
-  public var string: String? {
+  package var string: String? {
     guard kind == .string else { return nil }
     var hasEscapes = false
     for i in (start + 1)..<(end - 1) where bytes[i] == UInt8(ascii: "\\") {
@@ -45,7 +45,7 @@ public struct JSONValue: Sendable {
 
   /// Calls `body` with a string's content in place; nil when the value is not a string or its
   /// content has escapes (decode it with `string`).
-  public func withUnescapedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+  package func withUnescapedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
     guard kind == .string else { return nil }
     return bytes.withUnsafeBufferPointer { buffer in
       let content = UnsafeBufferPointer(rebasing: buffer[(start + 1)..<(end - 1)])
@@ -55,7 +55,7 @@ public struct JSONValue: Sendable {
   }
 
   /// An integer, when the number has no fraction or exponent and fits in 64 bits.
-  public var int: Int64? {
+  package var int: Int64? {
     guard kind == .number else { return nil }
     var i = start
     var negative = false
@@ -76,23 +76,23 @@ public struct JSONValue: Sendable {
     return negative ? -value : value
   }
 
-  public var double: Double? {
+  package var double: Double? {
     guard kind == .number else { return nil }
     return Double(String(decoding: bytes[start..<end], as: UTF8.self))
   }
 
-  public var array: [JSONValue]? {
+  package var array: [JSONValue]? {
     guard kind == .array else { return nil }
     var scanner = JSONScanner(bytes: bytes, position: start)
     return try? scanner.scanArrayElements()
   }
 
-  public var object: JSONObject? {
+  package var object: JSONObject? {
     guard kind == .object else { return nil }
     let slice = Array(bytes[start..<end])
     return try? JSONObject(parsing: slice)
   }
 
   /// The value's JSON text, as it appeared in the input.
-  public var raw: ArraySlice<UInt8> { bytes[start..<end] }
+  package var raw: ArraySlice<UInt8> { bytes[start..<end] }
 }

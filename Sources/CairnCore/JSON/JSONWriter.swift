@@ -5,18 +5,18 @@ import Foundation
 /// Records write themselves through this instead of `JSONEncoder`: it keeps field order stable
 /// (so output is byte-for-byte deterministic) and costs a fraction of a generic encoder on the
 /// hot paths (hashing and reconciling millions of records).
-public struct JSONObjectWriter {
-  public private(set) var bytes: [UInt8]
+package struct JSONObjectWriter {
+  package private(set) var bytes: [UInt8]
   private var first = true
 
-  public init(capacity: Int = 256) {
+  package init(capacity: Int = 256) {
     bytes = []
     bytes.reserveCapacity(capacity)
     bytes.append(UInt8(ascii: "{"))
   }
 
   /// Ends the object and returns its bytes (no trailing newline).
-  public consuming func finish() -> [UInt8] {
+  package consuming func finish() -> [UInt8] {
     bytes.append(UInt8(ascii: "}"))
     return bytes
   }
@@ -31,71 +31,71 @@ public struct JSONObjectWriter {
     bytes.append(UInt8(ascii: ":"))
   }
 
-  public mutating func field(_ name: StaticString, _ value: String) {
+  package mutating func field(_ name: StaticString, _ value: String) {
     key(name)
     Self.appendString(value, to: &bytes)
   }
 
-  public mutating func field(_ name: StaticString, _ value: String?) {
+  package mutating func field(_ name: StaticString, _ value: String?) {
     guard let value else { return }
     field(name, value)
   }
 
-  public mutating func field(_ name: StaticString, _ value: Int) {
+  package mutating func field(_ name: StaticString, _ value: Int) {
     key(name)
     Self.appendInt(Int64(value), to: &bytes)
   }
 
-  public mutating func field(_ name: StaticString, _ value: Int64) {
+  package mutating func field(_ name: StaticString, _ value: Int64) {
     key(name)
     Self.appendInt(value, to: &bytes)
   }
 
-  public mutating func field(_ name: StaticString, _ value: Int?) {
+  package mutating func field(_ name: StaticString, _ value: Int?) {
     guard let value else { return }
     field(name, value)
   }
 
-  public mutating func field(_ name: StaticString, _ value: UInt64) {
+  package mutating func field(_ name: StaticString, _ value: UInt64) {
     key(name)
     JSONBytes.appendDecimal(value, to: &bytes)
   }
 
-  public mutating func field(_ name: StaticString, _ value: Double) {
+  package mutating func field(_ name: StaticString, _ value: Double) {
     key(name)
     bytes.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
   }
 
-  public mutating func field(_ name: StaticString, _ value: Bool) {
+  package mutating func field(_ name: StaticString, _ value: Bool) {
     key(name)
     bytes.append(contentsOf: (value ? "true" : "false").utf8)
   }
 
-  public mutating func field(_ name: StaticString, _ value: Bool?) {
+  package mutating func field(_ name: StaticString, _ value: Bool?) {
     guard let value else { return }
     field(name, value)
   }
 
   /// A date as ISO-8601 UTC with milliseconds, e.g. `2026-11-22T10:15:00.000Z`.
-  public mutating func field(_ name: StaticString, _ value: Date) {
+  package mutating func field(_ name: StaticString, _ value: Date) {
     key(name)
     bytes.append(UInt8(ascii: "\""))
     JSONBytes.appendISO8601(value.timeIntervalSince1970, to: &bytes)
     bytes.append(UInt8(ascii: "\""))
   }
 
-  public mutating func field(_ name: StaticString, _ value: Date?) {
+  package mutating func field(_ name: StaticString, _ value: Date?) {
     guard let value else { return }
     field(name, value)
   }
 
   /// An explicit JSON `null` (for fields whose absence would mean something else).
-  public mutating func null(_ name: StaticString) {
+  package mutating func null(_ name: StaticString) {
     key(name)
     bytes.append(contentsOf: "null".utf8)
   }
 
-  public mutating func field(_ name: StaticString, _ values: [String]) {
+  package mutating func field(_ name: StaticString, _ values: [String]) {
     key(name)
     bytes.append(UInt8(ascii: "["))
     for (i, value) in values.enumerated() {
@@ -105,7 +105,7 @@ public struct JSONObjectWriter {
     bytes.append(UInt8(ascii: "]"))
   }
 
-  public mutating func field(_ name: StaticString, _ values: [String: Int]) {
+  package mutating func field(_ name: StaticString, _ values: [String: Int]) {
     key(name)
     bytes.append(UInt8(ascii: "{"))
     for (i, key) in values.keys.sorted().enumerated() {
@@ -118,7 +118,7 @@ public struct JSONObjectWriter {
   }
 
   /// A nested object written by `body`.
-  public mutating func object(_ name: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
+  package mutating func object(_ name: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
     key(name)
     var nested = JSONObjectWriter(capacity: 64)
     body(&nested)
@@ -126,7 +126,7 @@ public struct JSONObjectWriter {
   }
 
   /// An array of nested objects.
-  public mutating func objects<T>(
+  package mutating func objects<T>(
     _ name: StaticString, _ items: [T], _ body: (inout JSONObjectWriter, T) -> Void
   ) {
     key(name)
@@ -141,7 +141,7 @@ public struct JSONObjectWriter {
   }
 
   /// A value that is already valid JSON text (used to carry fields through unchanged).
-  public mutating func rawField(_ name: StaticString, _ json: some Collection<UInt8>) {
+  package mutating func rawField(_ name: StaticString, _ json: some Collection<UInt8>) {
     key(name)
     bytes.append(contentsOf: json)
   }

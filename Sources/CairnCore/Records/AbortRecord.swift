@@ -4,26 +4,26 @@
 /// Every later stage that reads one stops without acting, passes it on (adding itself to
 /// `via`) and exits with the same status, so the exit status of a whole pipeline tells a
 /// refusal (25) from malformed input (65) from a server failure (69).
-public struct AbortRecord: Record, Equatable {
-  public static let recordType = "abort"
+package struct AbortRecord: Record, Equatable {
+  package static let recordType = "abort"
 
   /// The tool that failed first.
-  public var tool: String
+  package var tool: String
   /// Its exit status (one of `ExitStatus`, never 0).
-  public var status: ExitStatus
+  package var status: ExitStatus
   /// Its one-line diagnostic, as printed on its stderr.
-  public var message: String
+  package var message: String
   /// The stages that passed the abort on, in order.
-  public var via: [String]
+  package var via: [String]
 
-  public init(tool: String, status: ExitStatus, message: String, via: [String] = []) {
+  package init(tool: String, status: ExitStatus, message: String, via: [String] = []) {
     self.tool = tool
     self.status = status
     self.message = message
     self.via = via
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     tool = try object.string("tool")
     let code = try object.int("status")
     guard let status = Int32(exactly: code).flatMap(ExitStatus.init(rawValue:)),
@@ -34,7 +34,7 @@ public struct AbortRecord: Record, Equatable {
     via = try object.stringArray("via")
   }
 
-  public func writeFields(to w: inout JSONObjectWriter) {
+  package func writeFields(to w: inout JSONObjectWriter) {
     w.field("tool", tool)
     w.field("status", Int(status.rawValue))
     w.field("message", message)

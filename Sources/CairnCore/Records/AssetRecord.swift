@@ -1,30 +1,30 @@
 import Foundation
 
 /// One asset on the Immich server, as `cairn-fetch` lists it.
-public struct AssetRecord: Record, Equatable {
-  public static let recordType = "asset"
+package struct AssetRecord: Record, Equatable {
+  package static let recordType = "asset"
 
-  public var id: String
+  package var id: String
   /// Base64 SHA-1, as the server reports it.
-  public var checksum: String
-  public var originalFileName: String
+  package var checksum: String
+  package var originalFileName: String
   /// Immich's asset type: `IMAGE`, `VIDEO`, `AUDIO` or `OTHER` (named so it can't clash with
   /// the record's own `type`).
-  public var assetType: String
+  package var assetType: String
   /// `timeline`, `archive`, `hidden` or `locked`.
-  public var visibility: String
+  package var visibility: String
   /// The hidden motion video of a Live Photo still.
-  public var livePhotoVideoId: String?
-  public var isTrashed: Bool
-  public var ownerId: String
-  public var fileCreatedAt: Date?
+  package var livePhotoVideoId: String?
+  package var isTrashed: Bool
+  package var ownerId: String
+  package var fileCreatedAt: Date?
   /// Marked favourite on Immich: never trashed without a person's approval.
-  public var isFavorite: Bool
+  package var isFavorite: Bool
   /// The external library it was imported from (nil: uploaded). Such an asset's checksum is
   /// a hash of its path, not of its bytes, and Immich deletes it itself: never a candidate.
-  public var libraryId: String?
+  package var libraryId: String?
 
-  public init(
+  package init(
     id: String, checksum: String, originalFileName: String, assetType: String,
     visibility: String, livePhotoVideoId: String? = nil, isTrashed: Bool = false,
     ownerId: String, fileCreatedAt: Date? = nil, isFavorite: Bool = false,
@@ -43,7 +43,7 @@ public struct AssetRecord: Record, Equatable {
     self.libraryId = libraryId
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     id = try object.string("id")
     checksum = try object.string("checksum")
     originalFileName = try object.optionalString("originalFileName") ?? ""
@@ -59,7 +59,7 @@ public struct AssetRecord: Record, Equatable {
 
   /// Throws what `init(_:)` would throw for `object`, without building its strings (a
   /// listing is checked whole while it is read, and decoded only where it matters).
-  public static func check(_ object: JSONObject) throws(RecordError) {
+  package static func check(_ object: JSONObject) throws(RecordError) {
     try object.checkString("id")
     try object.checkString("checksum")
     try object.checkOptionalString("originalFileName")
@@ -73,7 +73,7 @@ public struct AssetRecord: Record, Equatable {
     try object.checkOptionalString("libraryId")
   }
 
-  public func writeFields(to w: inout JSONObjectWriter) {
+  package func writeFields(to w: inout JSONObjectWriter) {
     w.field("id", id)
     w.field("checksum", checksum)
     w.field("originalFileName", originalFileName)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which way the reconciliation engine decided about a server asset.
-public enum Bucket: String, Sendable, CaseIterable, Comparable {
+package enum Bucket: String, Sendable, CaseIterable, Comparable {
   /// May be trashed (subject to the safety rails and the person's approval).
   case delete
   /// Needs a person's review before anything happens.
@@ -22,49 +22,49 @@ public enum Bucket: String, Sendable, CaseIterable, Comparable {
     }
   }
 
-  public static func < (a: Bucket, b: Bucket) -> Bool { a.rank < b.rank }
+  package static func < (a: Bucket, b: Bucket) -> Bool { a.rank < b.rank }
 }
 
 /// A server asset whose bytes were in the local library and are gone from it (or, in the
 /// `restore` bucket, are back in it after a cairn run trashed them).
-public struct CandidateRecord: Record, Equatable {
-  public static let recordType = "candidate"
+package struct CandidateRecord: Record, Equatable {
+  package static let recordType = "candidate"
 
-  public var assetId: String
-  public var checksum: String
-  public var bucket: Bucket
+  package var assetId: String
+  package var checksum: String
+  package var bucket: Bucket
   /// A stable code for why (`gone`, `confirmed`, `quarantine`, `unconfirmed-strict`, ...).
-  public var reason: String
+  package var reason: String
   /// The same, in words for a person.
-  public var detail: String?
+  package var detail: String?
   /// The local paths the checksum was last seen at.
-  public var paths: [String]
-  public var originalFileName: String?
-  public var assetType: String?
-  public var visibility: String?
-  public var ownerId: String?
-  public var fileCreatedAt: Date?
-  public var livePhotoVideoId: String?
+  package var paths: [String]
+  package var originalFileName: String?
+  package var assetType: String?
+  package var visibility: String?
+  package var ownerId: String?
+  package var fileCreatedAt: Date?
+  package var livePhotoVideoId: String?
   /// The motion video's checksum, from the listing (nil: the listing does not hold the video,
   /// and nothing that acts sends it).
-  public var livePhotoVideoChecksum: String?
+  package var livePhotoVideoChecksum: String?
   /// True when the motion video stays on the server: its bytes are still in the library, it is
   /// excluded, or it is not known to be gone. The still is then trashed alone.
-  public var livePhotoVideoKept: Bool?
+  package var livePhotoVideoKept: Bool?
   /// Marked favourite on Immich (such a candidate always waits for a person's approval).
-  public var isFavorite: Bool?
+  package var isFavorite: Bool?
   /// When the checksum was first found missing from a complete scan.
-  public var missingSince: Date?
+  package var missingSince: Date?
   /// When a positive signal (a trash folder) confirmed the deletion.
-  public var confirmedAt: Date?
+  package var confirmedAt: Date?
   /// When a held candidate leaves quarantine.
-  public var eligibleAt: Date?
+  package var eligibleAt: Date?
   /// What confirmed the deletion: `watcher` when `cairn-observe watch` saw it happen, else the
   /// trash that holds it (`freedesktop`, `stversions`, `android`, ...). Absent: the scan only
   /// found the file missing.
-  public var confirmedBy: String?
+  package var confirmedBy: String?
 
-  public init(
+  package init(
     assetId: String, checksum: String, bucket: Bucket, reason: String, detail: String? = nil,
     paths: [String] = [], originalFileName: String? = nil, assetType: String? = nil,
     visibility: String? = nil, ownerId: String? = nil, fileCreatedAt: Date? = nil,
@@ -93,7 +93,7 @@ public struct CandidateRecord: Record, Equatable {
     self.confirmedBy = confirmedBy
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     assetId = try object.string("assetId")
     checksum = try object.string("checksum")
     let bucketName = try object.string("bucket")
@@ -119,7 +119,7 @@ public struct CandidateRecord: Record, Equatable {
     confirmedBy = try object.optionalString("confirmedBy")
   }
 
-  public func writeFields(to w: inout JSONObjectWriter) {
+  package func writeFields(to w: inout JSONObjectWriter) {
     w.field("assetId", assetId)
     w.field("checksum", checksum)
     w.field("bucket", bucket.rawValue)

@@ -1,25 +1,25 @@
 /// The last record of every stream. A stream without one was cut short.
-public struct EndRecord: Record, Equatable {
-  public static let recordType = "end"
+package struct EndRecord: Record, Equatable {
+  package static let recordType = "end"
 
-  public var tool: String
+  package var tool: String
   /// True only when the stage saw all of its input and finished every item it was given.
-  public var complete: Bool
+  package var complete: Bool
   /// How many `error` records the stream carried (its own and those passed through).
-  public var errors: Int
+  package var errors: Int
   /// What the stage counted, by name (`files`, `bytes`, `candidates`, `delete`, ...).
-  public var counts: [String: Int]
+  package var counts: [String: Int]
   /// How many records of each type the stream carried between its header and this record.
   /// `RecordWriter` fills it in; a reader compares it with what it read, so a line lost or
   /// added on the way (a stray `grep -v`) is malformed input, not a deletion. Nil when absent.
-  public var records: [String: Int]?
+  package var records: [String: Int]?
   /// Per-root scan status, from the tool that scanned the library.
-  public var roots: [RootStatus]
+  package var roots: [RootStatus]
   /// The digest of the plan this stream carries (from `cairn-gate`).
-  public var plan: String?
-  public var runId: String?
+  package var plan: String?
+  package var runId: String?
 
-  public init(
+  package init(
     tool: String, complete: Bool, errors: Int = 0, counts: [String: Int] = [:],
     roots: [RootStatus] = [], plan: String? = nil, runId: String? = nil,
     records: [String: Int]? = nil
@@ -34,7 +34,7 @@ public struct EndRecord: Record, Equatable {
     self.runId = runId
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     tool = try object.optionalString("tool") ?? "unknown"
     complete = try object.bool("complete")
     errors = try object.optionalInt("errors") ?? 0
@@ -46,7 +46,7 @@ public struct EndRecord: Record, Equatable {
     runId = try object.optionalString("runId")
   }
 
-  public func writeFields(to w: inout JSONObjectWriter) {
+  package func writeFields(to w: inout JSONObjectWriter) {
     w.field("tool", tool)
     w.field("complete", complete)
     w.field("errors", errors)
@@ -59,30 +59,30 @@ public struct EndRecord: Record, Equatable {
 }
 
 /// How the scan of one library root went. Only a complete, non-empty root can yield deletions.
-public struct RootStatus: Sendable, Equatable {
-  public var path: String
+package struct RootStatus: Sendable, Equatable {
+  package var path: String
   /// Every file under the root was listed and read without error.
-  public var complete: Bool
+  package var complete: Bool
   /// Media files found under the root.
-  public var files: Int
+  package var files: Int
   /// Why the root is incomplete or suspicious (missing, unreadable, empty), if it is.
-  public var problem: String?
+  package var problem: String?
 
-  public init(path: String, complete: Bool, files: Int, problem: String? = nil) {
+  package init(path: String, complete: Bool, files: Int, problem: String? = nil) {
     self.path = path
     self.complete = complete
     self.files = files
     self.problem = problem
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     path = try object.string("path")
     complete = try object.bool("complete")
     files = try object.optionalInt("files") ?? 0
     problem = try object.optionalString("problem")
   }
 
-  public func write(to w: inout JSONObjectWriter) {
+  package func write(to w: inout JSONObjectWriter) {
     w.field("path", path)
     w.field("complete", complete)
     w.field("files", files)

@@ -1,19 +1,19 @@
 /// A problem with one item, carried in-band so downstream stages can see what the scope lacks.
-public struct ErrorRecord: Record, Equatable {
-  public static let recordType = "error"
+package struct ErrorRecord: Record, Equatable {
+  package static let recordType = "error"
 
-  public var tool: String
-  public var message: String
+  package var tool: String
+  package var message: String
   /// The file the problem concerns, if any.
-  public var path: String?
+  package var path: String?
   /// The scanned root the problem falls under: that root's scan is incomplete.
-  public var root: String?
+  package var root: String?
   /// The server asset the problem concerns, if any.
-  public var assetId: String?
+  package var assetId: String?
   /// A short machine-readable code (`ENOENT`, `EACCES`, `http-500`, ...).
-  public var code: String?
+  package var code: String?
 
-  public init(
+  package init(
     tool: String, message: String, path: String? = nil, root: String? = nil,
     assetId: String? = nil, code: String? = nil
   ) {
@@ -25,7 +25,7 @@ public struct ErrorRecord: Record, Equatable {
     self.code = code
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     tool = try object.optionalString("tool") ?? "unknown"
     message = try object.string("message")
     path = try object.optionalString("path")
@@ -34,7 +34,7 @@ public struct ErrorRecord: Record, Equatable {
     code = try object.optionalString("code")
   }
 
-  public func writeFields(to w: inout JSONObjectWriter) {
+  package func writeFields(to w: inout JSONObjectWriter) {
     w.field("tool", tool)
     w.field("message", message)
     w.field("path", path)

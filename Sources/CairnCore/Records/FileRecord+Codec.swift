@@ -13,21 +13,21 @@ import Foundation
 
 /// Writes `file` records straight from a scan's raw values, byte for byte as
 /// `FileRecord.jsonBytes()` would, without the intermediate strings and dates.
-public struct FileRecordEncoder {
+package struct FileRecordEncoder {
   private var bytes: [UInt8] = []
   /// The last second formatted, and its `YYYY-MM-DDTHH:MM:SS` text: files of one import
   /// share seconds often enough to make this worth keeping.
   private var cachedSecond: Int64 = .min
   private var cachedSecondText: [UInt8] = []
 
-  public init() {
+  package init() {
     bytes.reserveCapacity(512)
   }
 
   /// The record's line, without the newline. `path` holds valid UTF-8 (a trailing NUL is
   /// ignored); `root` is the JSON-escaped root string, quotes included; `appendChecksum`
   /// appends the checksum's base64 characters (they need no escaping).
-  public mutating func encode(
+  package mutating func encode(
     path: UnsafeBufferPointer<UInt8>, escapedRoot: [UInt8], size: Int64, mtimeNanoseconds: Int64,
     appendChecksum: (inout [UInt8]) -> Void, device: UInt64, inode: UInt64
   ) -> [UInt8] {
@@ -53,7 +53,7 @@ public struct FileRecordEncoder {
   }
 
   /// `text` as a JSON string, quotes included.
-  public static func escaped(_ text: String) -> [UInt8] {
+  package static func escaped(_ text: String) -> [UInt8] {
     var out: [UInt8] = []
     JSONBytes.appendString(text, to: &out)
     return out
@@ -85,7 +85,7 @@ extension ScannedFile {
   /// Reads a `file` record as `FileRecord(_:)` does, field by field and in its order, keeping
   /// only what a scan needs: `size` and `mtime` are checked (present, an integer, a date)
   /// without being built (a date parse per line is more than a million-file scan can afford).
-  public init(fileRecord object: JSONObject, lineDigest: LineDigest? = nil)
+  package init(fileRecord object: JSONObject, lineDigest: LineDigest? = nil)
     throws(RecordError)
   {
     let path = try object.string("path")

@@ -1,22 +1,22 @@
 import Foundation
 
 /// One media file in the local library, identified by the SHA-1 of its bytes.
-public struct FileRecord: Record, Equatable {
-  public static let recordType = "file"
+package struct FileRecord: Record, Equatable {
+  package static let recordType = "file"
 
   /// Absolute path of the file.
-  public var path: String
+  package var path: String
   /// The scanned root the file was found under (absolute).
-  public var root: String
-  public var size: Int64
-  public var mtime: Date
+  package var root: String
+  package var size: Int64
+  package var mtime: Date
   /// Base64 of the SHA-1 of the whole file: exactly Immich's `checksum`.
-  public var checksum: String
+  package var checksum: String
   /// Device and inode: they survive a rename, so edits can be told from deletions.
-  public var device: UInt64?
-  public var inode: UInt64?
+  package var device: UInt64?
+  package var inode: UInt64?
 
-  public init(
+  package init(
     path: String, root: String, size: Int64, mtime: Date, checksum: String,
     device: UInt64? = nil, inode: UInt64? = nil
   ) {
@@ -29,7 +29,7 @@ public struct FileRecord: Record, Equatable {
     self.inode = inode
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     path = try object.string("path")
     root = try object.optionalString("root") ?? ""
     size = Int64(try object.int("size"))
@@ -39,7 +39,7 @@ public struct FileRecord: Record, Equatable {
     inode = try object.optionalUInt64("ino")
   }
 
-  public func writeFields(to w: inout JSONObjectWriter) {
+  package func writeFields(to w: inout JSONObjectWriter) {
     w.field("path", path)
     w.field("root", root)
     w.field("size", size)

@@ -5,14 +5,14 @@ import Foundation
 /// 1.1: the end record counts the records of each type (`records`), and a failed stage ends
 /// its output with an `abort` record. Streams written before 1.1 have no counts and are
 /// refused as malformed: make them again.
-public enum Schema {
-  public static let major = 1
-  public static let minor = 1
-  public static var current: String { "\(major).\(minor)" }
+package enum Schema {
+  package static let major = 1
+  package static let minor = 1
+  package static var current: String { "\(major).\(minor)" }
 }
 
 /// A record on a cairn stream: one compact JSON object per line, with a `type` field.
-public protocol Record: Sendable {
+package protocol Record: Sendable {
   /// The value of the `type` field.
   static var recordType: String { get }
   /// Decodes the record from a parsed line (unknown fields are ignored).
@@ -23,60 +23,60 @@ public protocol Record: Sendable {
 
 extension Record {
   /// The record as one line of JSON, without the newline.
-  public func jsonBytes() -> [UInt8] {
+  package func jsonBytes() -> [UInt8] {
     var writer = JSONObjectWriter()
     writer.field("type", Self.recordType)
     writeFields(to: &writer)
     return writer.finish()
   }
 
-  public func jsonString() -> String { String(decoding: jsonBytes(), as: UTF8.self) }
+  package func jsonString() -> String { String(decoding: jsonBytes(), as: UTF8.self) }
 }
 
 /// A field that is missing or of the wrong kind.
-public struct RecordError: Error, Sendable, CustomStringConvertible, Equatable {
-  public let message: String
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
+package struct RecordError: Error, Sendable, CustomStringConvertible, Equatable {
+  package let message: String
+  package init(_ message: String) { self.message = message }
+  package var description: String { message }
 
-  public static func missing(_ field: String) -> RecordError {
+  package static func missing(_ field: String) -> RecordError {
     RecordError("missing field '\(field)'")
   }
-  public static func wrongKind(_ field: String, _ expected: String) -> RecordError {
+  package static func wrongKind(_ field: String, _ expected: String) -> RecordError {
     RecordError("field '\(field)' must be \(expected)")
   }
 }
 
 /// Typed field access that turns a missing or mistyped field into a `RecordError`.
 extension JSONObject {
-  public var type: String? { self["type"]?.string }
+  package var type: String? { self["type"]?.string }
 
-  public func string(_ key: String) throws(RecordError) -> String {
+  package func string(_ key: String) throws(RecordError) -> String {
     guard let value = self[key] else { throw .missing(key) }
     guard let text = value.string else { throw .wrongKind(key, "a string") }
     return text
   }
 
   /// An optional string: absent and `null` both read as nil.
-  public func optionalString(_ key: String) throws(RecordError) -> String? {
+  package func optionalString(_ key: String) throws(RecordError) -> String? {
     guard let value = self[key], !value.isNull else { return nil }
     guard let text = value.string else { throw .wrongKind(key, "a string or null") }
     return text
   }
 
   /// Throws what `string(key)` would, without building the string.
-  public func checkString(_ key: String) throws(RecordError) {
+  package func checkString(_ key: String) throws(RecordError) {
     guard let value = self[key] else { throw .missing(key) }
     guard value.kind == .string else { throw .wrongKind(key, "a string") }
   }
 
   /// Throws what `optionalString(key)` would, without building the string.
-  public func checkOptionalString(_ key: String) throws(RecordError) {
+  package func checkOptionalString(_ key: String) throws(RecordError) {
     guard let value = self[key], !value.isNull else { return }
     guard value.kind == .string else { throw .wrongKind(key, "a string or null") }
   }
 
-  public func int(_ key: String) throws(RecordError) -> Int {
+  package func int(_ key: String) throws(RecordError) -> Int {
     guard let value = self[key] else { throw .missing(key) }
     guard let number = value.int, let int = Int(exactly: number) else {
       throw .wrongKind(key, "an integer")
@@ -84,7 +84,7 @@ extension JSONObject {
     return int
   }
 
-  public func optionalInt(_ key: String) throws(RecordError) -> Int? {
+  package func optionalInt(_ key: String) throws(RecordError) -> Int? {
     guard let value = self[key], !value.isNull else { return nil }
     guard let number = value.int, let int = Int(exactly: number) else {
       throw .wrongKind(key, "an integer or null")
@@ -92,7 +92,7 @@ extension JSONObject {
     return int
   }
 
-  public func optionalUInt64(_ key: String) throws(RecordError) -> UInt64? {
+  package func optionalUInt64(_ key: String) throws(RecordError) -> UInt64? {
     guard let value = self[key], !value.isNull else { return nil }
     guard let number = value.int, let int = UInt64(exactly: number) else {
       throw .wrongKind(key, "a non-negative integer or null")
@@ -100,24 +100,24 @@ extension JSONObject {
     return int
   }
 
-  public func bool(_ key: String) throws(RecordError) -> Bool {
+  package func bool(_ key: String) throws(RecordError) -> Bool {
     guard let value = self[key] else { throw .missing(key) }
     guard let flag = value.bool else { throw .wrongKind(key, "true or false") }
     return flag
   }
 
-  public func optionalBool(_ key: String) throws(RecordError) -> Bool? {
+  package func optionalBool(_ key: String) throws(RecordError) -> Bool? {
     guard let value = self[key], !value.isNull else { return nil }
     guard let flag = value.bool else { throw .wrongKind(key, "true, false or null") }
     return flag
   }
 
-  public func date(_ key: String) throws(RecordError) -> Date {
+  package func date(_ key: String) throws(RecordError) -> Date {
     guard let date = try optionalDate(key) else { throw .missing(key) }
     return date
   }
 
-  public func optionalDate(_ key: String) throws(RecordError) -> Date? {
+  package func optionalDate(_ key: String) throws(RecordError) -> Date? {
     guard let text = try optionalString(key) else { return nil }
     guard let date = Date(iso8601: text) else {
       throw .wrongKind(key, "an ISO-8601 date-time with a time zone")
@@ -126,13 +126,13 @@ extension JSONObject {
   }
 
   /// Throws what `date(key)` would, without building the string or the date.
-  public func checkDate(_ key: String) throws(RecordError) {
+  package func checkDate(_ key: String) throws(RecordError) {
     guard let value = self[key], !value.isNull else { throw .missing(key) }
     try checkOptionalDate(key)
   }
 
   /// Throws what `optionalDate(key)` would, without building the string or the date.
-  public func checkOptionalDate(_ key: String) throws(RecordError) {
+  package func checkOptionalDate(_ key: String) throws(RecordError) {
     try checkOptionalString(key)
     guard let value = self[key], !value.isNull else { return }
     let valid =
@@ -141,7 +141,7 @@ extension JSONObject {
     guard valid else { throw .wrongKind(key, "an ISO-8601 date-time with a time zone") }
   }
 
-  public func stringArray(_ key: String) throws(RecordError) -> [String] {
+  package func stringArray(_ key: String) throws(RecordError) -> [String] {
     guard let value = self[key], !value.isNull else { return [] }
     guard let items = value.array else { throw .wrongKind(key, "an array of strings") }
     var strings: [String] = []
@@ -153,7 +153,7 @@ extension JSONObject {
     return strings
   }
 
-  public func intMap(_ key: String) throws(RecordError) -> [String: Int] {
+  package func intMap(_ key: String) throws(RecordError) -> [String: Int] {
     guard let value = self[key], !value.isNull else { return [:] }
     guard let object = value.object else { throw .wrongKind(key, "an object of integers") }
     var map: [String: Int] = [:]
@@ -166,13 +166,13 @@ extension JSONObject {
     return map
   }
 
-  public func optionalObject(_ key: String) throws(RecordError) -> JSONObject? {
+  package func optionalObject(_ key: String) throws(RecordError) -> JSONObject? {
     guard let value = self[key], !value.isNull else { return nil }
     guard let object = value.object else { throw .wrongKind(key, "an object") }
     return object
   }
 
-  public func objectArray(_ key: String) throws(RecordError) -> [JSONObject] {
+  package func objectArray(_ key: String) throws(RecordError) -> [JSONObject] {
     guard let value = self[key], !value.isNull else { return [] }
     guard let items = value.array else { throw .wrongKind(key, "an array of objects") }
     var objects: [JSONObject] = []

@@ -1,18 +1,18 @@
 /// What a stage that acts on the server did to one asset.
-public struct ResultRecord: Record, Equatable {
-  public static let recordType = "result"
+package struct ResultRecord: Record, Equatable {
+  package static let recordType = "result"
 
-  public var assetId: String
+  package var assetId: String
   /// `trashed`, `restored`, `tagged`, `would-trash`, `would-restore`, `skipped` or `failed`.
-  public var action: String
-  public var runId: String?
-  public var checksum: String?
-  public var originalFileName: String?
+  package var action: String
+  package var runId: String?
+  package var checksum: String?
+  package var originalFileName: String?
   /// True for the motion video of a Live Photo, acted on with its still.
-  public var livePhotoVideo: Bool?
-  public var message: String?
+  package var livePhotoVideo: Bool?
+  package var message: String?
 
-  public init(
+  package init(
     assetId: String, action: String, runId: String? = nil, checksum: String? = nil,
     originalFileName: String? = nil, livePhotoVideo: Bool? = nil, message: String? = nil
   ) {
@@ -25,7 +25,7 @@ public struct ResultRecord: Record, Equatable {
     self.message = message
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     assetId = try object.string("assetId")
     action = try object.string("action")
     runId = try object.optionalString("runId")
@@ -35,7 +35,7 @@ public struct ResultRecord: Record, Equatable {
     message = try object.optionalString("message")
   }
 
-  public func writeFields(to w: inout JSONObjectWriter) {
+  package func writeFields(to w: inout JSONObjectWriter) {
     w.field("assetId", assetId)
     w.field("action", action)
     w.field("runId", runId)

@@ -15,16 +15,16 @@ import Foundation
 /// `fsync`'d before the step it records is taken as done. A crash can therefore leave at most a
 /// torn last line; readers ignore it and the next writer cuts it off before appending, so the
 /// file always parses. One writer at a time is the caller's business (the partition lock).
-public final class Journal {
-  public let path: String
+package final class Journal {
+  package let path: String
   private var fd: Int32 = -1
 
   /// The journal file of a partition.
-  public static func path(_ paths: CairnPaths, _ partition: ServerPartition) -> String {
+  package static func path(_ paths: CairnPaths, _ partition: ServerPartition) -> String {
     paths.partitionDirectory(partition) + "/journal.ndjson"
   }
 
-  public init(path: String) {
+  package init(path: String) {
     self.path = path
   }
 
@@ -33,7 +33,7 @@ public final class Journal {
   }
 
   /// Appends one entry and makes it durable.
-  public func append(_ entry: JournalEntry) throws(CairnError) {
+  package func append(_ entry: JournalEntry) throws(CairnError) {
     try openForAppend()
     var line = entry.jsonBytes()
     line.append(0x0A)
@@ -55,7 +55,7 @@ public final class Journal {
   }
 
   /// Every entry in order. A torn last line (a crash mid-write) is left out.
-  public func read() throws(CairnError) -> JournalContents {
+  package func read() throws(CairnError) -> JournalContents {
     guard let data = FileManager.default.contents(atPath: path) else {
       if access(path, F_OK) != 0 {
         return JournalContents(entries: [], tornTail: false, skipped: [])
@@ -112,14 +112,14 @@ public final class Journal {
 }
 
 /// What a journal file holds.
-public struct JournalContents: Sendable {
-  public var entries: [JournalEntry]
+package struct JournalContents: Sendable {
+  package var entries: [JournalEntry]
   /// True when the file ended in a line without a newline (left out of `entries`).
-  public var tornTail: Bool
+  package var tornTail: Bool
   /// Line numbers of complete lines that did not parse (left out; reported, never fatal).
-  public var skipped: [Int]
+  package var skipped: [Int]
 
-  public static func parse(_ bytes: [UInt8]) -> JournalContents {
+  package static func parse(_ bytes: [UInt8]) -> JournalContents {
     var entries: [JournalEntry] = []
     var skipped: [Int] = []
     var lineNumber = 0
@@ -145,5 +145,5 @@ public struct JournalContents: Sendable {
   }
 
   /// The runs the journal describes, oldest first.
-  public var runs: [RunHistory] { RunHistory.reconstruct(entries) }
+  package var runs: [RunHistory] { RunHistory.reconstruct(entries) }
 }

@@ -8,34 +8,34 @@ import Foundation
 /// is journalled, that request may still be in flight) and `trashed` (or `failed`), and
 /// `completed`. A restore journals `restored` under
 /// the run it undoes. `reviewed` records that a dry run's plan was shown to a person.
-public struct JournalEntry: Sendable, Equatable {
-  public enum Event: String, Sendable, CaseIterable {
+package struct JournalEntry: Sendable, Equatable {
+  package enum Event: String, Sendable, CaseIterable {
     case started, planned, tagged, sending, trashed, failed, untagged, restored, completed, reviewed
   }
 
-  public var event: Event
-  public var runID: String
-  public var at: Date
+  package var event: Event
+  package var runID: String
+  package var at: Date
   /// `started`: the plan digest; `reviewed`: the dry run's plan digest.
-  public var plan: String?
+  package var plan: String?
   /// `started`: the run tag's id on the server once it is known (also on `tagged`).
-  public var tagID: String?
+  package var tagID: String?
   /// `planned`: the assets the run means to act on (still and motion video each on their own).
-  public var assets: [JournalAsset]
+  package var assets: [JournalAsset]
   /// `tagged`, `sending`, `trashed`, `failed`, `untagged`, `restored`: the assets concerned.
-  public var assetIDs: [String]
+  package var assetIDs: [String]
   /// `failed`: which step and why: `tag`, `trash` (no answer: the request may have been
   /// applied), `trash-rejected` (the server answered with an error: nothing was applied),
   /// `verify` (answered, but the read-back found it not moved), `restore`; `completed`: a note.
-  public var step: String?
-  public var message: String?
+  package var step: String?
+  package var message: String?
   /// `completed`: what the run did, by name.
-  public var counts: [String: Int]
+  package var counts: [String: Int]
   /// `completed`: the run stopped early (SIGINT) or was closed by a later run's recovery.
-  public var interrupted: Bool?
-  public var recovered: Bool?
+  package var interrupted: Bool?
+  package var recovered: Bool?
 
-  public init(
+  package init(
     _ event: Event, runID: String, at: Date = Date(), plan: String? = nil, tagID: String? = nil,
     assets: [JournalAsset] = [], assetIDs: [String] = [], step: String? = nil,
     message: String? = nil, counts: [String: Int] = [:], interrupted: Bool? = nil,
@@ -55,7 +55,7 @@ public struct JournalEntry: Sendable, Equatable {
     self.recovered = recovered
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     let name = try object.string("event")
     guard let event = Event(rawValue: name) else { throw .wrongKind("event", "a journal event") }
     self.event = event
@@ -74,7 +74,7 @@ public struct JournalEntry: Sendable, Equatable {
   }
 
   /// The entry as one line of JSON, without the newline.
-  public func jsonBytes() -> [UInt8] {
+  package func jsonBytes() -> [UInt8] {
     var w = JSONObjectWriter()
     w.field("event", event.rawValue)
     w.field("runId", runID)
@@ -93,14 +93,14 @@ public struct JournalEntry: Sendable, Equatable {
 }
 
 /// One asset a run planned to act on.
-public struct JournalAsset: Sendable, Equatable, Hashable {
-  public var id: String
-  public var checksum: String?
-  public var originalFileName: String?
+package struct JournalAsset: Sendable, Equatable, Hashable {
+  package var id: String
+  package var checksum: String?
+  package var originalFileName: String?
   /// For the motion video of a Live Photo: the still it belongs to.
-  public var stillID: String?
+  package var stillID: String?
 
-  public init(
+  package init(
     id: String, checksum: String? = nil, originalFileName: String? = nil,
     stillID: String? = nil
   ) {
@@ -110,14 +110,14 @@ public struct JournalAsset: Sendable, Equatable, Hashable {
     self.stillID = stillID
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     id = try object.string("id")
     checksum = try object.optionalString("checksum")
     originalFileName = try object.optionalString("originalFileName")
     stillID = try object.optionalString("stillId")
   }
 
-  public func write(to w: inout JSONObjectWriter) {
+  package func write(to w: inout JSONObjectWriter) {
     w.field("id", id)
     w.field("checksum", checksum)
     w.field("originalFileName", originalFileName)

@@ -6,15 +6,15 @@
 /// moment of acting: the asset is the user's and not locked, the journal says a cairn run
 /// trashed it and did not restore it, and its bytes are in the latest recorded scan. A Live
 /// Photo comes back whole: its motion video too, when a cairn run trashed it.
-public struct PutBackPlan: Sendable {
-  public var targets: [RestoreRun.Target]
+package struct PutBackPlan: Sendable {
+  package var targets: [RestoreRun.Target]
   /// Candidates left out, with the reason (a `skipped` result each).
-  public var skipped: [(candidate: CandidateRecord, reason: String)]
+  package var skipped: [(candidate: CandidateRecord, reason: String)]
 
   /// Screens `candidates` (those in the `restore` bucket) for the user `userID`. `inTrash`
   /// maps the asset ids the journal says cairn runs trashed (and did not restore) to the run;
   /// `inLibrary` says whether a checksum is in the latest recorded scan.
-  public init(
+  package init(
     candidates: [CandidateRecord], userID: String, inTrash: [String: String],
     inLibrary: (String) -> Bool
   ) {
@@ -61,7 +61,7 @@ public struct PutBackPlan: Sendable {
 
 extension RunHistory {
   /// Every asset the runs trashed and did not restore, lower-case id to the run's id.
-  public static func inTrash(_ runs: [RunHistory]) -> [String: String] {
+  package static func inTrash(_ runs: [RunHistory]) -> [String: String] {
     var result: [String: String] = [:]
     for run in runs { for id in run.inTrash { result[id.lowercased()] = run.runID } }
     return result

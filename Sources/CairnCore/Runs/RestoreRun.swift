@@ -2,24 +2,24 @@ import Foundation
 
 /// Brings assets of cairn runs back from the Immich trash, checks that they are active again,
 /// and journals each restore under the run that trashed it.
-public struct RestoreRun {
-  public let server: any RunServer
-  public let journal: Journal
+package struct RestoreRun {
+  package let server: any RunServer
+  package let journal: Journal
 
-  public init(server: any RunServer, journal: Journal) {
+  package init(server: any RunServer, journal: Journal) {
     self.server = server
     self.journal = journal
   }
 
   /// One asset to restore and the run that trashed it.
-  public struct Target: Sendable, Equatable {
-    public var id: String
-    public var runID: String
-    public var checksum: String?
-    public var originalFileName: String?
-    public var livePhotoVideo: Bool
+  package struct Target: Sendable, Equatable {
+    package var id: String
+    package var runID: String
+    package var checksum: String?
+    package var originalFileName: String?
+    package var livePhotoVideo: Bool
 
-    public init(
+    package init(
       id: String, runID: String, checksum: String? = nil, originalFileName: String? = nil,
       livePhotoVideo: Bool = false
     ) {
@@ -31,16 +31,16 @@ public struct RestoreRun {
     }
   }
 
-  public struct Outcome: Sendable {
-    public var restored: [Target] = []
-    public var failed: [Target] = []
+  package struct Outcome: Sendable {
+    package var restored: [Target] = []
+    package var failed: [Target] = []
     /// Checksums of restored assets (as the server reports them): the caller excludes them so
     /// the next run doesn't trash them again.
-    public var restoredChecksums: [String] = []
-    public var failure: CairnError?
+    package var restoredChecksums: [String] = []
+    package var failure: CairnError?
   }
 
-  public func execute(_ targets: [Target], dryRun: Bool, emit: (ResultRecord) -> Void) async
+  package func execute(_ targets: [Target], dryRun: Bool, emit: (ResultRecord) -> Void) async
     -> Outcome
   {
     var outcome = Outcome()

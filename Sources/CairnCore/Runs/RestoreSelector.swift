@@ -3,22 +3,22 @@ import Foundation
 /// Finds what to restore among the assets cairn runs trashed: from the journal first, and from
 /// the server's run tags when the journal doesn't know (lost, or another machine's run). Assets
 /// no cairn run trashed are never selected.
-public struct RestoreSelector {
-  public let history: [RunHistory]
-  public let server: any RunServer
-  public private(set) var targets: [RestoreRun.Target] = []
+package struct RestoreSelector {
+  package let history: [RunHistory]
+  package let server: any RunServer
+  package private(set) var targets: [RestoreRun.Target] = []
   /// Why something asked for was left out, for stderr.
-  public private(set) var notes: [String] = []
+  package private(set) var notes: [String] = []
   private var chosen: Set<String> = []
   private var serverRuns: [(run: String, tagID: String)]?
 
-  public init(history: [RunHistory], server: any RunServer) {
+  package init(history: [RunHistory], server: any RunServer) {
     self.history = history
     self.server = server
   }
 
   /// Every asset of `run` still in the trash.
-  public mutating func add(run: String) async throws(CairnError) {
+  package mutating func add(run: String) async throws(CairnError) {
     if let journalled = history.first(where: { $0.runID == run && $0.startedAt != nil }) {
       for asset in journalled.planned where journalled.inTrash.contains(asset.id) {
         append(asset, run: run)
@@ -40,7 +40,7 @@ public struct RestoreSelector {
   }
 
   /// One asset (and the other half of its Live Photo), if a cairn run trashed it.
-  public mutating func add(assetID: String, runHint: String? = nil) async throws(CairnError) {
+  package mutating func add(assetID: String, runHint: String? = nil) async throws(CairnError) {
     let id = assetID.lowercased()
     for run in history.reversed() where run.inTrash.contains(id) {
       guard let asset = run.asset(id) else { continue }
@@ -76,7 +76,7 @@ public struct RestoreSelector {
   }
 
   /// Assets of cairn runs whose original file name matches `pattern` (with their motion videos).
-  public mutating func add(fileNamesMatching pattern: String) async throws(CairnError) {
+  package mutating func add(fileNamesMatching pattern: String) async throws(CairnError) {
     let regex: NSRegularExpression
     do { regex = try NSRegularExpression(pattern: pattern) } catch {
       throw CairnError(.usage, "not a regular expression: \(pattern)")

@@ -2,49 +2,49 @@ import Foundation
 
 /// One run as the journal tells it: what it planned, tagged, trashed, restored, and whether it
 /// finished.
-public struct RunHistory: Sendable, Equatable {
-  public let runID: String
-  public var startedAt: Date?
-  public var plan: String?
-  public var tagID: String?
+package struct RunHistory: Sendable, Equatable {
+  package let runID: String
+  package var startedAt: Date?
+  package var plan: String?
+  package var tagID: String?
   /// Every asset planned, in plan order (stills and motion videos).
-  public var planned: [JournalAsset] = []
-  public var tagged: Set<String> = []
+  package var planned: [JournalAsset] = []
+  package var tagged: Set<String> = []
   /// Assets a `DELETE` was sent for, and when the last was sent.
-  public var sent: Set<String> = []
-  public var lastSentAt: Date?
+  package var sent: Set<String> = []
+  package var lastSentAt: Date?
   /// Sent assets whose outcome is known: trashed, rejected by the server, or found not moved.
-  public var settledSends: Set<String> = []
-  public var trashed: Set<String> = []
+  package var settledSends: Set<String> = []
+  package var trashed: Set<String> = []
   /// Failed assets and the last reason given.
-  public var failed: [String: String] = [:]
-  public var untagged: Set<String> = []
-  public var restored: Set<String> = []
-  public var completed = false
-  public var interrupted = false
-  public var recovered = false
+  package var failed: [String: String] = [:]
+  package var untagged: Set<String> = []
+  package var restored: Set<String> = []
+  package var completed = false
+  package var interrupted = false
+  package var recovered = false
   /// This entry only records that a dry run's plan was shown (nothing was done).
-  public var reviewedOnly = true
-  public var lastActivity: Date?
+  package var reviewedOnly = true
+  package var lastActivity: Date?
 
-  public init(runID: String) { self.runID = runID }
+  package init(runID: String) { self.runID = runID }
 
   /// A trash run that started and never wrote `completed`: a crash, kill or lost connection
   /// interrupted it, and the next run must settle it before doing anything else.
-  public var isUnfinished: Bool { startedAt != nil && !completed }
+  package var isUnfinished: Bool { startedAt != nil && !completed }
 
   /// Assets whose `DELETE` was sent and whose outcome the journal doesn't know: the request may
   /// still be in flight (the run died waiting for it) or its answer was lost.
-  public var inDoubt: Set<String> { sent.subtracting(settledSends).subtracting(untagged) }
+  package var inDoubt: Set<String> { sent.subtracting(settledSends).subtracting(untagged) }
 
   /// Trashed by this run and not restored since.
-  public var inTrash: Set<String> { trashed.subtracting(restored) }
+  package var inTrash: Set<String> { trashed.subtracting(restored) }
 
   /// The planned asset with `id`, if this run planned it.
-  public func asset(_ id: String) -> JournalAsset? { planned.first { $0.id == id } }
+  package func asset(_ id: String) -> JournalAsset? { planned.first { $0.id == id } }
 
   /// Groups journal entries by run, in order of first appearance.
-  public static func reconstruct(_ entries: [JournalEntry]) -> [RunHistory] {
+  package static func reconstruct(_ entries: [JournalEntry]) -> [RunHistory] {
     var order: [String] = []
     var runs: [String: RunHistory] = [:]
     for entry in entries {
@@ -99,12 +99,12 @@ public struct RunHistory: Sendable, Equatable {
 }
 
 /// The `step` of a `failed` journal entry of a trash run.
-public enum TrashStep {
-  public static let tag = "tag"
+package enum TrashStep {
+  package static let tag = "tag"
   /// The `DELETE` got no answer (lost connection, timeout, kill): it may have been applied.
-  public static let trash = "trash"
+  package static let trash = "trash"
   /// The server answered the `DELETE` with an error: Immich applies it all or nothing.
-  public static let rejected = "trash-rejected"
+  package static let rejected = "trash-rejected"
   /// The server answered, but reading back found the asset not in the trash (Immich #30237).
-  public static let notMoved = "verify"
+  package static let notMoved = "verify"
 }

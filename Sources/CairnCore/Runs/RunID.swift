@@ -6,20 +6,20 @@ import Foundation
 ///
 /// Run ids sort by time, name a run unambiguously across machines sharing one Immich account, and
 /// say nothing about the machine beyond a hash.
-public struct RunID: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct RunID: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The start time, whole seconds.
-  public let started: Date
+  package let started: Date
   /// Eight upper-case hex digits identifying the machine (see `HostID`).
-  public let host: String
+  package let host: String
 
-  public init(started: Date, host: String) {
+  package init(started: Date, host: String) {
     self.started = Date(timeIntervalSince1970: started.timeIntervalSince1970.rounded(.down))
     self.host = host.uppercased()
   }
 
   /// A run id for a run starting now on this machine, later than every run in `existing`, so two
   /// runs in the same second still get distinct names.
-  public static func next(
+  package static func next(
     now: Date = Date(), host: String = HostID.current, after existing: [RunID] = []
   ) -> RunID {
     var candidate = RunID(started: now, host: host)
@@ -32,7 +32,7 @@ public struct RunID: Sendable, Hashable, Comparable, CustomStringConvertible {
   }
 
   /// Parses `YYYY-MM-DDTHH:MM:SSZ-XXXXXXXX`; nil for anything else.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     // The date has two dashes of its own.
     guard parts.count == 4 else { return nil }
@@ -44,25 +44,25 @@ public struct RunID: Sendable, Hashable, Comparable, CustomStringConvertible {
     self.init(started: started, host: host)
   }
 
-  public var description: String {
+  package var description: String {
     // `Date.iso8601` carries milliseconds; a run id is to the second.
     let full = started.iso8601
     return String(full.prefix(19)) + "Z-" + host
   }
 
-  public static func < (a: RunID, b: RunID) -> Bool {
+  package static func < (a: RunID, b: RunID) -> Bool {
     a.started != b.started ? a.started < b.started : a.host < b.host
   }
 }
 
 /// A short, stable, anonymous name for this machine: the first 8 hex digits of a SHA-256 of the
 /// machine id (or, without one, the host name). Stable across runs, reveals nothing.
-public enum HostID {
-  public static let current: String = derive(
+package enum HostID {
+  package static let current: String = derive(
     machineID: readMachineID(), hostName: ProcessInfo.processInfo.hostName)
 
   /// The host id for a given machine id and host name (the machine id wins when present).
-  public static func derive(machineID: String?, hostName: String) -> String {
+  package static func derive(machineID: String?, hostName: String) -> String {
     let source = machineID.flatMap { $0.isEmpty ? nil : $0 } ?? hostName
     let digest = SHA256.hash(data: Data(("cairn-host:" + source).utf8))
     return digest.prefix(4).map { byte in

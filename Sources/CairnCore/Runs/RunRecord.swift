@@ -2,28 +2,28 @@ import Foundation
 
 /// One cairn run as `cairn-tag --list` (from the server's run tags) and `cairn-restore --list`
 /// (from the local journal) describe it.
-public struct RunRecord: Record, Equatable {
-  public static let recordType = "run"
+package struct RunRecord: Record, Equatable {
+  package static let recordType = "run"
 
-  public var runId: String
+  package var runId: String
   /// `server` (a `cairn/v1/run/*` tag) or `journal`.
-  public var source: String
-  public var startedAt: Date?
+  package var source: String
+  package var startedAt: Date?
   /// The run tag's id on the server, when known.
-  public var tagId: String?
+  package var tagId: String?
   /// Assets the run planned (journal) or that carry its tag (server).
-  public var assets: Int
+  package var assets: Int
   /// Of those, in the trash now (server) or trashed and not restored (journal).
-  public var inTrash: Int
+  package var inTrash: Int
   /// Restored since (journal), or active again (server).
-  public var restored: Int
+  package var restored: Int
   /// Journal only: the run finished (or was settled by a later run).
-  public var completed: Bool?
-  public var interrupted: Bool?
+  package var completed: Bool?
+  package var interrupted: Bool?
   /// Journal only: the plan digest the run carried out.
-  public var plan: String?
+  package var plan: String?
 
-  public init(
+  package init(
     runId: String, source: String, startedAt: Date? = nil, tagId: String? = nil, assets: Int,
     inTrash: Int, restored: Int, completed: Bool? = nil, interrupted: Bool? = nil,
     plan: String? = nil
@@ -40,7 +40,7 @@ public struct RunRecord: Record, Equatable {
     self.plan = plan
   }
 
-  public init(_ object: JSONObject) throws(RecordError) {
+  package init(_ object: JSONObject) throws(RecordError) {
     runId = try object.string("runId")
     source = try object.optionalString("source") ?? "journal"
     startedAt = try object.optionalDate("startedAt")
@@ -53,7 +53,7 @@ public struct RunRecord: Record, Equatable {
     plan = try object.optionalString("plan")
   }
 
-  public func writeFields(to w: inout JSONObjectWriter) {
+  package func writeFields(to w: inout JSONObjectWriter) {
     w.field("runId", runId)
     w.field("source", source)
     w.field("startedAt", startedAt)
@@ -67,7 +67,7 @@ public struct RunRecord: Record, Equatable {
   }
 
   /// A journal run as a record.
-  public init(journal run: RunHistory) {
+  package init(journal run: RunHistory) {
     self.init(
       runId: run.runID, source: "journal", startedAt: run.startedAt, tagId: run.tagID,
       assets: run.planned.count, inTrash: run.inTrash.count, restored: run.restored.count,

@@ -16,31 +16,31 @@ import Foundation
 /// Then the run is closed with `completed` (`recovered: true`). Nothing is trashed here: the
 /// interrupted run's approval is stale, and whatever is still wanted comes back in the current
 /// plan, which a person approved just now.
-public struct RunRecovery {
-  public let server: any RunServer
-  public let journal: Journal
+package struct RunRecovery {
+  package let server: any RunServer
+  package let journal: Journal
   /// How long after a `DELETE` was sent its answer may still be coming.
-  public var inFlightWait: TimeInterval
+  package var inFlightWait: TimeInterval
   /// Between two questions to the server while waiting.
-  public var pollInterval: TimeInterval = 0.5
+  package var pollInterval: TimeInterval = 0.5
 
-  public init(server: any RunServer, journal: Journal, inFlightWait: TimeInterval = 35) {
+  package init(server: any RunServer, journal: Journal, inFlightWait: TimeInterval = 35) {
     self.server = server
     self.journal = journal
     self.inFlightWait = inFlightWait
   }
 
   /// What settling one run found.
-  public struct Settled: Sendable, Equatable {
-    public var runID: String
-    public var confirmedTrashed: [String] = []
-    public var untagged: [String] = []
+  package struct Settled: Sendable, Equatable {
+    package var runID: String
+    package var confirmedTrashed: [String] = []
+    package var untagged: [String] = []
     /// In-doubt assets found in the trash (their tag restored where it was missing).
-    public var adopted: [String] = []
+    package var adopted: [String] = []
   }
 
   /// Settles every unfinished run in `history`, oldest first.
-  public func settle(_ history: [RunHistory]) async throws(CairnError) -> [Settled] {
+  package func settle(_ history: [RunHistory]) async throws(CairnError) -> [Settled] {
     var settled: [Settled] = []
     for run in history where run.isUnfinished {
       settled.append(try await settle(run))
@@ -48,7 +48,7 @@ public struct RunRecovery {
     return settled
   }
 
-  public func settle(_ run: RunHistory) async throws(CairnError) -> Settled {
+  package func settle(_ run: RunHistory) async throws(CairnError) -> Settled {
     var result = Settled(runID: run.runID)
     var tagID = run.tagID
     if tagID == nil, let runID = RunID(run.runID) {
@@ -141,7 +141,7 @@ public struct RunRecovery {
 
 extension Array {
   /// Consecutive slices of at most `size` elements.
-  public func chunked(_ size: Int) -> [[Element]] {
+  package func chunked(_ size: Int) -> [[Element]] {
     guard size > 0 else { return [self] }
     return stride(from: 0, to: count, by: size).map {
       Array(self[$0..<Swift.min($0 + size, count)])

@@ -5,7 +5,7 @@ import Foundation
 /// `CairnImmich`'s `ImmichRunServer` conforms; tests use an in-memory double. Every method
 /// throws a `CairnError` with the status the tool should exit with (69 for a failing server, 77
 /// for a rejected key), and `trash` says besides whether its request may have been applied.
-public protocol RunServer: Sendable {
+package protocol RunServer: Sendable {
   /// `GET /api/server/features` → `trash`, and `GET /api/server/config` → `trashDays`.
   func trashSettings() async throws(CairnError) -> TrashSettings
   /// `PUT /api/tags {tags:[value]}` (an upsert that builds the tag hierarchy); the leaf's id.
@@ -28,47 +28,47 @@ public protocol RunServer: Sendable {
 }
 
 /// The server's trash configuration.
-public struct TrashSettings: Sendable, Equatable {
-  public var enabled: Bool
+package struct TrashSettings: Sendable, Equatable {
+  package var enabled: Bool
   /// Days a trashed asset is kept; nil when the server didn't say.
-  public var days: Int?
+  package var days: Int?
 
-  public init(enabled: Bool, days: Int?) {
+  package init(enabled: Bool, days: Int?) {
     self.enabled = enabled
     self.days = days
   }
 }
 
 /// A tag as `GET /api/tags` lists it.
-public struct ServerTag: Sendable, Equatable {
-  public var id: String
-  public var value: String
+package struct ServerTag: Sendable, Equatable {
+  package var id: String
+  package var value: String
 
-  public init(id: String, value: String) {
+  package init(id: String, value: String) {
     self.id = id
     self.value = value
   }
 }
 
 /// The facts about one server asset that runs check before acting.
-public struct RunAsset: Sendable, Equatable {
-  public var id: String
-  public var ownerID: String
-  public var visibility: String
-  public var isTrashed: Bool
-  public var checksum: String?
-  public var originalFileName: String?
-  public var livePhotoVideoID: String?
-  public var fileCreatedAt: Date?
+package struct RunAsset: Sendable, Equatable {
+  package var id: String
+  package var ownerID: String
+  package var visibility: String
+  package var isTrashed: Bool
+  package var checksum: String?
+  package var originalFileName: String?
+  package var livePhotoVideoID: String?
+  package var fileCreatedAt: Date?
   /// `IMAGE`, `VIDEO`, `AUDIO` or `OTHER`.
-  public var assetType: String?
+  package var assetType: String?
   /// The values of the tags it carries, when the server said (`GET /api/assets/:id` does).
-  public var tagValues: [String]?
-  public var isFavorite = false
+  package var tagValues: [String]?
+  package var isFavorite = false
   /// Set for an asset of an external library.
-  public var libraryId: String?
+  package var libraryId: String?
 
-  public init(
+  package init(
     id: String, ownerID: String, visibility: String, isTrashed: Bool, checksum: String? = nil,
     originalFileName: String? = nil, livePhotoVideoID: String? = nil, fileCreatedAt: Date? = nil,
     assetType: String? = nil, tagValues: [String]? = nil
@@ -87,7 +87,7 @@ public struct RunAsset: Sendable, Equatable {
 }
 
 /// How a `DELETE /api/assets` failed, which decides what a run may assume about its assets.
-public enum TrashFailure: Error, Sendable {
+package enum TrashFailure: Error, Sendable {
   /// The server answered with an error of its own (4xx, or Immich's 500): Immich applies the
   /// request all or nothing in one transaction, so nothing was moved.
   case rejected(CairnError)
@@ -95,7 +95,7 @@ public enum TrashFailure: Error, Sendable {
   case unanswered(CairnError)
 
   /// The error the tool ends with.
-  public var error: CairnError {
+  package var error: CairnError {
     switch self {
     case .rejected(let error), .unanswered(let error): return error
     }

@@ -2,15 +2,15 @@
 ///
 /// The version sits in the path so a later schema can live beside this one; parsing accepts only
 /// tags this tool made, so a person's own tags under `cairn/` are never mistaken for runs.
-public struct RunTag: Sendable, Hashable, CustomStringConvertible {
-  public static let prefix = "cairn/v1/run/"
+package struct RunTag: Sendable, Hashable, CustomStringConvertible {
+  package static let prefix = "cairn/v1/run/"
 
-  public let runID: RunID
+  package let runID: RunID
 
-  public init(_ runID: RunID) { self.runID = runID }
+  package init(_ runID: RunID) { self.runID = runID }
 
   /// Parses a tag value; nil unless it is exactly `cairn/v1/run/<a valid run id>`.
-  public init?(value: String) {
+  package init?(value: String) {
     guard value.hasPrefix(Self.prefix),
       let runID = RunID(String(value.dropFirst(Self.prefix.count)))
     else { return nil }
@@ -18,7 +18,7 @@ public struct RunTag: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The tag's full value, as `PUT /api/tags` takes it.
-  public var value: String { Self.prefix + runID.description }
+  package var value: String { Self.prefix + runID.description }
 
-  public var description: String { value }
+  package var description: String { value }
 }

@@ -8,26 +8,26 @@ import Foundation
 /// it stays, and the checksum is neither excluded nor in the library now: whatever the stream
 /// says, bytes the library holds are never trashed. Otherwise the still goes alone (Immich
 /// does not cascade trash, so the video stays active, hidden behind no still).
-public struct TrashPlan: Sendable {
+package struct TrashPlan: Sendable {
   /// One still (or plain asset) and, for a Live Photo, its motion video.
-  public struct Unit: Sendable, Equatable {
-    public var candidate: CandidateRecord
-    public var videoID: String?
+  package struct Unit: Sendable, Equatable {
+    package var candidate: CandidateRecord
+    package var videoID: String?
 
-    public var assetID: String { candidate.assetId.lowercased() }
-    public var ids: [String] { [assetID] + (videoID.map { [$0] } ?? []) }
+    package var assetID: String { candidate.assetId.lowercased() }
+    package var ids: [String] { [assetID] + (videoID.map { [$0] } ?? []) }
   }
 
-  public var units: [Unit]
+  package var units: [Unit]
   /// Candidates left out, with the reason (a `skipped` result each).
-  public var skipped: [(candidate: CandidateRecord, reason: String)]
+  package var skipped: [(candidate: CandidateRecord, reason: String)]
 
   /// Screens `candidates` for the user `userID`. `inTrash` maps asset ids the journal says are
   /// in the trash (trashed by an earlier run, not restored) to that run's id.
   /// `excluded` holds checksums a person protected (never trashed, whatever the plan says);
   /// `inLibrary` says whether a checksum's bytes are (or may be) in the library now. Candidates
   /// in the `restore` bucket are left to the put-back (they are never trashed).
-  public init(
+  package init(
     candidates: [CandidateRecord], userID: String, inTrash: [String: String],
     excluded: Set<String> = [], inLibrary: (String) -> Bool = { _ in false }
   ) {
@@ -80,10 +80,10 @@ public struct TrashPlan: Sendable {
   }
 
   /// Every asset id the plan acts on.
-  public var assetCount: Int { units.reduce(0) { $0 + $1.ids.count } }
+  package var assetCount: Int { units.reduce(0) { $0 + $1.ids.count } }
 
   /// Units grouped so each batch holds at most `size` ids (a pair always travels together).
-  public func batches(size: Int) -> [[Unit]] {
+  package func batches(size: Int) -> [[Unit]] {
     var batches: [[Unit]] = []
     var current: [Unit] = []
     var count = 0
@@ -101,7 +101,7 @@ public struct TrashPlan: Sendable {
   }
 
   /// The journal's view of the plan: every asset, motion videos naming their still.
-  public var journalAssets: [JournalAsset] {
+  package var journalAssets: [JournalAsset] {
     units.flatMap { unit -> [JournalAsset] in
       var assets = [
         JournalAsset(

@@ -11,27 +11,27 @@ import Foundation
 /// answer left where it was (Immich #30237). An asset is therefore never trashed untagged, and
 /// never trashed without the journal knowing it planned to. A failing request stops the run where it is and leaves it unfinished; the next
 /// run settles it through the server (see `RunRecovery`).
-public struct TrashRun {
-  public let server: any RunServer
-  public let journal: Journal
-  public var batchSize: Int
+package struct TrashRun {
+  package let server: any RunServer
+  package let journal: Journal
+  package var batchSize: Int
 
-  public init(server: any RunServer, journal: Journal, batchSize: Int = 1000) {
+  package init(server: any RunServer, journal: Journal, batchSize: Int = 1000) {
     self.server = server
     self.journal = journal
     self.batchSize = min(max(batchSize, 2), 1000)
   }
 
-  public struct Outcome: Sendable {
-    public var counts: [String: Int] = [:]
-    public var interrupted = false
-    public var failure: CairnError?
-    public var complete: Bool { !interrupted && failure == nil }
+  package struct Outcome: Sendable {
+    package var counts: [String: Int] = [:]
+    package var interrupted = false
+    package var failure: CairnError?
+    package var complete: Bool { !interrupted && failure == nil }
   }
 
   /// Runs `plan` as `runID`. `emit` receives one result per asset; `shouldStop` is polled
   /// between batches (SIGINT).
-  public func execute(
+  package func execute(
     _ plan: TrashPlan, planDigest: String, runID: RunID, emit: (ResultRecord) -> Void,
     shouldStop: () -> Bool
   ) async -> Outcome {

@@ -2,31 +2,31 @@ import Foundation
 
 /// The gate's decision about one candidate stream: what would be trashed, what waits for a
 /// person, what is protected — after stored exclusions and approvals are applied.
-public struct GatePlan: Sendable {
+package struct GatePlan: Sendable {
   /// What `cairn-trash` receives: the `delete` bucket plus approved pending and held items.
-  public var toTrash: [CandidateRecord] = []
+  package var toTrash: [CandidateRecord] = []
   /// Pending or held items a person approved (a subset of `toTrash`).
-  public var approved: [CandidateRecord] = []
+  package var approved: [CandidateRecord] = []
   /// Pending items still waiting for a decision.
-  public var pending: [CandidateRecord] = []
+  package var pending: [CandidateRecord] = []
   /// Held items (quarantine) still waiting.
-  public var held: [CandidateRecord] = []
+  package var held: [CandidateRecord] = []
   /// Candidates whose checksum is excluded: never trashed.
-  public var excluded: [CandidateRecord] = []
+  package var excluded: [CandidateRecord] = []
   /// Assets to bring back from the trash (`restore` bucket): never trashed, never counted
   /// against the threshold.
-  public var toRestore: [CandidateRecord] = []
+  package var toRestore: [CandidateRecord] = []
   /// Confirmed deletions that arrived together (see `GatePlan.burstSize`).
-  public var burst: [CandidateRecord] = []
-  public var digest: String
+  package var burst: [CandidateRecord] = []
+  package var digest: String
 
   /// A burst is at least this many confirmed deletions within `burstWindow` of one another, as
   /// when a person offloads photos to free space: worth a look before anything is trashed.
-  public static let burstSize = 50
-  public static let burstWindow: TimeInterval = 15 * 60
+  package static let burstSize = 50
+  package static let burstWindow: TimeInterval = 15 * 60
 
   /// Applies `exclusions` (checksums) and `approvals` (checksums or asset ids) to `candidates`.
-  public init(candidates: [CandidateRecord], exclusions: Set<String>, approvals: Set<String>) {
+  package init(candidates: [CandidateRecord], exclusions: Set<String>, approvals: Set<String>) {
     for var candidate in candidates {
       if candidate.bucket == .restore {
         // Undoing cairn's own deletion of bytes that are back: an exclusion asks for the same.
@@ -77,7 +77,7 @@ public struct GatePlan: Sendable {
   }
 
   /// Counts for the `end` record.
-  public var counts: [String: Int] {
+  package var counts: [String: Int] {
     [
       "candidates": toTrash.count, "delete": toTrash.count - approved.count,
       "approved": approved.count, "pending": pending.count, "held": held.count,
@@ -110,26 +110,26 @@ public struct GatePlan: Sendable {
 
 /// What a person asked the gate to decide (`--approve`, `--exclude`), resolved against the
 /// candidates in the stream into checksums to store.
-public struct GateDecisions: Sendable, Equatable {
-  public var approve: [String] = []
-  public var exclude: [String] = []
+package struct GateDecisions: Sendable, Equatable {
+  package var approve: [String] = []
+  package var exclude: [String] = []
 
-  public init(approve: [String] = [], exclude: [String] = []) {
+  package init(approve: [String] = [], exclude: [String] = []) {
     self.approve = approve
     self.exclude = exclude
   }
 
   /// Checksums to approve and to exclude, and the arguments that matched nothing.
-  public struct Resolved: Sendable, Equatable {
-    public var approvals: [String] = []
-    public var exclusions: [String] = []
-    public var unmatched: [String] = []
+  package struct Resolved: Sendable, Equatable {
+    package var approvals: [String] = []
+    package var exclusions: [String] = []
+    package var unmatched: [String] = []
   }
 
   /// `all-pending` means every pending (not held) candidate; `burst` (for `--exclude`) every
   /// candidate in a burst; otherwise an asset id or a checksum. A checksum that is not in the
   /// stream is still stored (a person may protect a file before it goes missing).
-  public func resolve(_ candidates: [CandidateRecord]) -> Resolved {
+  package func resolve(_ candidates: [CandidateRecord]) -> Resolved {
     var resolved = Resolved()
     func match(_ argument: String, allowBurst: Bool) -> [String]? {
       switch argument {
@@ -162,7 +162,7 @@ public struct GateDecisions: Sendable, Equatable {
   }
 
   /// Base64 of 20 bytes (Immich's form) or 40 hex digits.
-  public static func looksLikeChecksum(_ text: String) -> Bool {
+  package static func looksLikeChecksum(_ text: String) -> Bool {
     if text.count == 28, text.hasSuffix("=") {
       return text.dropLast().allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" }
     }

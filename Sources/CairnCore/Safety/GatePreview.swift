@@ -2,9 +2,9 @@ import Foundation
 
 /// The plan as a person wants to read it before anything is trashed: counts per bucket, then the
 /// items with file name, date and reason; held items say when they become eligible.
-public enum GatePreview {
+package enum GatePreview {
   /// The preview's lines (no trailing newlines). `limit` caps the items listed per section.
-  public static func lines(_ plan: GatePlan, now: Date = Date(), limit: Int = 20) -> [String] {
+  package static func lines(_ plan: GatePlan, now: Date = Date(), limit: Int = 20) -> [String] {
     var out: [String] = []
     let approvedNote = plan.approved.isEmpty ? "" : " (\(plan.approved.count) approved by you)"
     out.append(
@@ -85,7 +85,7 @@ public enum GatePreview {
   }
 
   /// `eligible in 3 days`, `eligible today`, or `eligible now`.
-  public static func eligibility(_ date: Date?, now: Date) -> String {
+  package static func eligibility(_ date: Date?, now: Date) -> String {
     guard let date else { return "eligibility unknown" }
     let seconds = date.timeIntervalSince(now)
     if seconds <= 0 { return "eligible now" }

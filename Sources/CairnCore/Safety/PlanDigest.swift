@@ -8,8 +8,8 @@ import Foundation
 /// candidates it actually read, so an edited or mixed-up plan is refused. A person overriding a
 /// tripped rail names this digest, so the override approves exactly one plan. Order and
 /// duplicates don't change it; asset ids are compared lower-case.
-public enum PlanDigest {
-  public static func of(_ items: [(assetId: String, checksum: String, bucket: String)]) -> String {
+package enum PlanDigest {
+  package static func of(_ items: [(assetId: String, checksum: String, bucket: String)]) -> String {
     let lines = Set(items.map { "\($0.assetId.lowercased())\t\($0.checksum)\t\($0.bucket)\n" })
     var hasher = SHA256()
     for line in lines.sorted() { hasher.update(data: Data(line.utf8)) }
@@ -19,12 +19,12 @@ public enum PlanDigest {
     }.joined()
   }
 
-  public static func of(_ candidates: [CandidateRecord]) -> String {
+  package static func of(_ candidates: [CandidateRecord]) -> String {
     of(candidates.map { ($0.assetId, $0.checksum, $0.bucket.rawValue) })
   }
 
   /// True when `text` looks like a digest (so a typo is told apart from a stale digest).
-  public static func isWellFormed(_ text: String) -> Bool {
+  package static func isWellFormed(_ text: String) -> Bool {
     text.count == 64 && text.allSatisfy { $0.isHexDigit && !$0.isUppercase }
   }
 }

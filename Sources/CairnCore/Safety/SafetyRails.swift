@@ -5,28 +5,28 @@ import Foundation
 ///
 /// `cairn-gate` runs the stream rails before it shows a plan; `cairn-trash` runs them again on
 /// what reaches it, plus the server's trash setting. A refusal exits 25 and changes nothing.
-public enum SafetyRails {
+package enum SafetyRails {
   /// The numbers the rails compare, gathered by the caller.
-  public struct Inputs: Sendable {
-    public var header: HeaderRecord
+  package struct Inputs: Sendable {
+    package var header: HeaderRecord
     /// nil when the stream had no end record.
-    public var end: EndRecord?
+    package var end: EndRecord?
     /// `error` records the stream carried.
-    public var errorRecords: Int
+    package var errorRecords: Int
     /// Candidates the plan would trash (delete bucket plus approved pending).
-    public var planned: Int
+    package var planned: Int
     /// Server assets whose checksum is observed (`end.counts["matched"]`), when known.
-    public var matched: Int?
+    package var matched: Int?
     /// Server assets listed in this run (`end.counts["serverAssets"]`), when known.
-    public var serverAssets: Int?
+    package var serverAssets: Int?
     /// How many assets the last passing run matched (stored per partition).
-    public var lastMatched: Int?
-    public var settings: Settings
+    package var lastMatched: Int?
+    package var settings: Settings
     /// The plan's digest and the digest a person named with `--override-threshold`.
-    public var planDigest: String
-    public var overrideDigest: String?
+    package var planDigest: String
+    package var overrideDigest: String?
 
-    public init(
+    package init(
       header: HeaderRecord, end: EndRecord?, errorRecords: Int, planned: Int,
       matched: Int? = nil, serverAssets: Int? = nil, lastMatched: Int? = nil,
       settings: Settings = Settings(), planDigest: String, overrideDigest: String? = nil
@@ -46,25 +46,25 @@ public enum SafetyRails {
 
   /// Threshold and floor (from the state store's settings or `CAIRN_THRESHOLD_PERCENT`,
   /// `CAIRN_FLOOR`).
-  public struct Settings: Sendable, Equatable {
+  package struct Settings: Sendable, Equatable {
     /// Percent of matched assets one run may trash (default 1).
-    public var thresholdPercent: Double
+    package var thresholdPercent: Double
     /// Below this many candidates the threshold does not apply (default 5).
-    public var floor: Int
+    package var floor: Int
 
-    public init(thresholdPercent: Double = 1, floor: Int = 5) {
+    package init(thresholdPercent: Double = 1, floor: Int = 5) {
       self.thresholdPercent = thresholdPercent
       self.floor = floor
     }
   }
 
   /// The `end.counts` keys the rails read.
-  public enum CountKey {
-    public static let matched = "matched"
-    public static let serverAssets = "serverAssets"
+  package enum CountKey {
+    package static let matched = "matched"
+    package static let serverAssets = "serverAssets"
   }
 
-  public enum Rail: String, Sendable, CaseIterable {
+  package enum Rail: String, Sendable, CaseIterable {
     case incompleteStream = "incomplete-stream"
     case errorRecords = "error-records"
     case root = "root"
@@ -78,30 +78,30 @@ public enum SafetyRails {
   }
 
   /// Why a rail refused, and what the person can do about it.
-  public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
-    public let rail: Rail
-    public let reason: String
-    public let remedy: String
+  package struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+    package let rail: Rail
+    package let reason: String
+    package let remedy: String
 
-    public init(_ rail: Rail, _ reason: String, _ remedy: String) {
+    package init(_ rail: Rail, _ reason: String, _ remedy: String) {
       self.rail = rail
       self.reason = reason
       self.remedy = remedy
     }
 
     /// The one line a tool prints: which rail, why, how to proceed.
-    public var description: String { "refused by the \(rail.rawValue) rail: \(reason); \(remedy)" }
+    package var description: String { "refused by the \(rail.rawValue) rail: \(reason); \(remedy)" }
 
-    public var error: CairnError { CairnError(.refused, description) }
+    package var error: CairnError { CairnError(.refused, description) }
   }
 
   /// Every stream rail in order; the first refusal wins.
-  public static func check(_ inputs: Inputs) -> Refusal? {
+  package static func check(_ inputs: Inputs) -> Refusal? {
     stream(inputs) ?? roots(inputs) ?? emptyServer(inputs) ?? threshold(inputs)
   }
 
   /// Rail 3: a missing or incomplete trailer, or error records, means the scan is partial.
-  public static func stream(_ inputs: Inputs) -> Refusal? {
+  package static func stream(_ inputs: Inputs) -> Refusal? {
     guard let end = inputs.end else {
       return Refusal(
         .incompleteStream, "the input has no end record (an upstream stage stopped early)",
@@ -122,7 +122,7 @@ public enum SafetyRails {
   }
 
   /// Rail 3: a root that vanished, is empty or was read only in part can't prove anything gone.
-  public static func roots(_ inputs: Inputs) -> Refusal? {
+  package static func roots(_ inputs: Inputs) -> Refusal? {
     guard let end = inputs.end else { return nil }
     for root in end.roots {
       if !root.complete {
@@ -151,7 +151,7 @@ public enum SafetyRails {
 
   /// Rail 4: an empty server listing when the last run matched many assets is a wrong URL, a
   /// wrong account or a server restored from an empty backup, not a mass deletion.
-  public static func emptyServer(_ inputs: Inputs) -> Refusal? {
+  package static func emptyServer(_ inputs: Inputs) -> Refusal? {
     guard let server = inputs.serverAssets, server == 0, let last = inputs.lastMatched,
       last >= max(inputs.settings.floor, 1)
     else { return nil }
@@ -162,7 +162,7 @@ public enum SafetyRails {
 
   /// Rail 2: more candidates than the threshold allows, unless under the floor or explicitly
   /// approved by digest.
-  public static func threshold(_ inputs: Inputs) -> Refusal? {
+  package static func threshold(_ inputs: Inputs) -> Refusal? {
     let planned = inputs.planned
     let settings = inputs.settings
     if planned < settings.floor { return nil }
@@ -187,7 +187,7 @@ public enum SafetyRails {
   }
 
   /// Rail 1: with trash disabled the server purges trashed assets at its next nightly job.
-  public static func trash(enabled: Bool, days: Int?) -> Refusal? {
+  package static func trash(enabled: Bool, days: Int?) -> Refusal? {
     if !enabled {
       return Refusal(
         .trashDisabled, "the server's trash is disabled, so trashed assets would be purged tonight",
@@ -202,7 +202,7 @@ public enum SafetyRails {
   }
 
   /// The digest `cairn-trash` recomputed against the one `cairn-gate` wrote.
-  public static func planDigest(stated: String?, computed: String) -> Refusal? {
+  package static func planDigest(stated: String?, computed: String) -> Refusal? {
     guard let stated else {
       return Refusal(
         .planMismatch, "the input's end record carries no plan digest",
@@ -218,7 +218,7 @@ public enum SafetyRails {
 
   /// A plan is bound to the scan it was computed from (`HeaderRecord.scan`): one from another
   /// scan than the latest recorded (`latest`) describes a library that has changed since.
-  public static func scanBinding(stated: String?, latest: String?) -> Refusal? {
+  package static func scanBinding(stated: String?, latest: String?) -> Refusal? {
     let rerun = "rerun the whole pipeline (cairn-hash ... | cairn-reconcile | cairn-gate | ...)"
     guard let stated else {
       return Refusal(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How strictly the engine treats a deletion nobody confirmed.
-public enum Strictness: String, Sendable, CaseIterable {
+package enum Strictness: String, Sendable, CaseIterable {
   /// Past-quarantine confirmed deletions and unconfirmed ones may be trashed; quarantine alone
   /// is the safety window.
   case trusting
@@ -13,20 +13,20 @@ public enum Strictness: String, Sendable, CaseIterable {
 ///
 /// Read from the configuration (`CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`,
 /// `CAIRN_THRESHOLD_PERCENT`, `CAIRN_FLOOR`), overridable by `SettingsOptions` flags.
-public struct ReconciliationSettings: Sendable, Equatable {
+package struct ReconciliationSettings: Sendable, Equatable {
   /// Days a confirmed deletion waits before it may be trashed.
-  public var quarantineDays: Int
-  public var strictness: Strictness
+  package var quarantineDays: Int
+  package var strictness: Strictness
   /// The most candidates a run may trash, as a percentage of matched assets.
-  public var thresholdPercent: Double
+  package var thresholdPercent: Double
   /// Below this many candidates the threshold does not apply.
-  public var floor: Int
+  package var floor: Int
 
-  public static let quarantineRange = 0...90
-  public static let thresholdRange = 0.0...100.0
-  public static let floorRange = 0...1_000_000
+  package static let quarantineRange = 0...90
+  package static let thresholdRange = 0.0...100.0
+  package static let floorRange = 0...1_000_000
 
-  public init(
+  package init(
     quarantineDays: Int = 14, strictness: Strictness = .trusting, thresholdPercent: Double = 1,
     floor: Int = 5
   ) {
@@ -36,11 +36,11 @@ public struct ReconciliationSettings: Sendable, Equatable {
     self.floor = floor
   }
 
-  public static let defaults = ReconciliationSettings()
+  package static let defaults = ReconciliationSettings()
 
   /// The settings in `configuration`, defaults where unset; an invalid value is a
   /// configuration error (exit 78) naming the key and where it came from.
-  public init(_ configuration: Configuration) throws(CairnError) {
+  package init(_ configuration: Configuration) throws(CairnError) {
     self.init()
     quarantineDays = try configuration.integer(
       "CAIRN_QUARANTINE_DAYS", in: Self.quarantineRange, default: 14)
@@ -61,7 +61,7 @@ public struct ReconciliationSettings: Sendable, Equatable {
   }
 
   /// A percentage from 0 to 100, with or without a trailing `%`.
-  public static func parsePercent(_ text: String, key: String, at origin: String? = nil)
+  package static func parsePercent(_ text: String, key: String, at origin: String? = nil)
     throws(CairnError) -> Double
   {
     var trimmed = text.trimmingCharacters(in: .whitespaces)

@@ -2,38 +2,39 @@ import ArgumentParser
 
 /// The flags that override the reconciliation settings, shared by `cairn-reconcile` and
 /// `cairn-gate` through `@OptionGroup`.
-public struct SettingsOptions: ParsableArguments {
+package struct SettingsOptions: ParsableArguments {
   @Option(
     name: .customLong("quarantine-days"),
     help: ArgumentHelp(
       "Days a confirmed deletion waits before it may be trashed (0-90; default 14, or "
         + "CAIRN_QUARANTINE_DAYS).", valueName: "days"))
-  public var quarantineDays: Int?
+  package var quarantineDays: Int?
 
   @Option(
     help: ArgumentHelp(
       "trusting: unconfirmed deletions may be trashed; strict: they wait for review "
         + "(default trusting, or CAIRN_STRICTNESS).", valueName: "mode"))
-  public var strictness: String?
+  package var strictness: String?
 
   @Option(
     name: .customLong("threshold"),
     help: ArgumentHelp(
       "Most candidates per run, as a percentage of matched assets (default 1, or "
         + "CAIRN_THRESHOLD_PERCENT).", valueName: "percent"))
-  public var thresholdPercent: String?
+  package var thresholdPercent: String?
 
   @Option(
     help: ArgumentHelp(
       "Candidates below this count pass the threshold (default 5, or CAIRN_FLOOR).",
       valueName: "count"))
-  public var floor: Int?
+  package var floor: Int?
 
-  public init() {}
+  package init() {}
 
   /// The configuration's settings with these flags applied on top; an invalid value is a
   /// configuration error (exit 78).
-  public func resolve(_ configuration: Configuration) throws(CairnError) -> ReconciliationSettings {
+  package func resolve(_ configuration: Configuration) throws(CairnError) -> ReconciliationSettings
+  {
     var settings = try ReconciliationSettings(configuration)
     if let quarantineDays {
       guard ReconciliationSettings.quarantineRange.contains(quarantineDays) else {

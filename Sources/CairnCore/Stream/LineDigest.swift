@@ -4,16 +4,16 @@
 /// Not cryptographic: the lines are the user's own scan, nobody is trying to collide them, and
 /// 128 bits make an accidental collision (which could make one file stand for another) as
 /// unlikely as two different photos sharing a SHA-1.
-public struct LineDigest: Hashable, Sendable {
-  public let high: UInt64
-  public let low: UInt64
+package struct LineDigest: Hashable, Sendable {
+  package let high: UInt64
+  package let low: UInt64
 
-  public init(high: UInt64, low: UInt64) {
+  package init(high: UInt64, low: UInt64) {
     self.high = high
     self.low = low
   }
 
-  public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+  package init(_ bytes: UnsafeBufferPointer<UInt8>) {
     let raw = UnsafeRawBufferPointer(bytes)
     func word(_ offset: Int) -> UInt64 {
       UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))

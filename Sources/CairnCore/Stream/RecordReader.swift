@@ -7,17 +7,17 @@
 #endif
 
 /// One line of input: where it came from, its bytes, and the parsed object.
-public struct InputLine: Sendable {
+package struct InputLine: Sendable {
   /// 1-based line number, for `<stdin>:17:` diagnostics.
-  public let number: Int
+  package let number: Int
   /// The line without its newline: pass these bytes on to keep a record exactly as it came.
-  public let bytes: [UInt8]
-  public let object: JSONObject
+  package let bytes: [UInt8]
+  package let object: JSONObject
   /// The record's `type` field.
-  public let type: String
+  package let type: String
 
   /// Decodes the line as a specific record type.
-  public func decode<R: Record>(_: R.Type) throws(InputError) -> R {
+  package func decode<R: Record>(_: R.Type) throws(InputError) -> R {
     do {
       return try R(object)
     } catch {
@@ -28,31 +28,31 @@ public struct InputLine: Sendable {
 }
 
 /// Malformed or truncated input: `<stdin>:17: invalid record: ...`.
-public struct InputError: Error, Sendable, CustomStringConvertible {
-  public var source: String
-  public let line: Int
-  public let message: String
+package struct InputError: Error, Sendable, CustomStringConvertible {
+  package var source: String
+  package let line: Int
+  package let message: String
 
-  public init(source: String, line: Int, message: String) {
+  package init(source: String, line: Int, message: String) {
     self.source = source
     self.line = line
     self.message = message
   }
 
-  public var description: String {
+  package var description: String {
     line > 0 ? "\(source):\(line): \(message)" : "\(source): \(message)"
   }
 }
 
 /// Reads newline-delimited JSON records from a file descriptor in constant memory.
-public final class RecordReader {
+package final class RecordReader {
   /// The longest line accepted, newline excluded. The longest legitimate records are a header
   /// and an end record listing every root of a scan (a few hundred bytes a root) and a
   /// candidate with the paths of every copy of a photo; 8 MiB leaves room for tens of
   /// thousands of either, and bounds what one line can make a reader hold.
-  public static let maximumLineLength = 8 << 20
+  package static let maximumLineLength = 8 << 20
 
-  public let sourceName: String
+  package let sourceName: String
   private let fd: Int32
   private let ownsDescriptor: Bool
   private var buffer: [UInt8]
@@ -65,12 +65,12 @@ public final class RecordReader {
   /// Where the last line read starts in the input (see `lastLineOffset`).
   private var lineOffset = 0
   /// Lines a `known` closure claimed (see `next(skipping:)`).
-  public private(set) var linesClaimed = 0
+  package private(set) var linesClaimed = 0
   /// Called before a read that may block, so a filter can flush what it has written: records
   /// reach the next stage as soon as they are made, without a system call per record.
-  public var willBlock: (() -> Void)?
+  package var willBlock: (() -> Void)?
 
-  public init(fileDescriptor: Int32 = 0, sourceName: String = "<stdin>", bufferSize: Int = 1 << 20)
+  package init(fileDescriptor: Int32 = 0, sourceName: String = "<stdin>", bufferSize: Int = 1 << 20)
   {
     self.fd = fileDescriptor
     self.sourceName = sourceName
@@ -79,7 +79,7 @@ public final class RecordReader {
   }
 
   /// Opens a file of records (e.g. `--server FILE`); `-` means standard input.
-  public init(path: String) throws(InputError) {
+  package init(path: String) throws(InputError) {
     if path == "-" {
       self.fd = 0
       self.sourceName = "<stdin>"
@@ -101,12 +101,12 @@ public final class RecordReader {
   }
 
   /// The next non-blank line, parsed; nil at the end of input.
-  public func next() throws(InputError) -> InputLine? { try next(skipping: nil) }
+  package func next() throws(InputError) -> InputLine? { try next(skipping: nil) }
 
   /// The next non-blank line, parsed, that `known` does not claim; nil at the end of input.
   /// `known` sees each line's bytes in place, before anything is copied or parsed: a line it
   /// claims is passed over (and counted), for a reader that knows it already.
-  public func next(skipping known: ((UnsafeBufferPointer<UInt8>) -> Bool)?) throws(InputError)
+  package func next(skipping known: ((UnsafeBufferPointer<UInt8>) -> Bool)?) throws(InputError)
     -> InputLine?
   {
     while true {
@@ -150,29 +150,29 @@ public final class RecordReader {
   }
 
   /// The number of the last line read (blank and passed-over lines included).
-  public var lastLineNumber: Int { lineNumber }
+  package var lastLineNumber: Int { lineNumber }
 
   /// Where the last line read (or passed to `known`) starts, in bytes from where this reader
   /// began reading: with `readsFile`, where to read it again.
-  public var lastLineOffset: Int { lineOffset }
+  package var lastLineOffset: Int { lineOffset }
 
   /// Whether this reader opened a regular file itself (`init(path:)`), which can be read again
   /// at an offset while it is open; a pipe or a terminal cannot.
-  public var readsFile: Bool {
+  package var readsFile: Bool {
     guard ownsDescriptor else { return false }
     var status = stat()
     return fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
   }
 
   /// A descriptor of its own for the file this reader reads (see `readsFile`), or nil.
-  public func duplicateDescriptor() -> Int32? {
+  package func duplicateDescriptor() -> Int32? {
     guard readsFile else { return nil }
     let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
     return copy >= 0 ? copy : nil
   }
 
   /// Wraps an error found while decoding `line` with this reader's name.
-  public func error(at line: InputLine, _ message: String) -> InputError {
+  package func error(at line: InputLine, _ message: String) -> InputError {
     InputError(source: sourceName, line: line.number, message: message)
   }
 

@@ -5,18 +5,18 @@
 /// end, or a second header, are malformed; the end record's per-type counts must be those of
 /// the records read; a missing end means the stream was cut short; an `abort` record anywhere
 /// stops the stage with the failed stage's status.
-public final class RecordStream {
-  public let reader: RecordReader
-  public let header: HeaderRecord
-  public private(set) var end: EndRecord?
+package final class RecordStream {
+  package let reader: RecordReader
+  package let header: HeaderRecord
+  package private(set) var end: EndRecord?
   /// The `error` records seen so far, in order.
-  public private(set) var errors: [ErrorRecord] = []
-  public private(set) var linesRead = 0
+  package private(set) var errors: [ErrorRecord] = []
+  package private(set) var linesRead = 0
   /// The records read so far by type, header and end left out.
   private var tally = RecordTally()
 
   /// Reads and checks the header.
-  public init(reader: RecordReader) throws(CairnError) {
+  package init(reader: RecordReader) throws(CairnError) {
     self.reader = reader
     let first: InputLine?
     do {
@@ -61,7 +61,7 @@ public final class RecordStream {
   }
 
   /// The next record between the header and the end; nil once the end record (or EOF) is read.
-  public func next() throws(CairnError) -> InputLine? {
+  package func next() throws(CairnError) -> InputLine? {
     try next(skipping: nil, claimedAs: "")
   }
 
@@ -69,7 +69,7 @@ public final class RecordStream {
   /// they must be records of type `claimedType` that this stream may carry before its end,
   /// which `known` vouches for (they are counted as such). After the end record nothing is
   /// passed over: any line there is an error.
-  public func next(
+  package func next(
     skipping known: ((UnsafeBufferPointer<UInt8>) -> Bool)?, claimedAs claimedType: String
   ) throws(CairnError) -> InputLine? {
     let line: InputLine?
@@ -148,7 +148,7 @@ public final class RecordStream {
   }
 
   /// Decodes `line` as `R`, turning a bad field into a malformed-input error with its location.
-  public func decode<R: Record>(_ type: R.Type, _ line: InputLine) throws(CairnError) -> R {
+  package func decode<R: Record>(_ type: R.Type, _ line: InputLine) throws(CairnError) -> R {
     do {
       return try R(line.object)
     } catch {
@@ -160,7 +160,7 @@ public final class RecordStream {
 
   /// For stages that can lead to a deletion or change the server: the stream must have ended
   /// properly, complete, without errors. Call after `next()` returned nil.
-  public func requireComplete() throws(CairnError) {
+  package func requireComplete() throws(CairnError) {
     guard let end else {
       throw CairnError(
         .malformedInput,

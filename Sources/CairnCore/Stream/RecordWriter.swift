@@ -14,29 +14,29 @@
 ///
 /// The writer counts the records it writes by type and puts the counts in the end record
 /// (`EndRecord.records`), so no tool counts by hand and a reader can tell a lost line.
-public final class RecordWriter: @unchecked Sendable {
+package final class RecordWriter: @unchecked Sendable {
   private let fd: Int32
   private var buffer: [UInt8] = []
   private let limit: Int
   private let lock = Locked(())
   /// What happens when the reader of our output has gone away.
-  public var onDownstreamClosed: DownstreamClosedPolicy = .exitQuietly
-  public private(set) var downstreamClosed = false
-  public private(set) var recordsWritten = 0
+  package var onDownstreamClosed: DownstreamClosedPolicy = .exitQuietly
+  package private(set) var downstreamClosed = false
+  package private(set) var recordsWritten = 0
   private var tally = RecordTally()
 
   /// The writer on standard output, once a tool has made one: `Tool.run` ends its output
   /// with an abort record through it, after the records it still holds.
   static let standardOutput = Locked<RecordWriter?>(nil)
 
-  public enum DownstreamClosedPolicy: Sendable {
+  package enum DownstreamClosedPolicy: Sendable {
     /// Exit at once with status 141, as a process killed by SIGPIPE would.
     case exitQuietly
     /// Drop further output and keep going (tools that must finish their journal).
     case discard
   }
 
-  public init(fileDescriptor: Int32 = 1, bufferLimit: Int = 1 << 16) {
+  package init(fileDescriptor: Int32 = 1, bufferLimit: Int = 1 << 16) {
     self.fd = fileDescriptor
     self.limit = bufferLimit
     buffer.reserveCapacity(bufferLimit + 4096)
@@ -45,7 +45,7 @@ public final class RecordWriter: @unchecked Sendable {
     if fileDescriptor == 1 { Self.standardOutput.withLock { $0 = self } }
   }
 
-  public func write<R: Record>(_ record: R) {
+  package func write<R: Record>(_ record: R) {
     if R.self == EndRecord.self, let end = record as? EndRecord {
       write(end)
       return
@@ -54,7 +54,7 @@ public final class RecordWriter: @unchecked Sendable {
   }
 
   /// The end record, with the counts of the records written before it.
-  public func write(_ end: EndRecord) {
+  package func write(_ end: EndRecord) {
     lock.withLock { _ in
       var end = end
       end.records = tally.counts
@@ -63,13 +63,13 @@ public final class RecordWriter: @unchecked Sendable {
   }
 
   /// Passes a record on exactly as it was read; `type` is its `type` field.
-  public func writeLine(_ bytes: [UInt8], type: String) {
+  package func writeLine(_ bytes: [UInt8], type: String) {
     bytes.withUnsafeBytes { writeLine($0, type: type) }
   }
 
   /// Writes a line (without its newline) that is already an encoded record of `type` (not an
   /// end record: those go through `write(_:)`, which counts).
-  public func writeLine(_ bytes: UnsafeRawBufferPointer, type: String) {
+  package func writeLine(_ bytes: UnsafeRawBufferPointer, type: String) {
     assert(type != EndRecord.recordType, "an end record must be written with write(_:)")
     lock.withLock { _ in
       if type != HeaderRecord.recordType { tally.add(type) }
@@ -78,14 +78,14 @@ public final class RecordWriter: @unchecked Sendable {
   }
 
   /// A line of text that is not a record (a table for a terminal): not counted.
-  public func writeText(_ line: String) {
+  package func writeText(_ line: String) {
     var line = line
     line.withUTF8 { text in lock.withLock { _ in append(UnsafeRawBufferPointer(text)) } }
   }
 
   /// Ends the output with `record` after everything written so far, even if the reader has
   /// gone (a failing tool must exit with its own status, not 141).
-  public func writeAbort(_ record: AbortRecord) {
+  package func writeAbort(_ record: AbortRecord) {
     lock.withLock { _ in
       onDownstreamClosed = .discard
       append(record.jsonBytes())
@@ -93,7 +93,7 @@ public final class RecordWriter: @unchecked Sendable {
     }
   }
 
-  public func flush() {
+  package func flush() {
     lock.withLock { _ in flushLocked() }
   }
 

@@ -3,11 +3,11 @@ import Foundation
 /// Work started on a thread of its own and collected later, for two independent inputs that
 /// each take seconds to read (a scan on stdin and a server listing): read together, the
 /// slower one sets the time rather than their sum.
-public final class BackgroundWork<Value: Sendable>: Sendable {
+package final class BackgroundWork<Value: Sendable>: Sendable {
   private let result = Locked<Result<Value, CairnError>?>(nil)
   private let finished = DispatchSemaphore(value: 0)
 
-  public init(_ name: String, _ body: @escaping @Sendable () throws(CairnError) -> Value) {
+  package init(_ name: String, _ body: @escaping @Sendable () throws(CairnError) -> Value) {
     let result = result
     let finished = finished
     let thread = Thread {
@@ -27,11 +27,11 @@ public final class BackgroundWork<Value: Sendable>: Sendable {
   }
 
   /// The value if the work has finished with one, without waiting.
-  public var finishedValue: Value? { try? result.current?.get() }
+  package var finishedValue: Value? { try? result.current?.get() }
 
   /// Waits at most `seconds` for the work to finish; whether it has.
   @discardableResult
-  public func wait(upTo seconds: Double) -> Bool {
+  package func wait(upTo seconds: Double) -> Bool {
     if result.current != nil { return true }
     guard finished.wait(timeout: .now() + seconds) == .success else { return false }
     finished.signal()  // for `value()` and later waits
@@ -39,7 +39,7 @@ public final class BackgroundWork<Value: Sendable>: Sendable {
   }
 
   /// Waits for the work and returns its value or throws its error.
-  public func value() throws(CairnError) -> Value {
+  package func value() throws(CairnError) -> Value {
     while true {
       if let outcome = result.current { return try outcome.get() }
       finished.wait()

@@ -6,14 +6,14 @@ extension String {
   /// Byte equality, as SQLite's BINARY collation compares text (`==` holds for canonically
   /// equivalent spellings too).
   @inlinable
-  public func sameBytes(as other: String) -> Bool {
+  package func sameBytes(as other: String) -> Bool {
     withBytes { a in other.withBytes { b in a.sameBytes(as: b) } }
   }
 
   /// Calls `body` with the string's UTF-8 bytes, in place when they are stored contiguously
   /// (native strings), copied otherwise.
   @inlinable
-  public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+  package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
     var copy = self
     return copy.withUTF8(body)
@@ -23,7 +23,7 @@ extension String {
 extension UnsafeBufferPointer<UInt8> {
   /// Whether no byte has its high bit set, read a word at a time.
   @inlinable
-  public var isASCII: Bool {
+  package var isASCII: Bool {
     guard let base = baseAddress else { return true }
     let raw = UnsafeRawPointer(base)
     var high: UInt64 = 0
@@ -40,7 +40,7 @@ extension UnsafeBufferPointer<UInt8> {
   }
 
   @inlinable
-  public func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+  package func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
     guard count == other.count else { return false }
     guard let a = baseAddress, let b = other.baseAddress else { return true }  // both empty
     return memcmp(a, b, count) == 0

@@ -10,18 +10,18 @@ import Foundation
 
 /// Where cairn keeps things, by the XDG base-directory rules, so two environments with
 /// different `XDG_*` variables never share state.
-public struct CairnPaths: Sendable {
+package struct CairnPaths: Sendable {
   /// `$XDG_STATE_HOME/cairn`: per-partition state (observed store, journal, session token).
-  public let stateHome: String
+  package let stateHome: String
   /// `$XDG_CACHE_HOME/cairn`: content-derived caches (the hash cache, server-asset cache).
-  public let cacheHome: String
+  package let cacheHome: String
   /// `$XDG_CONFIG_HOME/cairn`: the configuration file.
-  public let configHome: String
+  package let configHome: String
   /// `$XDG_DATA_HOME`: where the freedesktop.org home trash lives (`$XDG_DATA_HOME/Trash`).
-  public let dataHome: String
-  public let home: String
+  package let dataHome: String
+  package let home: String
 
-  public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+  package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
     let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     func base(_ variable: String, _ fallback: String) -> String {
       // The spec says relative values are invalid and must be ignored.
@@ -36,23 +36,23 @@ public struct CairnPaths: Sendable {
   }
 
   /// The configuration file: `KEY=value` lines, as a `.env` file.
-  public var configFile: String { configHome + "/config" }
+  package var configFile: String { configHome + "/config" }
 
   /// The global hash cache database.
-  public var hashCache: String { cacheHome + "/hashes.sqlite" }
+  package var hashCache: String { cacheHome + "/hashes.sqlite" }
 
   /// The state folder of one (server, user) partition.
-  public func partitionDirectory(_ partition: ServerPartition) -> String {
+  package func partitionDirectory(_ partition: ServerPartition) -> String {
     stateHome + "/servers/" + partition.directoryName
   }
 
   /// The cache folder of one partition (server-asset cache).
-  public func partitionCacheDirectory(_ partition: ServerPartition) -> String {
+  package func partitionCacheDirectory(_ partition: ServerPartition) -> String {
     cacheHome + "/servers/" + partition.directoryName
   }
 
   /// Creates `path` and its parents with mode 0700 (private: it holds state about a library).
-  public static func makePrivateDirectory(_ path: String) throws(CairnError) {
+  package static func makePrivateDirectory(_ path: String) throws(CairnError) {
     var built = path.hasPrefix("/") ? "" : "."
     for component in path.split(separator: "/") {
       built += "/" + component
@@ -65,7 +65,7 @@ public struct CairnPaths: Sendable {
 
   /// Writes `bytes` to `path` atomically (temp file, fsync, rename) with mode 0600. With
   /// `durable` false there is no fsync: for a file whose reader verifies it and can do without.
-  public static func writePrivateFile(_ path: String, _ bytes: [UInt8], durable: Bool = true)
+  package static func writePrivateFile(_ path: String, _ bytes: [UInt8], durable: Bool = true)
     throws(CairnError)
   {
     let temporary = path + ".tmp-\(getpid())"

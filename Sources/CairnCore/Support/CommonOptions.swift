@@ -1,22 +1,22 @@
 import ArgumentParser
 
 /// The flags every tool takes.
-public struct CommonOptions: ParsableArguments {
+package struct CommonOptions: ParsableArguments {
   @Flag(name: .shortAndLong, help: "Narrate each phase and how long it took, on stderr.")
-  public var verbose = false
+  package var verbose = false
 
   @Flag(name: .shortAndLong, help: "Print nothing on stderr but errors (no progress, no summary).")
-  public var quiet = false
+  package var quiet = false
 
-  public init() {}
+  package init() {}
 
-  public mutating func validate() throws {
+  package mutating func validate() throws {
     if verbose && quiet { throw ValidationError("--verbose and --quiet exclude each other") }
   }
 }
 
 /// How a tool's `run()` starts and ends, the same way for all of them.
-public enum Tool {
+package enum Tool {
   /// Sets up diagnostics for the tool `command` names (see `toolName`), runs `body`, and turns
   /// a `CairnError` into its one-line message and exit status.
   ///
@@ -24,7 +24,7 @@ public enum Tool {
   /// record, so the next stage stops with the same status instead of reading a stream that
   /// was cut short (see `AbortRecord`). Not for status 1 (the stream ended properly and
   /// carries its errors in-band), and not onto a terminal, where nobody reads records.
-  public static func run<Command: ParsableCommand>(
+  package static func run<Command: ParsableCommand>(
     _ command: Command.Type, _ options: CommonOptions, writesRecords: Bool = true,
     _ body: () async throws -> ExitStatus
   ) async throws {
@@ -64,5 +64,5 @@ public enum Tool {
 extension ParsableCommand {
   /// The tool's name as its configuration declares it, which is the binary's name. A
   /// subcommand names its tool through the root command (`CairnObserve.toolName`).
-  public static var toolName: String { configuration.commandName ?? "cairn" }
+  package static var toolName: String { configuration.commandName ?? "cairn" }
 }

@@ -6,20 +6,20 @@ import Foundation
 /// Keys: `IMMICH_URL`, `IMMICH_API_KEY`, `IMMICH_EMAIL`, `IMMICH_PASSWORD`,
 /// `CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`, `CAIRN_THRESHOLD_PERCENT`, `CAIRN_FLOOR`,
 /// `CAIRN_TRASH_FOLDERS`.
-public struct Configuration: Sendable {
-  public let paths: CairnPaths
+package struct Configuration: Sendable {
+  package let paths: CairnPaths
   private let values: [String: String]
   /// Where each value came from (`environment`, a file path), for `--check` output.
   private let origins: [String: String]
 
-  public init(values: [String: String], origins: [String: String] = [:], paths: CairnPaths) {
+  package init(values: [String: String], origins: [String: String] = [:], paths: CairnPaths) {
     self.values = values
     self.origins = origins
     self.paths = paths
   }
 
   /// Loads the configuration the way every tool does.
-  public static func load(
+  package static func load(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     workingDirectory: String = FileManager.default.currentDirectoryPath
   ) throws(CairnError) -> Configuration {
@@ -40,17 +40,17 @@ public struct Configuration: Sendable {
     return Configuration(values: values, origins: origins, paths: paths)
   }
 
-  public func string(_ key: String) -> String? {
+  package func string(_ key: String) -> String? {
     values[key].flatMap { $0.isEmpty ? nil : $0 }
   }
 
-  public func origin(of key: String) -> String? { origins[key] }
+  package func origin(of key: String) -> String? { origins[key] }
 
-  public var serverURL: String? { string("IMMICH_URL") }
-  public var apiKey: Secret? { string("IMMICH_API_KEY").map(Secret.init) }
+  package var serverURL: String? { string("IMMICH_URL") }
+  package var apiKey: Secret? { string("IMMICH_API_KEY").map(Secret.init) }
 
   /// An integer setting within `range`, or `fallback` when unset.
-  public func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int)
+  package func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int)
     throws(CairnError) -> Int
   {
     guard let text = string(key) else { return fallback }
@@ -64,7 +64,7 @@ public struct Configuration: Sendable {
   }
 
   /// Parses `.env`-style text: `KEY=value`, `export KEY=value`, quotes, `#` comments.
-  public static func parseKeyValueLines(_ text: String, source: String) throws(CairnError)
+  package static func parseKeyValueLines(_ text: String, source: String) throws(CairnError)
     -> [(String, String)]
   {
     var pairs: [(String, String)] = []

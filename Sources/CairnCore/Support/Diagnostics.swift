@@ -9,10 +9,10 @@ import Foundation
 #endif
 
 /// Human-facing lines on stderr: `cairn-tool: where: what`. Never anything on stdout.
-public enum Diagnostics {
-  public enum Verbosity: Int, Sendable, Comparable {
+package enum Diagnostics {
+  package enum Verbosity: Int, Sendable, Comparable {
     case quiet, normal, verbose
-    public static func < (a: Verbosity, b: Verbosity) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: Verbosity, b: Verbosity) -> Bool { a.rawValue < b.rawValue }
   }
 
   private struct Settings {
@@ -23,45 +23,45 @@ public enum Diagnostics {
   private static let settings = Locked(Settings())
 
   /// Set once at start-up by the tool's entry point.
-  public static var tool: String {
+  package static var tool: String {
     get { settings.current.tool }
     set { settings.withLock { $0.tool = newValue } }
   }
 
-  public static var verbosity: Verbosity {
+  package static var verbosity: Verbosity {
     get { settings.current.verbosity }
     set { settings.withLock { $0.verbosity = newValue } }
   }
 
   /// True when stderr is a terminal and NO_COLOR is unset: colour and progress are allowed.
-  public static let stderrIsTerminal: Bool = isatty(2) == 1
+  package static let stderrIsTerminal: Bool = isatty(2) == 1
 
-  public static var useColor: Bool {
+  package static var useColor: Bool {
     stderrIsTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
   }
 
-  public static func error(_ message: String, at location: String? = nil) {
+  package static func error(_ message: String, at location: String? = nil) {
     emit(message, at: location, color: "31")
   }
 
-  public static func warning(_ message: String, at location: String? = nil) {
+  package static func warning(_ message: String, at location: String? = nil) {
     guard verbosity > .quiet else { return }
     emit("warning: " + message, at: location, color: "33")
   }
 
   /// A plain informational line (summaries); silenced by `-q`.
-  public static func info(_ message: String) {
+  package static func info(_ message: String) {
     guard verbosity > .quiet else { return }
     emit(message, at: nil, color: nil)
   }
 
   /// Narration for `-v`: what the tool is doing and how long it took.
-  public static func verbose(_ message: String) {
+  package static func verbose(_ message: String) {
     guard verbosity >= .verbose else { return }
     emit(message, at: nil, color: "2")
   }
 
-  public static func emit(_ message: String, at location: String?, color: String?) {
+  package static func emit(_ message: String, at location: String?, color: String?) {
     var prefix = tool + ": "
     if let color, useColor { prefix = "\u{1B}[1;\(color)m\(tool):\u{1B}[0m " }
     let line = prefix + (location.map { "\($0): " } ?? "") + message + "\n"
@@ -70,7 +70,7 @@ public enum Diagnostics {
   }
 
   /// Unbuffered, so lines interleave correctly with other processes' output.
-  public static func writeStderr(_ text: String) {
+  package static func writeStderr(_ text: String) {
     var text = text
     _ = text.withUTF8 { POSIXIO.writeAll(2, UnsafeRawBufferPointer($0)) }
   }
@@ -78,14 +78,14 @@ public enum Diagnostics {
 }
 
 /// Times the phases of a run and narrates them under `-v` (`cairn-hash: walk: 12,345 files, 0.41 s`).
-public struct PhaseClock: Sendable {
+package struct PhaseClock: Sendable {
   private var started = ContinuousClock.now
-  public private(set) var phases: [(name: String, seconds: Double)] = []
+  package private(set) var phases: [(name: String, seconds: Double)] = []
 
-  public init() {}
+  package init() {}
 
   /// Ends the current phase, reports it under `-v`, and starts the next.
-  public mutating func lap(_ name: String, _ detail: String? = nil) {
+  package mutating func lap(_ name: String, _ detail: String? = nil) {
     let now = ContinuousClock.now
     let elapsed = now - started
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -96,7 +96,7 @@ public struct PhaseClock: Sendable {
   }
 
   /// Times `body` as one phase.
-  public mutating func measure<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+  package mutating func measure<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
     started = ContinuousClock.now
     let value = try body()
     lap(name)

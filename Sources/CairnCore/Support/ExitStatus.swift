@@ -1,5 +1,5 @@
 /// The exit statuses every cairn tool uses; `man/cairn.7` documents the same table.
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+package enum ExitStatus: Int32, Sendable, CaseIterable {
   /// Everything asked for was done.
   case success = 0
   /// The tool finished, but some items failed (unreadable files, assets the server refused);
@@ -28,7 +28,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case downstreamClosed = 141
 
   /// One line per status, for `--help` discussions and man pages.
-  public var meaning: String {
+  package var meaning: String {
     switch self {
     case .success: return "success"
     case .partial: return "finished, but some items failed"
@@ -47,16 +47,16 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 }
 
 /// An error that ends a tool: a one-line message and the status to exit with.
-public struct CairnError: Error, Sendable, CustomStringConvertible {
-  public let status: ExitStatus
+package struct CairnError: Error, Sendable, CustomStringConvertible {
+  package let status: ExitStatus
   /// Where the problem is (a path, `<stdin>:17`, a URL); printed before the message.
-  public let location: String?
-  public let message: String
+  package let location: String?
+  package let message: String
   /// Set when the input carried an upstream stage's `abort` record: this tool stops for that
   /// reason, passes the record on and exits with its status (see `Tool.run`).
-  public let abort: AbortRecord?
+  package let abort: AbortRecord?
 
-  public init(_ status: ExitStatus, _ message: String, at location: String? = nil) {
+  package init(_ status: ExitStatus, _ message: String, at location: String? = nil) {
     self.status = status
     self.message = message
     self.location = location
@@ -64,7 +64,7 @@ public struct CairnError: Error, Sendable, CustomStringConvertible {
   }
 
   /// Stopping because an upstream stage failed, as `record` says.
-  public init(aborted record: AbortRecord, at location: String? = nil) {
+  package init(aborted record: AbortRecord, at location: String? = nil) {
     self.status = record.status
     self.message =
       "stopped: \(record.tool) failed (exit status \(record.status.rawValue)): "
@@ -73,12 +73,12 @@ public struct CairnError: Error, Sendable, CustomStringConvertible {
     self.abort = record
   }
 
-  public var description: String {
+  package var description: String {
     location.map { "\($0): \(message)" } ?? message
   }
 
-  public static func refused(_ message: String) -> CairnError { CairnError(.refused, message) }
-  public static func malformed(_ error: InputError) -> CairnError {
+  package static func refused(_ message: String) -> CairnError { CairnError(.refused, message) }
+  package static func malformed(_ error: InputError) -> CairnError {
     CairnError(.malformedInput, error.description)
   }
 }

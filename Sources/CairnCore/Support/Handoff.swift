@@ -3,14 +3,14 @@ import Foundation
 /// A value one thread hands to another once, early in a longer piece of work: the server's
 /// identity, known from a listing's first line, so that the scan can be recorded while the
 /// rest of the listing is still being read.
-public final class Handoff<Value: Sendable>: Sendable {
+package final class Handoff<Value: Sendable>: Sendable {
   private let result = Locked<Result<Value, CairnError>?>(nil)
   private let ready = DispatchSemaphore(value: 0)
 
-  public init() {}
+  package init() {}
 
   /// Hands over `value` (or `error`); only the first call counts.
-  public func deliver(_ outcome: Result<Value, CairnError>) {
+  package func deliver(_ outcome: Result<Value, CairnError>) {
     let first = result.withLock { result in
       guard result == nil else { return false }
       result = outcome
@@ -20,7 +20,7 @@ public final class Handoff<Value: Sendable>: Sendable {
   }
 
   /// Waits for the value and returns it, or throws the error handed over instead.
-  public func value() throws(CairnError) -> Value {
+  package func value() throws(CairnError) -> Value {
     while true {
       if let outcome = result.current { return try outcome.get() }
       ready.wait()

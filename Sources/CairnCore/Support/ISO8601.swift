@@ -2,7 +2,7 @@ import Foundation
 
 extension Date {
   /// ISO-8601 UTC with milliseconds (`2026-11-22T10:15:00.123Z`), the form every record uses.
-  public var iso8601: String {
+  package var iso8601: String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(24)
     JSONBytes.appendISO8601(timeIntervalSince1970, to: &bytes)
@@ -10,13 +10,13 @@ extension Date {
   }
 
   /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; nil for anything else.
-  public init?(iso8601 text: String) {
+  package init?(iso8601 text: String) {
     guard let seconds = text.withBytes(Self.iso8601Seconds) else { return nil }
     self.init(timeIntervalSince1970: seconds)
   }
 
   /// Whether `bytes` are a date `init(iso8601:)` reads, without building the date.
-  public static func isISO8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  package static func isISO8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     iso8601Seconds(bytes) != nil
   }
 

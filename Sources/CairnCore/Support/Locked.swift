@@ -1,17 +1,17 @@
 import Foundation
 
 /// A value behind a lock, for the little shared mutable state the tools have.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
   private var value: Value
   private let lock = NSLock()
 
-  public init(_ value: Value) { self.value = value }
+  package init(_ value: Value) { self.value = value }
 
-  public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+  package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)
   }
 
-  public var current: Value { withLock { $0 } }
+  package var current: Value { withLock { $0 } }
 }

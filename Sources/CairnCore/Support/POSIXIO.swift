@@ -7,10 +7,10 @@
 #endif
 
 /// The one loop that writes a buffer to a file descriptor completely.
-public enum POSIXIO {
+package enum POSIXIO {
   /// Writes all of `bytes` to `fd`, going on after short writes and EINTR.
   /// Returns 0, or the `errno` of the write that failed.
-  public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+  package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
     guard let base = bytes.baseAddress else { return 0 }
     var offset = 0
     while offset < bytes.count {

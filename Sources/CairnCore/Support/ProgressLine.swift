@@ -10,16 +10,16 @@ import Foundation
 /// A tool's phases report through the shared line with one call at each seam: `phase(_:)` says
 /// what is running, `count(_:_:of:)` and `advance(_:by:of:)` keep counts, `show(_:)` replaces
 /// the whole text (`cairn-hash`'s files, bytes and rate).
-public final class ProgressLine: @unchecked Sendable {
+package final class ProgressLine: @unchecked Sendable {
   /// The process's line on standard error.
-  public static let standardError = ProgressLine(
+  package static let standardError = ProgressLine(
     allowed: Diagnostics.stderrIsTerminal
       && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty,
     interval: interval(ProcessInfo.processInfo.environment["CAIRN_PROGRESS_INTERVAL"]),
     write: { Diagnostics.writeStderr($0) })
 
   /// Whether this line may draw at all (a terminal, colour allowed); `-q` is checked per draw.
-  public let isAllowed: Bool
+  package let isAllowed: Bool
   private let interval: Duration
   private let write: @Sendable (String) -> Void
   private let state: Locked<State>
@@ -33,7 +33,7 @@ public final class ProgressLine: @unchecked Sendable {
   }
 
   /// A line that writes with `write`; `standardError` is the one tools use.
-  public init(
+  package init(
     allowed: Bool, interval: Duration = .milliseconds(100),
     write: @escaping @Sendable (String) -> Void
   ) {
@@ -53,7 +53,7 @@ public final class ProgressLine: @unchecked Sendable {
 
   /// Says what is running now (`recording 120000 files`); drawn at once unless the line was
   /// drawn less than an interval ago. The counts stay.
-  public func phase(_ text: String) {
+  package func phase(_ text: String) {
     guard isAllowed else { return }
     update {
       $0.phase = text
@@ -62,7 +62,7 @@ public final class ProgressLine: @unchecked Sendable {
   }
 
   /// Sets the count of `what` (`assets listed`), out of `total` when it is known.
-  public func count(_ what: String, _ value: Int, of total: Int? = nil) {
+  package func count(_ what: String, _ value: Int, of total: Int? = nil) {
     guard isAllowed else { return }
     update { state in
       if let index = state.counts.firstIndex(where: { $0.what == what }) {
@@ -74,7 +74,7 @@ public final class ProgressLine: @unchecked Sendable {
   }
 
   /// Adds `amount` to the count of `what`.
-  public func advance(_ what: String, by amount: Int = 1, of total: Int? = nil) {
+  package func advance(_ what: String, by amount: Int = 1, of total: Int? = nil) {
     guard isAllowed else { return }
     update { state in
       if let index = state.counts.firstIndex(where: { $0.what == what }) {
@@ -87,7 +87,7 @@ public final class ProgressLine: @unchecked Sendable {
   }
 
   /// Replaces the whole text; `text` is made only when the line is about to be drawn.
-  public func show(_ text: @autoclosure () -> String) {
+  package func show(_ text: @autoclosure () -> String) {
     guard isAllowed else { return }
     let now = ContinuousClock.now
     state.withLock { state in
@@ -99,7 +99,7 @@ public final class ProgressLine: @unchecked Sendable {
 
   /// Erases the line, so a message or the shell prompt starts on a clean line; what it says is
   /// kept for the next draw.
-  public func clear() {
+  package func clear() {
     guard isAllowed else { return }
     state.withLock { state in
       guard state.drawn else { return }
@@ -109,7 +109,7 @@ public final class ProgressLine: @unchecked Sendable {
   }
 
   /// Erases the line and forgets what it said: the run (or its part that had progress) is over.
-  public func finish() {
+  package func finish() {
     guard isAllowed else { return }
     state.withLock { state in
       if state.drawn { write("\r\u{1B}[K") }

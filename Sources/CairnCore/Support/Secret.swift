@@ -2,13 +2,13 @@
 ///
 /// Its descriptions are redacted, so an interpolation into a log or error message shows
 /// `<redacted>`; the value is only reachable through `reveal()`, at the one place that sends it.
-public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+package struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
   private let value: String
 
-  public init(_ value: String) { self.value = value }
+  package init(_ value: String) { self.value = value }
 
-  public func reveal() -> String { value }
-  public var isEmpty: Bool { value.isEmpty }
-  public var description: String { "<redacted>" }
-  public var debugDescription: String { "<redacted>" }
+  package func reveal() -> String { value }
+  package var isEmpty: Bool { value.isEmpty }
+  package var description: String { "<redacted>" }
+  package var debugDescription: String { "<redacted>" }
 }

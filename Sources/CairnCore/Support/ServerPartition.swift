@@ -3,17 +3,17 @@
 /// Two accounts on one server, or one account reached by two URLs, never share observed
 /// checksums, journals or exclusions. The hash cache is global: it is derived from file
 /// content only.
-public struct ServerPartition: Sendable, Hashable, CustomStringConvertible {
-  public let serverURL: String
-  public let userId: String
+package struct ServerPartition: Sendable, Hashable, CustomStringConvertible {
+  package let serverURL: String
+  package let userId: String
 
-  public init(serverURL: String, userId: String) {
+  package init(serverURL: String, userId: String) {
     self.serverURL = serverURL
     self.userId = userId.lowercased()
   }
 
   /// A folder name a person can recognise: `photos.example.net_2283_api__<user id>`.
-  public var directoryName: String {
+  package var directoryName: String {
     var text = serverURL
     for scheme in ["https://", "http://"] where text.hasPrefix(scheme) {
       text.removeFirst(scheme.count)
@@ -25,7 +25,7 @@ public struct ServerPartition: Sendable, Hashable, CustomStringConvertible {
     return safe.trimmingSuffix("_") + "__" + userId
   }
 
-  public var description: String { "\(serverURL) (user \(userId))" }
+  package var description: String { "\(serverURL) (user \(userId))" }
 }
 
 extension String {

@@ -10,19 +10,19 @@ import Foundation
 
 /// The person at the controlling terminal. Questions and passwords go through `/dev/tty`, not
 /// standard input and output: those carry records, and a pipeline has them redirected.
-public final class Terminal {
+package final class Terminal {
   private let fd: Int32
   private let ownsDescriptor: Bool
 
   /// The controlling terminal; nil when there is none (cron, CI, a detached service).
-  public static func open() -> Terminal? {
+  package static func open() -> Terminal? {
     let fd = openControllingTerminal()
     guard fd >= 0 else { return nil }
     return Terminal(fd, owning: true)
   }
 
   /// A terminal on a descriptor the caller keeps open, e.g. a pseudo-terminal in a test.
-  public convenience init(fileDescriptor: Int32) { self.init(fileDescriptor, owning: false) }
+  package convenience init(fileDescriptor: Int32) { self.init(fileDescriptor, owning: false) }
 
   private init(_ fd: Int32, owning: Bool) {
     self.fd = fd
@@ -34,11 +34,11 @@ public final class Terminal {
   }
 
   /// Whether standard input is a terminal: then no records are coming through it.
-  public static var standardInputIsTerminal: Bool { isatty(0) == 1 }
+  package static var standardInputIsTerminal: Bool { isatty(0) == 1 }
 
   /// Asks `question` (`[y/N]` is added) and reads the answer: true for `y` or `yes`, in any
   /// case; false for anything else, an empty line or the end of input.
-  public func confirm(_ question: String) -> Bool {
+  package func confirm(_ question: String) -> Bool {
     write(question + " [y/N] ")
     guard let answer = readLine() else { return false }
     let word = answer.trimmingCharacters(in: .whitespaces).lowercased()
@@ -47,7 +47,7 @@ public final class Terminal {
 
   /// The line typed after `prompt`, with echo off (the newline is still echoed); nil when
   /// this is not a terminal whose echo can be turned off.
-  public func readSecret(prompt: String) -> Secret? {
+  package func readSecret(prompt: String) -> Secret? {
     var saved = termios()
     guard tcgetattr(fd, &saved) == 0 else { return nil }
     var quiet = saved

@@ -1,4 +1,4 @@
 /// The version every tool reports with `--version` and writes into stream headers.
-public enum CairnVersion {
-  public static let current = "0.1.0"
+package enum CairnVersion {
+  package static let current = "0.1.0"
 }

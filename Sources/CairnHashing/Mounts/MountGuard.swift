@@ -1,12 +1,12 @@
 /// A file system that a root's last scan had and this one does not: the subtree it held is not
 /// known, so it is reported as an error and the root is incomplete (nothing under it can be
 /// judged gone).
-public struct MountLoss: Sendable, Equatable {
+package struct MountLoss: Sendable, Equatable {
   /// The mount point (or the root), as the scan names paths.
-  public var path: String
+  package var path: String
   /// `mount-lost` or `device-changed`, the error record's code.
-  public var code: String
-  public var message: String
+  package var code: String
+  package var message: String
 }
 
 /// The judgment of one root against what its last scan saw: pure, so it can be tested in a line.

@@ -15,14 +15,14 @@ import Foundation
 /// Kept in the state folder (`$XDG_STATE_HOME/cairn/scan-mounts.json`), not beside the hash
 /// cache: a cache may be deleted at any time and is skipped by `--no-cache`, and losing this
 /// memory would let an unmounted volume read as deletions again.
-public struct MountMemory: Sendable, Equatable, Codable {
-  public struct Root: Sendable, Equatable, Codable {
+package struct MountMemory: Sendable, Equatable, Codable {
+  package struct Root: Sendable, Equatable, Codable {
     /// `st_dev` of the root folder.
-    public var device: UInt64
+    package var device: UInt64
     /// Mount points under the root, relative to it, and the files the walk found under each.
-    public var mounts: [String: Int]
+    package var mounts: [String: Int]
 
-    public init(device: UInt64, mounts: [String: Int]) {
+    package init(device: UInt64, mounts: [String: Int]) {
       self.device = device
       self.mounts = mounts
     }
@@ -31,15 +31,15 @@ public struct MountMemory: Sendable, Equatable, Codable {
   static let formatVersion = 1
   var version = MountMemory.formatVersion
   /// By root path, as the scan was given it.
-  public var roots: [String: Root] = [:]
+  package var roots: [String: Root] = [:]
 
-  public init(roots: [String: Root] = [:]) {
+  package init(roots: [String: Root] = [:]) {
     self.roots = roots
   }
 
   /// The memory at `path`; empty when there is none. A damaged file is reported and treated as
   /// empty: the scan still runs, without the guard it would have given.
-  public static func load(from path: String) -> MountMemory {
+  package static func load(from path: String) -> MountMemory {
     guard let data = FileManager.default.contents(atPath: path) else { return MountMemory() }
     guard let memory = try? JSONDecoder().decode(MountMemory.self, from: data),
       memory.version == formatVersion
@@ -52,7 +52,7 @@ public struct MountMemory: Sendable, Equatable, Codable {
 
   /// Replaces the entries of `updated` roots in the file at `path`, under a lock, so two scans
   /// of different roots at once both keep what they learnt.
-  public static func save(_ updated: [String: Root], to path: String) throws(CairnError) {
+  package static func save(_ updated: [String: Root], to path: String) throws(CairnError) {
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
     if !folder.isEmpty { try CairnPaths.makePrivateDirectory(folder) }
     let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

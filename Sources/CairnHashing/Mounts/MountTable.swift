@@ -13,10 +13,10 @@ import Foundation
 /// The table, not `st_dev`, says what is mounted: a bind mount of a folder from the same file
 /// system (the usual way a second disk's photos are grafted into a library) keeps its parent's
 /// device number, so only the table can tell the folder was a mount point.
-public enum MountTable {
+package enum MountTable {
   /// Every mount point, as the canonical paths the kernel prints; nil when the table can't be
   /// read (no /proc, or not Linux): then nothing can be said about mounts.
-  public static func current(at path: String = "/proc/self/mountinfo") -> Set<String>? {
+  package static func current(at path: String = "/proc/self/mountinfo") -> Set<String>? {
     #if os(Linux)
       guard let data = FileManager.default.contents(atPath: path) else { return nil }
       return parse(String(decoding: data, as: UTF8.self))
@@ -57,7 +57,7 @@ public enum MountTable {
   }
 
   /// `path` with every symbolic link resolved, as the table names it; nil when it can't be.
-  public static func canonical(_ path: String) -> String? {
+  package static func canonical(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)

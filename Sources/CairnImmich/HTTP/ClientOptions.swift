@@ -1,19 +1,19 @@
 import CairnCore
 
 /// Timeouts and retry bounds for every call the client makes.
-public struct ClientOptions: Sendable, Equatable {
+package struct ClientOptions: Sendable, Equatable {
   /// How long one request may take, from sending it to the end of the answer.
-  public var requestTimeout: Duration
+  package var requestTimeout: Duration
   /// How long the sync stream may take to start answering (its body may then take longer,
   /// as long as bytes keep arriving within `requestTimeout`).
-  public var streamTimeout: Duration
+  package var streamTimeout: Duration
   /// Attempts for a request that is safe to repeat (1 = no retry).
-  public var maxAttempts: Int
+  package var maxAttempts: Int
   /// The wait before the first retry; it doubles on each further attempt up to `maxBackoff`.
-  public var initialBackoff: Duration
-  public var maxBackoff: Duration
+  package var initialBackoff: Duration
+  package var maxBackoff: Duration
 
-  public init(
+  package init(
     requestTimeout: Duration = .seconds(30), streamTimeout: Duration = .seconds(120),
     maxAttempts: Int = 4, initialBackoff: Duration = .milliseconds(250),
     maxBackoff: Duration = .seconds(4)
@@ -27,7 +27,7 @@ public struct ClientOptions: Sendable, Equatable {
 
   /// The defaults, adjusted by `CAIRN_HTTP_TIMEOUT` (seconds per request, 1…600) and
   /// `CAIRN_HTTP_ATTEMPTS` (1…10) from the configuration.
-  public static func from(_ configuration: Configuration) throws(CairnError) -> ClientOptions {
+  package static func from(_ configuration: Configuration) throws(CairnError) -> ClientOptions {
     var options = ClientOptions()
     let timeout = try configuration.integer("CAIRN_HTTP_TIMEOUT", in: 1...600, default: 30)
     options.requestTimeout = .seconds(timeout)

@@ -4,9 +4,9 @@ import CairnCore
 ///
 /// Every public method of `ImmichClient` throws only this type. `cairnError` turns it into the
 /// one-line message and exit status a tool ends with (`throw error.cairnError`).
-public struct ImmichError: Error, Sendable, CustomStringConvertible {
+package struct ImmichError: Error, Sendable, CustomStringConvertible {
   /// What kind of failure, which decides the exit status.
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// Wrong or missing configuration (no URL, no key, malformed URL): exit 78.
     case configuration
     /// The credential was rejected (401): exit 77.
@@ -23,17 +23,17 @@ public struct ImmichError: Error, Sendable, CustomStringConvertible {
     case transport
   }
 
-  public let kind: Kind
+  package let kind: Kind
   /// The HTTP status, when the server answered.
-  public let httpStatus: Int?
+  package let httpStatus: Int?
   /// The server's own `message`, when it sent one (already free of credentials).
-  public let serverMessage: String?
+  package let serverMessage: String?
   /// `METHOD /api/path`, or the URL that failed.
-  public let request: String?
+  package let request: String?
   /// The whole human line, without the tool prefix.
-  public let message: String
+  package let message: String
 
-  public init(
+  package init(
     _ kind: Kind, _ message: String, httpStatus: Int? = nil, serverMessage: String? = nil,
     request: String? = nil
   ) {
@@ -44,10 +44,10 @@ public struct ImmichError: Error, Sendable, CustomStringConvertible {
     self.request = request
   }
 
-  public var description: String { message }
+  package var description: String { message }
 
   /// The exit status a tool should end with.
-  public var exitStatus: ExitStatus {
+  package var exitStatus: ExitStatus {
     switch kind {
     case .configuration: return .configuration
     case .unauthorized, .forbidden: return .permission
@@ -61,10 +61,10 @@ public struct ImmichError: Error, Sendable, CustomStringConvertible {
   }
 
   /// The same failure as the `CairnError` every tool's `Tool.run` reports.
-  public var cairnError: CairnError { CairnError(exitStatus, message) }
+  package var cairnError: CairnError { CairnError(exitStatus, message) }
 
   /// The permission named by a `403 Missing required permission: X`, if that is what this is.
-  public var missingPermission: String? {
+  package var missingPermission: String? {
     guard kind == .forbidden, let serverMessage else { return nil }
     let prefix = "Missing required permission: "
     guard serverMessage.hasPrefix(prefix) else { return nil }

@@ -2,15 +2,15 @@ import CairnCore
 
 /// How well the Live Photos of a listing hold together. A still points at its hidden motion
 /// video with `livePhotoVideoId`; trash does not cascade, so cairn must handle both halves.
-public struct LivePhotoReport: Sendable, Equatable {
+package struct LivePhotoReport: Sendable, Equatable {
   /// Stills whose `livePhotoVideoId` names no listed asset (the video is gone or not owned).
-  public var dangling: [AssetRecord]
+  package var dangling: [AssetRecord]
   /// Hidden videos that no still points at: leftovers no view in Immich shows.
-  public var orphans: [AssetRecord]
+  package var orphans: [AssetRecord]
   /// Stills with a video that is present.
-  public var pairs: Int
+  package var pairs: Int
 
-  public init(_ assets: [AssetRecord]) {
+  package init(_ assets: [AssetRecord]) {
     var byId: [String: AssetRecord] = [:]
     for asset in assets { byId[asset.id] = asset }
     var referenced = Set<String>()
@@ -31,7 +31,7 @@ public struct LivePhotoReport: Sendable, Equatable {
 
   /// The motion videos linked to `stillIds` that the listing holds: what must go to the
   /// trash (and carry the run tag) together with the stills.
-  public static func linkedVideos(of stillIds: some Sequence<String>, in assets: [AssetRecord])
+  package static func linkedVideos(of stillIds: some Sequence<String>, in assets: [AssetRecord])
     -> [String]
   {
     var byId: [String: AssetRecord] = [:]

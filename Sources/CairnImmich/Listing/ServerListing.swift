@@ -2,22 +2,22 @@ import CairnCore
 
 /// The user's own assets on the server: what `cairn-fetch` emits, with the counts of its
 /// `end` record.
-public struct ServerListing: Sendable, Equatable {
+package struct ServerListing: Sendable, Equatable {
   /// Owned, non-locked assets (trashed ones included, flagged), sorted by id.
-  public var assets: [AssetRecord]
+  package var assets: [AssetRecord]
   /// Assets of partners the search returned; never candidates, only counted.
-  public var partnerSkipped: Int
+  package var partnerSkipped: Int
   /// Owned assets in the locked folder (the sync stream sends them); never listed.
-  public var lockedSkipped: Int
+  package var lockedSkipped: Int
 
-  public init(assets: [AssetRecord], partnerSkipped: Int = 0, lockedSkipped: Int = 0) {
+  package init(assets: [AssetRecord], partnerSkipped: Int = 0, lockedSkipped: Int = 0) {
     self.assets = assets
     self.partnerSkipped = partnerSkipped
     self.lockedSkipped = lockedSkipped
   }
 
   /// Keeps the assets `ownerId` owns and that are not locked, each id once, sorted by id.
-  public init(filtering records: some Sequence<AssetRecord>, ownerId: String) {
+  package init(filtering records: some Sequence<AssetRecord>, ownerId: String) {
     let owner = ownerId.lowercased()
     var kept: [AssetRecord] = []
     var partners = Set<String>()
@@ -46,16 +46,16 @@ public struct ServerListing: Sendable, Equatable {
     lockedSkipped = ordered ? locked.count : locked.subtracting(kept.map(\.id)).count
   }
 
-  public var trashed: Int { assets.reduce(0) { $0 + ($1.isTrashed ? 1 : 0) } }
+  package var trashed: Int { assets.reduce(0) { $0 + ($1.isTrashed ? 1 : 0) } }
 
   /// Assets per visibility (`timeline`, `archive`, `hidden`).
-  public var perVisibility: [String: Int] {
+  package var perVisibility: [String: Int] {
     var counts: [String: Int] = [:]
     for asset in assets { counts[asset.visibility, default: 0] += 1 }
     return counts
   }
 
-  public var summary: ListingSummary {
+  package var summary: ListingSummary {
     ListingSummary(
       assets: assets.count, trashed: trashed, perVisibility: perVisibility,
       partnerSkipped: partnerSkipped, lockedSkipped: lockedSkipped)
@@ -63,16 +63,16 @@ public struct ServerListing: Sendable, Equatable {
 }
 
 /// The counts of a listing, whichever way it was obtained.
-public struct ListingSummary: Sendable, Equatable {
+package struct ListingSummary: Sendable, Equatable {
   /// Owned, non-locked assets listed (trashed ones included).
-  public var assets = 0
-  public var trashed = 0
+  package var assets = 0
+  package var trashed = 0
   /// Listed assets per visibility (`timeline`, `archive`, `hidden`).
-  public var perVisibility: [String: Int] = [:]
-  public var partnerSkipped = 0
-  public var lockedSkipped = 0
+  package var perVisibility: [String: Int] = [:]
+  package var partnerSkipped = 0
+  package var lockedSkipped = 0
 
-  public init(
+  package init(
     assets: Int = 0, trashed: Int = 0, perVisibility: [String: Int] = [:],
     partnerSkipped: Int = 0, lockedSkipped: Int = 0
   ) {
@@ -90,18 +90,18 @@ public struct ListingSummary: Sendable, Equatable {
 /// `timeline` only, and on v3 naming them keeps `locked` out by construction rather than by a
 /// default that changed once already. `withDeleted` makes trashed assets show (`isTrashed`).
 /// Every page is fetched before anything is returned: a failure leaves no partial listing.
-public struct SearchLister: Sendable {
-  public let client: ImmichClient
-  public let ownerId: String
-  public var pageSize: Int
+package struct SearchLister: Sendable {
+  package let client: ImmichClient
+  package let ownerId: String
+  package var pageSize: Int
 
-  public init(client: ImmichClient, ownerId: String, pageSize: Int = 1000) {
+  package init(client: ImmichClient, ownerId: String, pageSize: Int = 1000) {
     self.client = client
     self.ownerId = ownerId
     self.pageSize = pageSize
   }
 
-  public func list(progress: (@Sendable (Int) -> Void)? = nil) async throws(ImmichError)
+  package func list(progress: (@Sendable (Int) -> Void)? = nil) async throws(ImmichError)
     -> ServerListing
   {
     var records: [AssetRecord] = []

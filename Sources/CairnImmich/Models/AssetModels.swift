@@ -2,43 +2,43 @@ import CairnCore
 import Foundation
 
 /// Where an asset shows in Immich. `locked` needs a PIN-elevated session; cairn never lists it.
-public enum AssetVisibility: String, Sendable, CaseIterable, Codable {
+package enum AssetVisibility: String, Sendable, CaseIterable, Codable {
   case timeline, archive, hidden, locked
 
   /// The visibilities cairn lists: everything an API key may see.
-  public static let listed: [AssetVisibility] = [.timeline, .archive, .hidden]
+  package static let listed: [AssetVisibility] = [.timeline, .archive, .hidden]
 }
 
 /// An asset as `search/metadata` and `GET /api/assets/:id` describe it (`AssetResponseDto`),
 /// reduced to what cairn uses.
-public struct ServerAsset: Decodable, Sendable, Equatable {
-  public var id: String
-  public var ownerId: String
+package struct ServerAsset: Decodable, Sendable, Equatable {
+  package var id: String
+  package var ownerId: String
   /// Base64 SHA-1 of the original file.
-  public var checksum: String
-  public var originalFileName: String
+  package var checksum: String
+  package var originalFileName: String
   /// `IMAGE`, `VIDEO`, `AUDIO` or `OTHER`.
-  public var type: String
-  public var visibility: String
-  public var livePhotoVideoId: String?
-  public var isTrashed: Bool
+  package var type: String
+  package var visibility: String
+  package var livePhotoVideoId: String?
+  package var isTrashed: Bool
   /// Only true when the caller owns the asset and marked it.
-  public var isFavorite: Bool
+  package var isFavorite: Bool
   /// Set for an asset of an external library (deprecated in the response, still sent).
-  public var libraryId: String?
+  package var libraryId: String?
   /// ISO-8601 as the server sent it.
-  public var fileCreatedAt: String?
+  package var fileCreatedAt: String?
   /// Milliseconds. v3 sends an integer, v2 a string such as `"0:00:02.500000"`.
-  public var durationMilliseconds: Int?
+  package var durationMilliseconds: Int?
   /// Only in `GET /api/assets/:id` answers (and searches that ask for them).
-  public var tags: [TagInfo]?
+  package var tags: [TagInfo]?
 
   enum CodingKeys: String, CodingKey {
     case id, ownerId, checksum, originalFileName, type, visibility, livePhotoVideoId, isTrashed
     case isFavorite, libraryId, fileCreatedAt, duration, tags
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
     ownerId = try c.decode(String.self, forKey: .ownerId)
@@ -71,7 +71,7 @@ public struct ServerAsset: Decodable, Sendable, Equatable {
   }
 
   /// The `asset` record cairn's pipeline carries (ids lower-cased, as the server compares them).
-  public var record: AssetRecord {
+  package var record: AssetRecord {
     AssetRecord(
       id: id.lowercased(), checksum: checksum, originalFileName: originalFileName,
       assetType: type, visibility: visibility, livePhotoVideoId: livePhotoVideoId?.lowercased(),
@@ -82,10 +82,10 @@ public struct ServerAsset: Decodable, Sendable, Equatable {
 }
 
 /// One page of `POST /api/search/metadata`.
-public struct SearchPage: Sendable {
-  public var items: [ServerAsset]
+package struct SearchPage: Sendable {
+  package var items: [ServerAsset]
   /// The next page number, or nil on the last page.
-  public var nextPage: Int?
+  package var nextPage: Int?
 }
 
 struct SearchAnswer: Decodable {
@@ -97,21 +97,21 @@ struct SearchAnswer: Decodable {
 }
 
 /// The filters of `search/metadata` cairn uses; nil fields are left out of the request.
-public struct MetadataQuery: Sendable, Equatable {
-  public var visibility: AssetVisibility?
-  public var withDeleted: Bool?
-  public var tagIds: [String]?
-  public var checksum: String?
-  public var id: String?
-  public var type: String?
-  public var page: Int
+package struct MetadataQuery: Sendable, Equatable {
+  package var visibility: AssetVisibility?
+  package var withDeleted: Bool?
+  package var tagIds: [String]?
+  package var checksum: String?
+  package var id: String?
+  package var type: String?
+  package var page: Int
   /// 1…1000.
-  public var size: Int
-  public var order: String?
+  package var size: Int
+  package var order: String?
   /// Only assets uploaded to Immich (`libraryId: null`), none of an external library.
-  public var uploadedOnly = false
+  package var uploadedOnly = false
 
-  public init(
+  package init(
     visibility: AssetVisibility? = nil, withDeleted: Bool? = nil, tagIds: [String]? = nil,
     checksum: String? = nil, id: String? = nil, type: String? = nil, page: Int = 1,
     size: Int = 1000, order: String? = "asc"
@@ -142,15 +142,15 @@ public struct MetadataQuery: Sendable, Equatable {
 }
 
 /// One answer of `POST /api/assets/bulk-upload-check`.
-public struct UploadCheckResult: Decodable, Sendable, Equatable {
+package struct UploadCheckResult: Decodable, Sendable, Equatable {
   /// The caller's id, echoed.
-  public var id: String
+  package var id: String
   /// `accept` (not on the server) or `reject`.
-  public var action: String
-  public var reason: String?
+  package var action: String
+  package var reason: String?
   /// The server's asset with that checksum, for a `duplicate`.
-  public var assetId: String?
-  public var isTrashed: Bool?
+  package var assetId: String?
+  package var isTrashed: Bool?
 }
 
 struct UploadCheckAnswer: Decodable {

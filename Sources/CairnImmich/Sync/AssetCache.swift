@@ -19,11 +19,11 @@ import GRDB
 /// Each row keeps, beside its columns, the asset's `asset` record line exactly as cairn-fetch
 /// writes it, so a refresh emits the listing by copying bytes rather than decoding and
 /// encoding every asset again (the cost that dominated an incremental refresh).
-public final class AssetCache: Sendable {
+package final class AssetCache: Sendable {
   let queue: DatabaseQueue
-  public let path: String
+  package let path: String
 
-  public init(path: String) throws(CairnError) {
+  package init(path: String) throws(CairnError) {
     self.path = path
     do {
       var configuration = GRDB.Configuration()
@@ -37,7 +37,7 @@ public final class AssetCache: Sendable {
   }
 
   /// The cache of `partition`, creating its folder (0700) when needed.
-  public static func open(_ paths: CairnPaths, _ partition: ServerPartition) throws(CairnError)
+  package static func open(_ paths: CairnPaths, _ partition: ServerPartition) throws(CairnError)
     -> AssetCache
   {
     let folder = paths.partitionCacheDirectory(partition)
@@ -91,14 +91,14 @@ public final class AssetCache: Sendable {
 
   /// Values the cache remembers about itself: `loginId`, `syncType`, `ownerId`,
   /// `completedAt`, and `ack.<EntityType>` (the last checkpoint committed per type).
-  public func meta(_ key: String) throws(CairnError) -> String? {
+  package func meta(_ key: String) throws(CairnError) -> String? {
     try read { db in
       try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
     }
   }
 
   /// Empties the cache and records whose checkpoints it will now follow.
-  public func reset(loginId: String, syncType: String, ownerId: String) throws(CairnError) {
+  package func reset(loginId: String, syncType: String, ownerId: String) throws(CairnError) {
     try write { db in
       try db.execute(sql: "DELETE FROM asset")
       try db.execute(sql: "DELETE FROM meta")
@@ -113,7 +113,7 @@ public final class AssetCache: Sendable {
   }
 
   /// Applies one batch of fully received lines in a single transaction.
-  public func apply(_ batch: SyncBatch) throws(CairnError) {
+  package func apply(_ batch: SyncBatch) throws(CairnError) {
     guard !batch.isEmpty else { return }
     try write { db in
       let delete = try db.cachedStatement(sql: "DELETE FROM asset WHERE id = ?")
@@ -150,7 +150,7 @@ public final class AssetCache: Sendable {
   }
 
   /// Every cached asset, sorted by id.
-  public func allAssets() throws(CairnError) -> [AssetRecord] {
+  package func allAssets() throws(CairnError) -> [AssetRecord] {
     try read { db in
       var records: [AssetRecord] = []
       let rows = try Row.fetchCursor(
@@ -175,7 +175,7 @@ public final class AssetCache: Sendable {
 
   /// What `ServerListing(filtering:ownerId:)` would count over `allAssets()`, counted in SQLite
   /// from the `assetSummary` index, which is a fraction of the rows' size with their lines.
-  public func summary(ownerId: String) throws(CairnError) -> ListingSummary {
+  package func summary(ownerId: String) throws(CairnError) -> ListingSummary {
     try read { db in
       var summary = ListingSummary()
       let rows = try Row.fetchCursor(
@@ -205,7 +205,7 @@ public final class AssetCache: Sendable {
 
   /// Passes the stored record line of every asset `ownerId` owns and that is not locked,
   /// sorted by id — the assets and order of `ServerListing(filtering:ownerId:)`.
-  public func forEachListedLine(
+  package func forEachListedLine(
     ownerId: String, _ body: (UnsafeRawBufferPointer) -> Void
   ) throws(CairnError) {
     try read { db in
@@ -236,7 +236,7 @@ public final class AssetCache: Sendable {
     }
   }
 
-  public func count() throws(CairnError) -> Int {
+  package func count() throws(CairnError) -> Int {
     try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM asset") ?? 0 }
   }
 
@@ -258,35 +258,35 @@ public final class AssetCache: Sendable {
 }
 
 /// Changes received from the stream and not yet committed, with the acks they earn.
-public struct SyncBatch: Sendable {
-  public enum Change: Sendable {
+package struct SyncBatch: Sendable {
+  package enum Change: Sendable {
     case upsert(AssetRecord)
     case delete(String)
   }
 
-  public private(set) var changes: [Change] = []
+  package private(set) var changes: [Change] = []
   /// The last ack per entity type, in the order types first appeared.
-  public private(set) var acks: [(String, String)] = []
+  package private(set) var acks: [(String, String)] = []
   /// True once `SyncCompleteV1` is in the batch.
-  public private(set) var completed = false
+  package private(set) var completed = false
 
-  public init() {}
+  package init() {}
 
-  public var isEmpty: Bool { changes.isEmpty && acks.isEmpty && !completed }
-  public var count: Int { changes.count }
+  package var isEmpty: Bool { changes.isEmpty && acks.isEmpty && !completed }
+  package var count: Int { changes.count }
 
-  public mutating func add(_ change: Change, ack: String?) {
+  package mutating func add(_ change: Change, ack: String?) {
     changes.append(change)
     note(ack)
   }
 
-  public mutating func complete(ack: String?) {
+  package mutating func complete(ack: String?) {
     completed = true
     note(ack)
   }
 
   /// Records an ack; `Type|…` replaces the type's earlier ack (the server keeps the last).
-  public mutating func note(_ ack: String?) {
+  package mutating func note(_ ack: String?) {
     guard let ack, let bar = ack.firstIndex(of: "|") else { return }
     let type = String(ack[..<bar])
     if let index = acks.firstIndex(where: { $0.0 == type }) {

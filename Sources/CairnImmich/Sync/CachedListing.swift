@@ -5,23 +5,23 @@ import CairnCore
 ///
 /// It selects the same assets, in the same order, as `ServerListing(filtering:ownerId:)` over
 /// the cache's rows; `materialize()` gives that listing for callers that need the records.
-public struct CachedListing: Sendable {
-  public let cache: AssetCache
-  public let ownerId: String
-  public let summary: ListingSummary
+package struct CachedListing: Sendable {
+  package let cache: AssetCache
+  package let ownerId: String
+  package let summary: ListingSummary
 
-  public init(cache: AssetCache, ownerId: String, summary: ListingSummary) {
+  package init(cache: AssetCache, ownerId: String, summary: ListingSummary) {
     self.cache = cache
     self.ownerId = ownerId
     self.summary = summary
   }
 
   /// Passes each listed asset's `asset` record line (without its newline), sorted by id.
-  public func forEachLine(_ body: (UnsafeRawBufferPointer) -> Void) throws(CairnError) {
+  package func forEachLine(_ body: (UnsafeRawBufferPointer) -> Void) throws(CairnError) {
     try cache.forEachListedLine(ownerId: ownerId, body)
   }
 
-  public func materialize() throws(CairnError) -> ServerListing {
+  package func materialize() throws(CairnError) -> ServerListing {
     ServerListing(filtering: try cache.allAssets(), ownerId: ownerId)
   }
 }

@@ -2,16 +2,16 @@ import CairnCore
 import Foundation
 
 /// A session from `cairn-fetch --login`, which the sync stream needs (API keys get 403).
-public struct SavedSession: Sendable {
-  public var token: Secret
+package struct SavedSession: Sendable {
+  package var token: Secret
   /// A random id of this login: the server-asset cache remembers which login its sync
   /// checkpoints belong to, and starts over (reset) for a new one.
-  public var loginId: String
-  public var email: String
-  public var userId: String
-  public var createdAt: Date
+  package var loginId: String
+  package var email: String
+  package var userId: String
+  package var createdAt: Date
 
-  public init(token: Secret, loginId: String, email: String, userId: String, createdAt: Date) {
+  package init(token: Secret, loginId: String, email: String, userId: String, createdAt: Date) {
     self.token = token
     self.loginId = loginId
     self.email = email
@@ -21,12 +21,12 @@ public struct SavedSession: Sendable {
 }
 
 /// Keeps the session token in the partition's state folder, mode 0600, folder 0700.
-public enum SessionStore {
-  public static func path(_ paths: CairnPaths, _ partition: ServerPartition) -> String {
+package enum SessionStore {
+  package static func path(_ paths: CairnPaths, _ partition: ServerPartition) -> String {
     paths.partitionDirectory(partition) + "/session.json"
   }
 
-  public static func load(_ paths: CairnPaths, _ partition: ServerPartition) throws(CairnError)
+  package static func load(_ paths: CairnPaths, _ partition: ServerPartition) throws(CairnError)
     -> SavedSession?
   {
     let file = path(paths, partition)
@@ -46,7 +46,7 @@ public enum SessionStore {
       createdAt: (object["createdAt"] as? String).flatMap { Date(iso8601: $0) } ?? Date())
   }
 
-  public static func save(
+  package static func save(
     _ session: SavedSession, _ paths: CairnPaths, _ partition: ServerPartition
   ) throws(CairnError) {
     try CairnPaths.makePrivateDirectory(paths.partitionDirectory(partition))
@@ -61,7 +61,7 @@ public enum SessionStore {
 
   /// Removes the saved session; false when there was none.
   @discardableResult
-  public static func remove(_ paths: CairnPaths, _ partition: ServerPartition) throws(CairnError)
+  package static func remove(_ paths: CairnPaths, _ partition: ServerPartition) throws(CairnError)
     -> Bool
   {
     let file = path(paths, partition)

@@ -8,15 +8,15 @@ import CairnCore
 /// posted only after its transaction committed. A stream cut off midway commits the complete
 /// lines it delivered and acks exactly those; the next run resumes after them. If an ack is
 /// lost, the server sends those lines again and applying them again changes nothing.
-public struct SyncRefresher: Sendable {
-  public let client: ImmichClient
-  public let cache: AssetCache
-  public let version: ServerVersion
-  public let session: SavedSession
-  public let ownerId: String
-  public var batchSize: Int
+package struct SyncRefresher: Sendable {
+  package let client: ImmichClient
+  package let cache: AssetCache
+  package let version: ServerVersion
+  package let session: SavedSession
+  package let ownerId: String
+  package var batchSize: Int
 
-  public init(
+  package init(
     client: ImmichClient, cache: AssetCache, version: ServerVersion, session: SavedSession,
     ownerId: String, batchSize: Int = 5000
   ) {
@@ -29,20 +29,20 @@ public struct SyncRefresher: Sendable {
   }
 
   /// What one refresh did.
-  public struct Outcome: Sendable {
-    public var cached: CachedListing
+  package struct Outcome: Sendable {
+    package var cached: CachedListing
     /// Lines received (all rounds).
-    public var lines: Int
+    package var lines: Int
     /// True when the stream (or the cache's login/type change) made it start from scratch.
-    public var wasReset: Bool
+    package var wasReset: Bool
 
     /// The listing decoded into records (for callers that look at each asset).
-    public func listing() throws(CairnError) -> ServerListing { try cached.materialize() }
+    package func listing() throws(CairnError) -> ServerListing { try cached.materialize() }
   }
 
   /// Streams changes into the cache and returns the complete listing. Throws `ImmichError`
   /// for the server (a `.transport` one when the stream was cut) and `CairnError` for the cache.
-  public func refresh() async throws -> Outcome {
+  package func refresh() async throws -> Outcome {
     let syncType = version.assetSyncRequestType
     var reset = false
     if try cache.meta("loginId") != session.loginId || cache.meta("syncType") != syncType

@@ -4,12 +4,12 @@ import Foundation
 import NIOCore
 
 /// One line of `POST /api/sync/stream`: `{"type": …, "data": {…}, "ack": "…"}`.
-public struct SyncLine: Sendable {
+package struct SyncLine: Sendable {
   /// The entity type: `AssetV2`, `AssetV1`, `AssetDeleteV1`, `SyncResetV1`, `SyncCompleteV1`…
-  public var type: String
-  public var data: JSONObject
+  package var type: String
+  package var data: JSONObject
   /// `Type|updateId`, to post back once the line is safely stored.
-  public var ack: String?
+  package var ack: String?
 }
 
 extension ImmichClient {
@@ -20,7 +20,7 @@ extension ImmichClient {
   /// a `.transport` error; the lines handled before the cut were all complete (a partial last
   /// line is never handed over), so a caller can keep them.
   @discardableResult
-  public func syncStream(
+  package func syncStream(
     types: [String], reset: Bool, handle: (SyncLine) async throws -> Void
   ) async throws -> Int {
     let label = "POST /api/sync/stream"
@@ -85,7 +85,7 @@ extension ImmichClient {
 
 extension SyncLine {
   /// The asset of an `AssetV2` (v3) or `AssetV1` (v2) line. Trash shows as `deletedAt`.
-  public func assetRecord() throws(ImmichError) -> AssetRecord {
+  package func assetRecord() throws(ImmichError) -> AssetRecord {
     func text(_ key: String) -> String? {
       guard let value = data[key], !value.isNull else { return nil }
       return value.string

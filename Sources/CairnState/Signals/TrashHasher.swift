@@ -11,17 +11,17 @@ import Foundation
 #endif
 
 /// Checksums of trashed files, through the global hash cache so a trash is read only once.
-public final class TrashHasher {
+package final class TrashHasher {
   private let cache: HashCache
   private let hasher = ContentHasher()
 
-  public init(paths: CairnPaths) {
+  package init(paths: CairnPaths) {
     cache = HashCache(path: paths.hashCache)
   }
 
   /// The base64 SHA-1 of the file at `path`, or nil when it can't be read (a trash entry we
   /// can't read is no evidence; it is skipped with a warning).
-  public func checksum(_ path: String) -> String? {
+  package func checksum(_ path: String) -> String? {
     var info = stat()
     if lstat(path, &info) == 0, let digest = cache.lookup(FileStatus(info)) {
       return digest.base64
@@ -40,5 +40,5 @@ public final class TrashHasher {
     }
   }
 
-  public func finish() { cache.flush() }
+  package func finish() { cache.flush() }
 }

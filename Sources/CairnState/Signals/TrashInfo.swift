@@ -1,14 +1,14 @@
 import Foundation
 
 /// A freedesktop.org `.trashinfo` file: where a trashed file was, and when it was deleted.
-public struct TrashInfo: Sendable, Equatable {
+package struct TrashInfo: Sendable, Equatable {
   /// The original path, percent-decoded: absolute, or relative to the trash's top directory.
-  public var path: String
+  package var path: String
   /// `DeletionDate`, a local time without a zone, as the specification says.
-  public var deletionDate: Date?
+  package var deletionDate: Date?
 
   /// Parses the `[Trash Info]` group; nil when it has no `Path`.
-  public init?(_ text: String, timeZone: TimeZone = .current) {
+  package init?(_ text: String, timeZone: TimeZone = .current) {
     var inGroup = false
     var path: String?
     var date: Date?

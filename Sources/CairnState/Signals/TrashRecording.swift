@@ -7,7 +7,7 @@ import Foundation
 extension PartitionStore {
   /// Hashes what the trashes of `roots` hold (`TrashSignals`) and records the observed
   /// checksums among them as deletion signals. Returns how many were new.
-  public func recordTrashSignals(roots: [String], configuration: Configuration)
+  package func recordTrashSignals(roots: [String], configuration: Configuration)
     throws(CairnError) -> Int
   {
     let trashed = TrashSignals(
@@ -35,7 +35,7 @@ extension PartitionStore {
   /// were trashed (`MediaStoreName`). A photo renamed in place into the trash is gone from the
   /// scan, and its folder is where it was: only those folders are listed. Returns how many
   /// signals were new.
-  public func recordAndroidTrash(lastPaths: [String], paths: CairnPaths)
+  package func recordAndroidTrash(lastPaths: [String], paths: CairnPaths)
     throws(CairnError) -> Int
   {
     // The names each folder's gone photos had.

@@ -10,14 +10,14 @@ import Foundation
 #endif
 
 /// A file found in a trash, with what the trash says about its deletion.
-public struct TrashedFile: Sendable, Equatable {
+package struct TrashedFile: Sendable, Equatable {
   /// Where it is now, inside the trash.
-  public var location: String
+  package var location: String
   /// Where it was, when the trash records it.
-  public var originalPath: String?
-  public var deletedAt: Date
+  package var originalPath: String?
+  package var deletedAt: Date
   /// `freedesktop`, `macos`, `stversions`, `dtrash` or `folder`.
-  public var source: String
+  package var source: String
 }
 
 /// Finds the trashes that record deliberate deletions of files under the scanned roots.
@@ -32,12 +32,12 @@ public struct TrashedFile: Sendable, Equatable {
 ///   stamp in each version's name.
 ///
 /// Only checksums in the observed store matter to the engine; the caller filters.
-public struct TrashSignals {
-  public let roots: [String]
-  public let paths: CairnPaths
-  public let extraFolders: [String]
+package struct TrashSignals {
+  package let roots: [String]
+  package let paths: CairnPaths
+  package let extraFolders: [String]
 
-  public init(roots: [String], paths: CairnPaths, configuration: Configuration) {
+  package init(roots: [String], paths: CairnPaths, configuration: Configuration) {
     self.roots = roots
     self.paths = paths
     extraFolders = (configuration.string("CAIRN_TRASH_FOLDERS") ?? "")
@@ -45,7 +45,7 @@ public struct TrashSignals {
   }
 
   /// Every trashed file that is evidence for a deletion under the roots.
-  public func trashedFiles() -> [TrashedFile] {
+  package func trashedFiles() -> [TrashedFile] {
     var found: [TrashedFile] = []
     var seenTrashes = Set<String>()
     // The home trash records absolute paths.

@@ -4,12 +4,12 @@ import GRDB
 
 /// A deletion `cairn-observe watch` saw happen: the kernel reported the unlink (or the move out
 /// of every root) of a file whose checksum the hash cache knew.
-public struct WatchedDeletionSignal: Sendable, Equatable {
-  public var checksum: String
-  public var at: Date
-  public var path: String
+package struct WatchedDeletionSignal: Sendable, Equatable {
+  package var checksum: String
+  package var at: Date
+  package var path: String
 
-  public init(checksum: String, at: Date, path: String) {
+  package init(checksum: String, at: Date, path: String) {
     self.checksum = checksum
     self.at = at
     self.path = path
@@ -17,12 +17,12 @@ public struct WatchedDeletionSignal: Sendable, Equatable {
 }
 
 /// A span in which the watcher's record of a root has a hole.
-public struct WatchGapRecord: Sendable, Equatable {
-  public var at: Date
-  public var reason: String
-  public var root: String
+package struct WatchGapRecord: Sendable, Equatable {
+  package var at: Date
+  package var reason: String
+  package var root: String
 
-  public init(at: Date, reason: String, root: String) {
+  package init(at: Date, reason: String, root: String) {
     self.at = at
     self.reason = reason
     self.root = root
@@ -31,7 +31,7 @@ public struct WatchGapRecord: Sendable, Equatable {
 
 extension DeletionConfirmation {
   /// The source of a deletion `cairn-observe watch` saw happen.
-  public static let watcherSource = "watcher"
+  package static let watcherSource = "watcher"
 }
 
 extension PartitionStore {
@@ -40,7 +40,7 @@ extension PartitionStore {
   /// observed store never saw are skipped: nothing on the server can be matched to them.
   /// Returns how many signals were new.
   @discardableResult
-  public func recordWatcher(_ deletions: [WatchedDeletionSignal], gaps: [WatchGapRecord])
+  package func recordWatcher(_ deletions: [WatchedDeletionSignal], gaps: [WatchGapRecord])
     throws(CairnError) -> Int
   {
     var confirmations: [DeletionConfirmation] = []
@@ -64,7 +64,7 @@ extension PartitionStore {
   }
 
   /// The watcher's gaps, oldest first.
-  public func watchGaps() throws(CairnError) -> [WatchGapRecord] {
+  package func watchGaps() throws(CairnError) -> [WatchGapRecord] {
     try database.read { db in
       try Row.fetchAll(db, sql: "SELECT at, reason, root FROM watchGap ORDER BY at").map {
         WatchGapRecord(at: Date(stateValue: $0[0]), reason: $0[1], root: $0[2])

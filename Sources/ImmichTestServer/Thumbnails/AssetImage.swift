@@ -3,13 +3,13 @@ import Foundation
 /// The pixels of an asset's image, which the double's thumbnails are made from: the original's
 /// own pixels when a scenario supplies them (the demo's sample library does), else a small
 /// gradient drawn from the asset's checksum, so every image asset has a picture of its own.
-public struct AssetImage: Codable, Sendable, Hashable {
-  public var width: Int
-  public var height: Int
+package struct AssetImage: Codable, Sendable, Hashable {
+  package var width: Int
+  package var height: Int
   /// Three bytes per pixel (red, green, blue), rows top to bottom.
-  public var rgb: [UInt8]
+  package var rgb: [UInt8]
 
-  public init(width: Int, height: Int, rgb: [UInt8]) {
+  package init(width: Int, height: Int, rgb: [UInt8]) {
     self.width = width
     self.height = height
     self.rgb = rgb
@@ -18,7 +18,7 @@ public struct AssetImage: Codable, Sendable, Hashable {
   enum CodingKeys: String, CodingKey { case width, height, rgb }
 
   /// In scenario files `rgb` is base64.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     width = try c.decode(Int.self, forKey: .width)
     height = try c.decode(Int.self, forKey: .height)
@@ -32,7 +32,7 @@ public struct AssetImage: Codable, Sendable, Hashable {
     rgb = Array(data)
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(width, forKey: .width)
     try c.encode(height, forKey: .height)
@@ -40,7 +40,7 @@ public struct AssetImage: Codable, Sendable, Hashable {
   }
 
   /// A 48×36 gradient whose colours come from `seed` (an asset's checksum bytes).
-  public static func drawn(from seed: [UInt8]) -> AssetImage {
+  package static func drawn(from seed: [UInt8]) -> AssetImage {
     let (width, height) = (48, 36)
     let a = Int(seed.first ?? 0)
     let b = Int(seed.dropFirst().first ?? 0)
@@ -74,7 +74,7 @@ public struct AssetImage: Codable, Sendable, Hashable {
   }
 
   /// JPEG bytes of the image fitted to `longest`, as the thumbnail route serves them.
-  public func jpeg(fitting longest: Int = 250) -> [UInt8] {
+  package func jpeg(fitting longest: Int = 250) -> [UInt8] {
     let image = fitting(longest)
     return JPEGEncoder.encode(width: image.width, height: image.height, rgb: image.rgb)
   }
