@@ -178,12 +178,12 @@ struct Reconcile {
     let writer = RecordWriter()
     writer.write(
       HeaderRecord(
-        tool: "cairn-reconcile", pipeline: scan.header.pipeline, roots: scan.header.roots,
+        tool: CairnReconcile.toolName, pipeline: scan.header.pipeline, roots: scan.header.roots,
         server: server, scan: scanID, createdAt: now))
     for candidate in output.candidates { writer.write(candidate) }
     writer.write(
       EndRecord(
-        tool: "cairn-reconcile", complete: true, errors: 0, counts: output.summary.counts,
+        tool: CairnReconcile.toolName, complete: true, errors: 0, counts: output.summary.counts,
         roots: scan.roots))
     writer.flush()
     clock.lap("write the candidates")
