@@ -202,7 +202,10 @@ package enum ReviewPage {
     }
     if inBurst { facts.append("burst: one of many deletions confirmed at once") }
     if let confirmed = c.confirmedAt {
-      facts.append("deletion confirmed by a trash, \(HTMLText.escape(confirmed.iso8601))")
+      let by =
+        c.confirmedBy == DeletionConfirmation.watcherSource
+        ? "seen happening by cairn-observe watch" : "confirmed by a trash"
+      facts.append("deletion \(by), \(HTMLText.escape(confirmed.iso8601))")
     }
     if let missing = c.missingSince {
       facts.append("missing from scans since \(HTMLText.escape(missing.iso8601))")

@@ -59,7 +59,7 @@ struct List: AsyncParsableCommand {
               record.excluded
               ? "excluded"
               : record.confirmedAt != nil
-                ? (record.confirmedBy == "watcher" ? "deleted" : "trashed")
+                ? (record.confirmedBy == DeletionConfirmation.watcherSource ? "deleted" : "trashed")
                 : record.missingSince != nil ? "missing" : "seen"
             let line =
               "\(checksum)  \(entry.lastSeen.iso8601)  \(state.padding(toLength: 9, withPad: " ", startingAt: 0))  "

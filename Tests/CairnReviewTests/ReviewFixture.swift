@@ -31,7 +31,13 @@ struct ReviewFixture {
       candidate(5, .held, name: "H1.JPG", folder: "/photos/held"),
       candidate(6, .held, name: "H2.JPG", folder: "/photos/held"),
     ]
-    for i in held.indices { held[i].eligibleAt = Date().addingTimeInterval(3 * 86_400 - 60) }
+    for i in held.indices {
+      held[i].eligibleAt = Date().addingTimeInterval(3 * 86_400 - 60)
+      held[i].confirmedAt = day
+    }
+    // One deletion the watcher saw happen, one a trash folder confirmed.
+    held[0].confirmedBy = DeletionConfirmation.watcherSource
+    held[1].confirmedBy = "freedesktop"
     return [
       candidate(0, .delete, name: "IMG_1.JPG"),
       candidate(1, .delete, name: "LIVE.HEIC", days: 1, video: 2),

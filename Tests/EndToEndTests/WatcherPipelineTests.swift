@@ -42,7 +42,7 @@ struct WatcherPipelineTests {
       mv b.jpg '\(outside)/'
       rm -r album
       """)
-    try await WatcherProcess.poll(timeout: 15, "four watcher confirmations") {
+    try await WatcherProcess.poll(timeout: 45, "four watcher confirmations") {
       watcher.log.contains("recorded")
         && WatcherProcess.count("deleted at", in: watcher.logPath)
           + WatcherProcess.count("moved out of the roots at", in: watcher.logPath) == 4

@@ -45,7 +45,7 @@ final class WatcherProcess: @unchecked Sendable {
   var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
   /// Waits until the log holds `text` `count` times.
-  func waitForLog(containing text: String, count: Int = 1, timeout: Double = 15) async throws {
+  func waitForLog(containing text: String, count: Int = 1, timeout: Double = 45) async throws {
     try await Self.poll(timeout: timeout, "\(count)× '\(text)' in the watcher's log") {
       Self.count(text, in: self.logPath) >= count
     }
@@ -55,7 +55,7 @@ final class WatcherProcess: @unchecked Sendable {
   @discardableResult
   func stop(_ signal: Int32 = SIGTERM) async throws -> Int32 {
     kill(process.processIdentifier, signal)
-    try await Self.poll(timeout: 15, "the watcher to exit") { !self.process.isRunning }
+    try await Self.poll(timeout: 45, "the watcher to exit") { !self.process.isRunning }
     return process.terminationStatus
   }
 

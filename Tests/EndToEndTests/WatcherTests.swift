@@ -42,7 +42,7 @@ struct WatcherTests {
 
   /// Waits until the watcher has confirmed exactly the photos at `paths` (last known paths).
   static func waitForConfirmed(_ f: StateToolFixture, _ paths: Set<String>) async throws {
-    try await WatcherProcess.poll(timeout: 15, "confirmations of \(paths.sorted())") {
+    try await WatcherProcess.poll(timeout: 45, "confirmations of \(paths.sorted())") {
       Set(try state(f).watched.values.compactMap(\.originalPath)) == paths
     }
   }

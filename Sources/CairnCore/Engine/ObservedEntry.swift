@@ -50,11 +50,13 @@ package struct DeletionConfirmation: Sendable, Equatable {
   /// The recorded deletion date (first write wins): the quarantine clock starts here.
   package var confirmedAt: Date
   /// Which trash said so (`freedesktop`, `macos`, `stversions`, `dtrash`, `folder`, `edit`,
-  /// `android`).
+  /// `android`, `watcher`).
   package var source: String
 
   /// The source of a photo found in Android's MediaStore trash (`.trashed-<expires>-<name>`).
   package static let androidSource = "android"
+  /// The source of a deletion `cairn-observe watch` saw happen.
+  package static let watcherSource = "watcher"
   /// Where the file was before it was deleted, when the trash records it.
   package var originalPath: String?
 

@@ -83,7 +83,8 @@ package enum ReconciliationEngine {
   static func describe(_ confirmation: DeletionConfirmation) -> String {
     switch confirmation.source {
     case "edit": return "was replaced by an edit"
-    case "watcher": return "was deleted (cairn-observe watch saw it happen)"
+    case DeletionConfirmation.watcherSource:
+      return "was deleted (cairn-observe watch saw it happen)"
     case "freedesktop": return "was moved to the desktop trash"
     case "macos": return "was moved to the macOS Trash"
     case DeletionConfirmation.androidSource: return "was moved to Android's trash"

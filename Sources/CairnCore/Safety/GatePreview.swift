@@ -44,7 +44,9 @@ package enum GatePreview {
   /// (nil when the watcher saw none: then there is nothing to tell apart).
   static func seenHappening(_ plan: GatePlan) -> String? {
     let items = plan.toTrash + plan.pending + plan.held
-    let seen = items.filter { $0.confirmedBy == "watcher" }.compactMap(\.confirmedAt).sorted()
+    let seen = items.filter { $0.confirmedBy == DeletionConfirmation.watcherSource }.compactMap(
+      \.confirmedAt
+    ).sorted()
     guard let first = seen.first, let last = seen.last else { return nil }
     let missing = items.filter { $0.confirmedBy == nil }.count
     let when =

@@ -29,11 +29,6 @@ package struct WatchGapRecord: Sendable, Equatable {
   }
 }
 
-extension DeletionConfirmation {
-  /// The source of a deletion `cairn-observe watch` saw happen.
-  package static let watcherSource = "watcher"
-}
-
 extension PartitionStore {
   /// Records the watcher's deletions as positive signals (source `watcher`, dated when they
   /// happened, first write wins, as a trash's) and its gaps, in one transaction. Checksums the
