@@ -262,11 +262,14 @@ struct Trash {
   ) async -> Outcome {
     let interruption = Interruption()
     var failures = 0
+    // Counted once: the plan's size is asked for with every result, and counting it each time
+    // made a run grow with the square of its plan.
+    let total = trashPlan.assetCount
     let run = await TrashRun(server: server, journal: journal, batchSize: batchSize).execute(
       trashPlan, planDigest: plan.digest, runID: runID,
       emit: { result in
         if result.action == "failed" { failures += 1 }
-        ProgressLine.standardError.advance("assets", of: trashPlan.assetCount)
+        ProgressLine.standardError.advance("assets", of: total)
         writer.write(result)
       }, shouldStop: { interruption.isRaised })
     var counts = run.counts

@@ -80,7 +80,7 @@ package struct TrashPlan: Sendable {
   }
 
   /// Every asset id the plan acts on.
-  package var assetCount: Int { units.reduce(0) { $0 + $1.ids.count } }
+  package var assetCount: Int { units.reduce(0) { $0 + ($1.videoID == nil ? 1 : 2) } }
 
   /// Units grouped so each batch holds at most `size` ids (a pair always travels together).
   package func batches(size: Int) -> [[Unit]] {
