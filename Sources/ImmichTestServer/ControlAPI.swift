@@ -9,7 +9,7 @@ import Hummingbird
 /// - `GET  /__testserver/state` — counts, trashed ids, tags, sessions
 /// - `GET  /__testserver/assets` — every asset row
 /// - `POST /__testserver/faults` — `{method?, path, count?, status?, body?, delayMs?, reset?,
-///   truncateAfterLines?}`; `DELETE` clears them
+///   truncateAfterLines?, endless?}` (`endless`: `"lines"` or `"line"`); `DELETE` clears them
 /// - `POST /__testserver/advance-clock` — `{seconds}` or `{days}`
 /// - `POST /__testserver/pending-reset` — `{sessionId?}`: flag one or every session
 /// - `POST /__testserver/run-jobs` — runs the purge job; answers `{purged: [ids]}`
@@ -30,7 +30,9 @@ extension ImmichTestServer {
     case "POST /__testserver/faults":
       guard let fault = Self.fault(from: body) else {
         return Self.controlJSON(
-          ["error": "need path and one of status, delayMs, reset, truncateAfterLines"], status: 400)
+          [
+            "error": "need path and one of status, delayMs, reset, truncateAfterLines, endless"
+          ], status: 400)
       }
       faults.inject(fault)
       return Self.controlJSON(["ok": true])
@@ -70,6 +72,8 @@ extension ImmichTestServer {
       action = .reset
     } else if let lines = body["truncateAfterLines"]?.intValue {
       action = .truncateStream(afterLines: lines)
+    } else if let endless = body["endless"]?.stringValue, endless == "lines" || endless == "line" {
+      action = endless == "lines" ? .endlessStream : .endlessLine
     } else {
       return nil
     }

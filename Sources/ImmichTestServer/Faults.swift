@@ -15,6 +15,11 @@ package struct Fault: Sendable, Equatable {
     /// Sync stream only: send the head and the first `afterLines` lines, then drop the
     /// connection, so the body ends without its final chunk.
     case truncateStream(afterLines: Int)
+    /// Sync stream only: the lines without `SyncCompleteV1`, repeated until the client goes
+    /// away, as a server that streams for ever would send them.
+    case endlessStream
+    /// Sync stream only: the start of a line that never ends, until the client goes away.
+    case endlessLine
   }
 
   package var method: String?
@@ -35,6 +40,7 @@ package struct Fault: Sendable, Equatable {
     case .delay: return "delay"
     case .reset: return "reset"
     case .truncateStream: return "truncate"
+    case .endlessStream, .endlessLine: return "endless"
     }
   }
 

@@ -30,7 +30,7 @@ extension ImmichTestServer {
         body: .init(byteBuffer: ByteBuffer(string: body)))
     case .delay(let seconds)?:
       try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-    case .truncateStream?, nil:
+    case .truncateStream?, .endlessStream?, .endlessLine?, nil:
       break
     }
 
@@ -50,14 +50,8 @@ extension ImmichTestServer {
       reply = .json(
         error.status, ErrorBody.render(error, version: version, correlationId: correlationId))
     }
-    var truncateAfter: Int?
-    if case .truncateStream(let lines)? = fault?.action, case .jsonLines = reply {
-      truncateAfter = lines
-    }
-    record(
-      api, outcome.credential, status: reply.status,
-      fault: truncateAfter == nil ? fault?.label : "truncate")
-    return Self.encode(reply, headers: headers, truncateAfter: truncateAfter)
+    record(api, outcome.credential, status: reply.status, fault: fault?.label)
+    return Self.encode(reply, headers: headers, stream: StreamShape(fault?.action))
   }
 
   private func record(_ api: APIRequest, _ credential: CredentialUse, status: Int?, fault: String?)
@@ -71,7 +65,9 @@ extension ImmichTestServer {
     }
   }
 
-  static func encode(_ reply: Reply, headers: HTTPFields, truncateAfter: Int?) -> Response {
+  static func encode(_ reply: Reply, headers: HTTPFields, stream: StreamShape = .whole)
+    -> Response
+  {
     var headers = headers
     switch reply {
     case .json(let status, let json):
@@ -100,22 +96,9 @@ extension ImmichTestServer {
         status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     case .jsonLines(let lines):
       headers[.contentType] = "application/jsonlines+json"
-      let texts = lines.map { $0.serialized + "\n" }
       return Response(
         status: .ok, headers: headers,
-        body: ResponseBody { writer in
-          let sent = truncateAfter.map { min($0, texts.count) } ?? texts.count
-          var start = 0
-          while start < sent {
-            let end = min(sent, start + 256)
-            try await writer.write(ByteBuffer(string: texts[start..<end].joined()))
-            start = end
-          }
-          // Throwing mid-body makes Hummingbird close the connection without the final
-          // chunk: the client sees a stream cut off after `sent` lines.
-          if truncateAfter != nil { throw ServerError.streamTruncated }
-          try await writer.finish(nil)
-        })
+        body: ResponseBody { writer in try await stream.write(lines, to: &writer) })
     }
   }
 

@@ -231,6 +231,54 @@ import Testing
     }
   }
 
+  /// A stream past `CAIRN_SYNC_MAX_LINES` is abandoned like a cut one: a warning that names
+  /// the bound, then the page-by-page listing, complete.
+  @Test func anEndlessStreamFallsBackToTheListing() async throws {
+    let library = Library(.v3_1, extraAliceAssets: 20)
+    try await withServer(library.scenario) { h in
+      let login = try await fetch(
+        h, ["--login"],
+        ["IMMICH_EMAIL": "alice@example.com", "IMMICH_PASSWORD": Library.alicePassword])
+      #expect(login.status == 0)
+      h.server.faults.inject(
+        Fault(method: "POST", path: "/api/sync/stream", action: .endlessStream))
+      let result = try await fetch(h, [], ["CAIRN_SYNC_MAX_LINES": "1000"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try assetIds(result) == library.expectedIds)
+      #expect(result.stderr.contains("more than 1000 lines in one stream"), "\(result.stderr)")
+      #expect(result.stderr.contains("listing page by page"))
+      #expect(try end(result)["complete"] as? Bool == true)
+    }
+  }
+
+  /// When the pages never end either, nothing is trusted: exit 69 and an incomplete end.
+  @Test func anEndlessStreamAndEndlessPagesFailTheRun() async throws {
+    let library = Library(.v3_1)
+    try await withServer(library.scenario) { h in
+      let login = try await fetch(
+        h, ["--login"],
+        ["IMMICH_EMAIL": "alice@example.com", "IMMICH_PASSWORD": Library.alicePassword])
+      #expect(login.status == 0)
+      h.server.faults.inject(
+        Fault(method: "POST", path: "/api/sync/stream", action: .endlessStream))
+      h.server.paging.arm(.emptyPagesWithNext)
+      let result = try await fetch(h, [], ["CAIRN_SYNC_MAX_LINES": "1000"])
+      #expect(result.status == 69, "\(result.stderr)")
+      #expect(result.stderr.contains("more than 1000 lines in one stream"), "\(result.stderr)")
+      #expect(try assetIds(result).isEmpty)
+      #expect(try end(result)["complete"] as? Bool == false)
+    }
+  }
+
+  /// The bound is a setting like the others: out of range is a configuration error.
+  @Test func aSyncBoundOutOfRangeIsAConfigurationError() async throws {
+    try await withServer(Library(.v3_1).scenario) { h in
+      let result = try await fetch(h, [], ["CAIRN_SYNC_MAX_LINES": "10"])
+      #expect(result.status == 78, "\(result.stderr)")
+      #expect(result.stderr.contains("CAIRN_SYNC_MAX_LINES"))
+    }
+  }
+
   @Test func diagnoseCountsVisibilitiesAndLivePhotoProblems() async throws {
     var library = Library(.v3_1)
     library.scenario.assets.append(

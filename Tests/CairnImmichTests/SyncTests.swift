@@ -8,10 +8,11 @@ import Testing
 /// The incremental path: sync stream into the cache, acks after commits, resets, cuts.
 @Suite struct SyncTests {
   /// Logs Alice in and builds a refresher over a fresh cache in the harness's folders.
-  func refresher(_ h: Harness, batchSize: Int = 5000) async throws -> (
-    SyncRefresher, ServerConnection
-  ) {
-    let connection = try await h.connect()
+  func refresher(
+    _ h: Harness, batchSize: Int = 5000, options: ClientOptions = Harness.fastOptions
+  ) async throws -> (SyncRefresher, ServerConnection) {
+    let connection = try await ServerConnection.connect(
+      configuration: h.configuration(), options: options)
     let login = try await connection.client.login(
       email: "alice@example.com", password: Secret(Library.alicePassword))
     let session = SavedSession(
@@ -142,6 +143,48 @@ import Testing
       let total = library.scenario.assets.filter { $0.ownerId == library.alice.id }.count
       #expect(resumed.lines == total - 10 + 1)
       #expect(try resumed.listing().assets == (try await searchListing(connection)).assets)
+    }
+  }
+
+  /// A server that never ends its stream is stopped at the bound, not read for ever; what
+  /// arrived whole is kept and acknowledged, so a run after the fault resumes and completes.
+  @Test(arguments: ImmichVersion.both)
+  func anEndlessStreamStopsAtItsBound(version: ImmichVersion) async throws {
+    let library = Library(version, extraAliceAssets: 20)
+    try await withServer(library.scenario) { h in
+      var options = Harness.fastOptions
+      options.syncLineLimit = 1000
+      let (refresher, connection) = try await refresher(h, batchSize: 300, options: options)
+      h.server.faults.inject(
+        Fault(method: "POST", path: "/api/sync/stream", action: .endlessStream))
+      let stopped = try await #require(throws: ImmichError.self) { try await refresher.refresh() }
+      #expect(stopped.kind == .server)
+      #expect(stopped.message.contains("more than 1000 lines in one stream"), "\(stopped.message)")
+      #expect(stopped.exitStatus == .serverFailure)
+
+      // The thousand lines that arrived whole were committed and acknowledged, in batches,
+      // and nothing said the stream was complete.
+      let type = version == .v3_1 ? "AssetV2" : "AssetV1"
+      let serverAck = try await refresher.client.syncAcks().first { $0.type == type }?.ack
+      #expect(serverAck != nil)
+      #expect(serverAck == (try refresher.cache.meta("ack.\(type)")))
+      #expect(try refresher.cache.meta("completedAt") == nil)
+
+      let resumed = try await refresher.refresh()
+      #expect(try resumed.listing().assets == (try await searchListing(connection)).assets)
+    }
+  }
+
+  /// A line that never ends is stopped at a megabyte, not buffered until memory runs out.
+  @Test func aLineThatNeverEndsIsStopped() async throws {
+    let library = Library(.v3_1)
+    try await withServer(library.scenario) { h in
+      let (refresher, _) = try await refresher(h)
+      h.server.faults.inject(Fault(method: "POST", path: "/api/sync/stream", action: .endlessLine))
+      let stopped = try await #require(throws: ImmichError.self) { try await refresher.refresh() }
+      #expect(stopped.kind == .server)
+      #expect(stopped.message.contains("line 1 is longer than 1048576 bytes"), "\(stopped.message)")
+      #expect(try refresher.cache.count() == 0)
     }
   }
 

@@ -12,6 +12,8 @@ package struct ClientOptions: Sendable, Equatable {
   /// The wait before the first retry; it doubles on each further attempt up to `maxBackoff`.
   package var initialBackoff: Duration
   package var maxBackoff: Duration
+  /// Lines one sync stream may send before it is taken for a server that streams for ever.
+  package var syncLineLimit = 10_000_000
 
   package init(
     requestTimeout: Duration = .seconds(30), streamTimeout: Duration = .seconds(120),
@@ -25,14 +27,17 @@ package struct ClientOptions: Sendable, Equatable {
     self.maxBackoff = maxBackoff
   }
 
-  /// The defaults, adjusted by `CAIRN_HTTP_TIMEOUT` (seconds per request, 1…600) and
-  /// `CAIRN_HTTP_ATTEMPTS` (1…10) from the configuration.
+  /// The defaults, adjusted by `CAIRN_HTTP_TIMEOUT` (seconds per request, 1…600),
+  /// `CAIRN_HTTP_ATTEMPTS` (1…10) and `CAIRN_SYNC_MAX_LINES` (1000…1e9) from the
+  /// configuration.
   package static func from(_ configuration: Configuration) throws(CairnError) -> ClientOptions {
     var options = ClientOptions()
     let timeout = try configuration.integer("CAIRN_HTTP_TIMEOUT", in: 1...600, default: 30)
     options.requestTimeout = .seconds(timeout)
     options.streamTimeout = .seconds(max(timeout, 120))
     options.maxAttempts = try configuration.integer("CAIRN_HTTP_ATTEMPTS", in: 1...10, default: 4)
+    options.syncLineLimit = try configuration.integer(
+      "CAIRN_SYNC_MAX_LINES", in: 1000...1_000_000_000, default: options.syncLineLimit)
     return options
   }
 

@@ -84,8 +84,9 @@ package struct SyncRefresher: Sendable {
             batch = SyncBatch()
           }
         }
-      } catch let error as ImmichError where error.kind == .transport {
-        // Keep what arrived whole, acknowledge exactly that, then report the cut.
+      } catch let error as ImmichError {
+        // A cut, a line that is no sync record, a stream past its bound: keep what arrived
+        // whole, acknowledge exactly that (the next run resumes after it), then report.
         try await commit(batch)
         throw error
       }

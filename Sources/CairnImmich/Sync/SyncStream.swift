@@ -17,8 +17,9 @@ extension ImmichClient {
   /// `handle`, in order, as it arrives.
   ///
   /// Returns the number of lines when the body ended normally. A body cut off midway throws
-  /// a `.transport` error; the lines handled before the cut were all complete (a partial last
-  /// line is never handed over), so a caller can keep them.
+  /// a `.transport` error, and one longer than `SyncStreamBound` allows a `.server` error;
+  /// the lines handled before either were all complete (a partial last line is never handed
+  /// over), so a caller can keep them.
   @discardableResult
   package func syncStream(
     types: [String], reset: Bool, handle: (SyncLine) async throws -> Void
@@ -38,6 +39,7 @@ extension ImmichClient {
       let answer = HTTPAnswer(status: status, contentType: contentType, body: bytes)
       throw ServerErrors.error(for: answer, label: label, credential: credential, apiBase: apiBase)
     }
+    let bound = SyncStreamBound(label: label, maximumLines: options.syncLineLimit)
     var pending: [UInt8] = []
     var lines = 0
     do {
@@ -49,9 +51,11 @@ extension ImmichClient {
           start = newline + 1
           if bytes.isEmpty { continue }
           lines += 1
+          try bound.check(lines: lines)
           try await handle(try Self.parseSyncLine(bytes, number: lines))
         }
         if start > 0 { pending.removeFirst(start) }
+        try bound.check(pendingBytes: pending.count, line: lines + 1)
       }
     } catch let error as ImmichError {
       throw error
