@@ -17,6 +17,12 @@ package struct ServerTrashSettings: Sendable, Equatable {
   package var enabled: Bool
   package var days: Int
   package var source: Source
+
+  package init(enabled: Bool, days: Int, source: Source) {
+    self.enabled = enabled
+    self.days = days
+    self.source = source
+  }
 }
 
 extension ImmichClient {
