@@ -39,7 +39,7 @@ extension ImmichClient {
         let config = try await userConfig()
         return ServerTrashSettings(
           enabled: config.trash.enabled, days: config.trash.days, source: .userConfig)
-      } catch where error.kind == .forbidden {
+      } catch  where error.kind == .forbidden {
         fallback = .serverConfigWithoutPermission
       }
     }

@@ -52,8 +52,10 @@ struct Store: Sendable {
     trashDays = scenario.trashDays
     passwordLoginEnabled = scenario.passwordLoginEnabled
     deprecatedRemoved = scenario.deprecatedRemoved && scenario.version.hasStructuredSearch
-    reportedVersion = scenario.reportedVersion.map { $0.split(separator: ".").compactMap { Int($0) } }
-      .flatMap { $0.count == 3 ? $0 : nil }
+    reportedVersion = scenario.reportedVersion.map {
+      $0.split(separator: ".").compactMap { Int($0) }
+    }
+    .flatMap { $0.count == 3 ? $0 : nil }
     let created = Date()
     for user in scenario.users {
       users[user.id] = UserRecord(

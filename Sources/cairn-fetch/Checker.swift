@@ -107,7 +107,8 @@ struct Checker {
       "server answers at \(client.apiBase): Immich \(version)" + (pong ? "" : " (no pong)"), tally)
     if version < TestedVersions.oldest {
       line(
-        .warn, "Immich \(version) is older than \(TestedVersions.oldest), the oldest version"
+        .warn,
+        "Immich \(version) is older than \(TestedVersions.oldest), the oldest version"
           + " cairn knows", tally)
     }
     return .success((client, version))
@@ -176,8 +177,7 @@ struct Checker {
 
   /// `userConfig.read` exists from Immich 3.2 on, where the trash settings moved to
   /// `GET /api/config`; without it cairn reads the deprecated endpoints while they last.
-  private func checkConfigPermission(_ key: APIKeyInfo, _ version: ServerVersion, _ tally: Tally)
-  {
+  private func checkConfigPermission(_ key: APIKeyInfo, _ version: ServerVersion, _ tally: Tally) {
     guard version >= CairnPermissions.configPermissionSince else { return }
     let permission = ImmichClient.userConfigPermission
     if key.grants(permission) {

@@ -206,7 +206,8 @@ import Testing
         environment: h.environment(["IMMICH_API_KEY": eve.key.secret]),
         workingDirectory: h.folder.path)
       #expect(result.status == 0, "\(result.stderr)")
-      #expect(result.stderr.contains("[warn] permission userConfig.read missing"), "\(result.stderr)")
+      #expect(
+        result.stderr.contains("[warn] permission userConfig.read missing"), "\(result.stderr)")
       #expect(result.stderr.contains("the deprecated GET /api/server/features"))
       #expect(!result.stderr.contains("newer than"))
     }

@@ -1,19 +1,20 @@
 /// `/api/server/*`: public except `about`; and 3.2's `/api/config`, `/api/public/config`.
 enum ServerRoutes {
-  static let all: [Route] = [
-    Route("GET", "/api/server/ping", .open) { _, _ in .json(200, ["res": "pong"]) },
-    Route("GET", "/api/server/version", .open) { store, _ in .json(200, version(store)) },
-    // Deprecated in 3.2 (their replacement, `/public/config`, holds no trash settings).
-    Route("GET", "/api/server/features", .open) { store, _ in .json(200, features(store)) }
-      .served { !$0.deprecatedRemoved },
-    Route("GET", "/api/server/config", .open) { store, _ in .json(200, config(store)) }
-      .served { !$0.deprecatedRemoved },
-    Route("GET", "/api/server/media-types", .open) { _, _ in .json(200, mediaTypes) },
-    Route("GET", "/api/server/about", .authenticated(permission: Permission.serverAbout)) {
-      store, _ in
-      .json(200, about(store))
-    },
-  ] + ConfigRoutes.all
+  static let all: [Route] =
+    [
+      Route("GET", "/api/server/ping", .open) { _, _ in .json(200, ["res": "pong"]) },
+      Route("GET", "/api/server/version", .open) { store, _ in .json(200, version(store)) },
+      // Deprecated in 3.2 (their replacement, `/public/config`, holds no trash settings).
+      Route("GET", "/api/server/features", .open) { store, _ in .json(200, features(store)) }
+        .served { !$0.deprecatedRemoved },
+      Route("GET", "/api/server/config", .open) { store, _ in .json(200, config(store)) }
+        .served { !$0.deprecatedRemoved },
+      Route("GET", "/api/server/media-types", .open) { _, _ in .json(200, mediaTypes) },
+      Route("GET", "/api/server/about", .authenticated(permission: Permission.serverAbout)) {
+        store, _ in
+        .json(200, about(store))
+      },
+    ] + ConfigRoutes.all
 
   /// `prerelease` arrived in v3.0.0.
   static func version(_ store: Store) -> ImmichJSON {
