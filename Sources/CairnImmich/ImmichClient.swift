@@ -24,6 +24,9 @@ package final class ImmichClient: Sendable {
   package let apiBase: String
   let credential: Credential
   let transport: HTTPTransport
+  /// What `GET /server/version` said, when the client was made knowing it; it chooses the
+  /// search dialect and where the trash settings are read.
+  package let serverVersion: ServerVersion?
 
   /// A client that authenticates with an API key.
   package convenience init(
@@ -33,17 +36,32 @@ package final class ImmichClient: Sendable {
       apiBase: apiBase, credential: .apiKey(apiKey), transport: HTTPTransport(options: options))
   }
 
-  init(apiBase: String, credential: Credential, transport: HTTPTransport) {
+  init(
+    apiBase: String, credential: Credential, transport: HTTPTransport,
+    serverVersion: ServerVersion? = nil
+  ) {
     self.apiBase = apiBase
     self.credential = credential
     self.transport = transport
+    self.serverVersion = serverVersion
   }
 
   /// The same server with a session token (from `login`) instead of the API key; requests of
   /// both clients are counted together.
   package func usingSession(_ token: Secret) -> ImmichClient {
-    ImmichClient(apiBase: apiBase, credential: .session(token), transport: transport)
+    ImmichClient(
+      apiBase: apiBase, credential: .session(token), transport: transport,
+      serverVersion: serverVersion)
   }
+
+  /// The same client, knowing the server's version (`ServerConnection` makes every client so).
+  package func speaking(_ version: ServerVersion) -> ImmichClient {
+    ImmichClient(
+      apiBase: apiBase, credential: credential, transport: transport, serverVersion: version)
+  }
+
+  /// How this server is searched: structured from 3.2 on, flat before or when unknown.
+  package var searchDialect: SearchDialect { SearchDialect(serverVersion) }
 
   package var options: ClientOptions { transport.options }
 
@@ -68,14 +86,19 @@ package final class ImmichClient: Sendable {
     try await get("/server/version", as: ServerVersion.self)
   }
 
-  /// `GET /api/server/features` (public).
+  /// `GET /api/server/features` (public; deprecated in 3.2).
   package func features() async throws(ImmichError) -> ServerFeatures {
     try await get("/server/features", as: ServerFeatures.self)
   }
 
-  /// `GET /api/server/config` (public): `trashDays` and friends.
+  /// `GET /api/server/config` (public; deprecated in 3.2): `trashDays` and friends.
   package func config() async throws(ImmichError) -> ServerConfig {
     try await get("/server/config", as: ServerConfig.self)
+  }
+
+  /// `GET /api/config` (`userConfig.read`, 3.2 on): where the trash settings now live.
+  package func userConfig() async throws(ImmichError) -> UserConfig {
+    try await get("/config", as: UserConfig.self)
   }
 
   /// `GET /api/server/about` (`server.about`).
@@ -112,29 +135,62 @@ package final class ImmichClient: Sendable {
 
   // MARK: - Assets
 
-  /// `POST /api/search/metadata`: one page.
+  /// `POST /api/search/metadata`: one page. The one door every search of cairn goes through
+  /// (listing, by checksum, by id, by tag): it speaks the server's dialect.
   package func searchMetadata(_ query: MetadataQuery) async throws(ImmichError) -> SearchPage {
-    let answer = try await send(.POST, "/search/metadata", body: query.json, retry: .safe)
+    let dialect = searchDialect
+    let answer = try await send(
+      .POST, "/search/metadata", body: query.body(dialect), retry: .safe)
     let page = try decode(SearchAnswer.self, answer, "POST /api/search/metadata")
-    return SearchPage(items: page.assets.items, nextPage: page.assets.nextPage.flatMap { Int($0) })
+    switch dialect {
+    case .flat:
+      return SearchPage(
+        items: page.assets.items, nextPage: page.assets.nextPage.flatMap { Int($0) })
+    case .structured:
+      return SearchPage(items: page.assets.items, nextCursor: page.assets.nextCursor)
+    }
+  }
+
+  /// Every asset `query` matches, page after page (for the small searches of runs: by tag,
+  /// checksum or id; the full listing is `SearchLister`, which bounds its paging).
+  package func searchAll(_ query: MetadataQuery) async throws(ImmichError) -> [ServerAsset] {
+    var found: [ServerAsset] = []
+    var next: MetadataQuery? = query
+    var seenCursors = Set<String>()
+    while let current = next {
+      let page = try await searchMetadata(current)
+      found += page.items
+      next = page.next(after: current)
+      if let cursor = next?.cursor, !seenCursors.insert(cursor).inserted || page.items.isEmpty {
+        throw ImmichError(
+          .server, "POST /api/search/metadata: the server's cursor repeats; the search is stopped")
+      }
+      if let following = next?.page, next?.cursor == nil, following <= current.page {
+        throw ImmichError(
+          .server, "POST /api/search/metadata: page \(current.page) points back to \(following)")
+      }
+    }
+    return found
   }
 
   /// `POST /api/search/statistics`: how many assets match (paging fields are ignored).
   package func searchStatistics(_ query: MetadataQuery) async throws(ImmichError) -> Int {
-    var body = query.json
-    for key in ["page", "size", "order"] { body.removeValue(forKey: key) }
+    let body = query.statisticsBody(searchDialect)
     let answer = try await send(.POST, "/search/statistics", body: body, retry: .safe)
     return try decode(StatisticsAnswer.self, answer, "POST /api/search/statistics").total
   }
 
   /// How many of the user's assets of `visibility` the server holds, trashed ones included.
-  /// `POST /api/search/statistics` ignores `withDeleted`, so the trash is counted by a second
-  /// request (a `trashedBefore` date implies it).
+  /// The flat `POST /api/search/statistics` ignores `withDeleted`, so the trash is counted by a
+  /// second request (a `trashedBefore` date implies it); the structured one has no trash
+  /// default and counts both at once.
   package func countAssets(visibility: AssetVisibility) async throws(ImmichError) -> Int {
+    if searchDialect == .structured {
+      return try await searchStatistics(MetadataQuery(visibility: visibility, withDeleted: true))
+    }
     let query = MetadataQuery(visibility: visibility)
     let active = try await searchStatistics(query)
-    var trash = query.json
-    for key in ["page", "size", "order"] { trash.removeValue(forKey: key) }
+    var trash = query.statisticsBody(.flat)
     trash["trashedBefore"] = "9999-12-31T23:59:59.999Z"
     let answer = try await send(.POST, "/search/statistics", body: trash, retry: .safe)
     let trashed = try decode(StatisticsAnswer.self, answer, "POST /api/search/statistics").total

@@ -11,9 +11,8 @@ package struct ImmichRunServer: RunServer {
 
   package func trashSettings() async throws(CairnError) -> TrashSettings {
     do {
-      let features = try await client.features()
-      let config = try await client.config()
-      return TrashSettings(enabled: features.trash, days: config.trashDays)
+      let settings = try await client.trashSettings()
+      return TrashSettings(enabled: settings.enabled, days: settings.days)
     } catch { throw error.cairnError }
   }
 
@@ -84,14 +83,10 @@ package struct ImmichRunServer: RunServer {
     do {
       // v2 searches only the timeline unless told; v3 skips nothing but locked. Ask for each.
       for visibility in AssetVisibility.listed {
-        var page: Int? = 1
-        while let current = page {
-          let answer = try await client.searchMetadata(
-            MetadataQuery(
-              visibility: visibility, withDeleted: true, tagIds: [tagID], page: current,
-              size: 1000))
-          for asset in answer.items { found[asset.id.lowercased()] = Self.view(asset) }
-          page = answer.nextPage
+        let query = MetadataQuery(
+          visibility: visibility, withDeleted: true, tagIds: [tagID], size: 1000)
+        for asset in try await client.searchAll(query) {
+          found[asset.id.lowercased()] = Self.view(asset)
         }
       }
     } catch { throw error.cairnError }

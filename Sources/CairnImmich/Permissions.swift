@@ -16,6 +16,11 @@ package enum CairnPermissions {
   /// - `server.about`: build details for `--check`; the public version endpoint suffices.
   package static let optional = ["tag.read", "server.about"]
 
+  /// `userConfig.read` (`GET /api/config`, the trash settings) exists from this version on.
+  /// Useful, not essential: without it cairn reads the deprecated `GET /api/server/config`
+  /// and `/server/features`, which still answer in 3.2.
+  package static let configPermissionSince = ServerVersion(major: 3, minor: 2, patch: 0)
+
   /// Why each permission matters, for `--check` lines.
   package static func purpose(_ permission: String) -> String {
     switch permission {
@@ -26,6 +31,7 @@ package enum CairnPermissions {
     case "user.read": return "identify the key's user"
     case "tag.read": return "list past runs from the server"
     case "server.about": return "read the server's build details"
+    case "userConfig.read": return "read the trash settings (Immich 3.2 and later)"
     default: return permission
     }
   }

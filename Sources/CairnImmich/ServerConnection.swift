@@ -54,7 +54,7 @@ package struct ServerConnection: Sendable {
       try ServerAddress.normalise(url), transport: transport)
     let client = ImmichClient(apiBase: apiBase, credential: .apiKey(key), transport: transport)
     let version = try await client.version()
-    return (client, version)
+    return (client.speaking(version), version)
   }
 
   /// `IMMICH_URL` and `IMMICH_API_KEY`, or a line saying where to set them.

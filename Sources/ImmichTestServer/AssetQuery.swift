@@ -46,6 +46,8 @@ struct AssetQuery: Sendable {
   var isOffline: Bool?
   /// People are not modelled: asking for any makes nothing match.
   var matchesNothing = false
+  /// 3.2's structured `filter`, ANDed with the rest.
+  var filter: SearchFilter?
 
   /// Reads the search body. `paging` adds `page`, `size` and `order`, which statistics lacks.
   static func parse(
@@ -144,6 +146,17 @@ struct AssetQuery: Sendable {
     return (query, page, size, descending)
   }
 
+  /// Every flat field of `MetadataSearchDto`, deprecated in 3.2 except `size` and `with*`.
+  static let flatKeys: Set<String> = [
+    "id", "checksum", "deviceAssetId", "deviceId", "originalFileName", "originalPath",
+    "previewPath", "thumbnailPath", "encodedVideoPath", "city", "country", "state", "make",
+    "model", "lensModel", "description", "ocr", "rating", "type", "visibility", "isFavorite",
+    "isMotion", "isOffline", "isEncoded", "isNotInAlbum", "withDeleted", "libraryId", "tagIds",
+    "personIds", "albumIds", "takenAfter", "takenBefore", "createdAfter", "createdBefore",
+    "updatedAfter", "updatedBefore", "trashedAfter", "trashedBefore", "page", "order", "size",
+    "withExif", "withPeople", "withStacked",
+  ]
+
   static let metadataOnlyKeys: Set<String> = [
     "id", "checksum", "originalFileName", "originalPath", "previewPath", "thumbnailPath",
     "encodedVideoPath", "deviceAssetId", "withDeleted", "withExif", "withPeople", "withStacked",
@@ -152,6 +165,7 @@ struct AssetQuery: Sendable {
 
   func matches(_ a: AssetRecord, in store: Store) -> Bool {
     if matchesNothing || !owners.contains(a.ownerId) { return false }
+    if let filter, !filter.matches(a, in: store) { return false }
     if !withDeleted && a.deletedAt != nil { return false }
     switch visibility {
     case .only(let v): if a.visibility != v { return false }
@@ -202,30 +216,39 @@ struct AssetQuery: Sendable {
       + "|\(visibility)|\(String(describing: isFavorite))|\(String(describing: isMotion))"
       + "|\(withDeleted)|\([takenAfter, takenBefore, createdAfter, createdBefore, updatedAfter, updatedBefore, trashedAfter, trashedBefore])"
       + "|\(tags)|\(library)|\(String(describing: isOffline))|\(matchesNothing)"
+      + "|\(filter.map { String(describing: $0) } ?? "")"
   }
 }
 
 extension Store {
   /// One page in `fileCreatedAt, id` order and whether another follows (`LIMIT size+1`).
+  mutating func search(
+    _ query: AssetQuery, page: Int, size: Int, descending: Bool
+  ) -> (items: [AssetRecord], hasNext: Bool) {
+    search(query, offset: (page - 1) * size, size: size, descending: descending)
+  }
+
+  /// `size` matches from `offset` on in `fileCreatedAt, id` order, and whether more follow.
   ///
   /// Walks the presorted index; the position where each page starts is remembered until the
   /// assets change, so reading page after page costs one page each, not a rescan.
   mutating func search(
-    _ query: AssetQuery, page: Int, size: Int, descending: Bool
+    _ query: AssetQuery, offset: Int, size: Int, descending: Bool
   ) -> (items: [AssetRecord], hasNext: Bool) {
     if let small = candidates(query) {
       let sorted = small.filter { query.matches($0, in: self) }.sorted {
         descending ? $1.sortKey < $0.sortKey : $0.sortKey < $1.sortKey
       }
-      let start = min(sorted.count, (page - 1) * size)
+      let start = min(sorted.count, offset)
       let end = min(sorted.count, start + size)
       return (Array(sorted[start..<end]), sorted.count > end)
     }
+    // Index positions by how many matches precede them, at multiples of `size`.
     let cacheKey = "\(query.cacheKey)|\(size)|\(descending)"
-    var cursors = pageCursors[cacheKey] ?? [1: 0]
-    let startPage = cursors.keys.filter { $0 <= page }.max() ?? 1
-    var position = cursors[startPage] ?? 0
-    let skip = (page - startPage) * size
+    var cursors = pageCursors[cacheKey] ?? [0: 0]
+    let startMatched = cursors.keys.filter { $0 <= offset }.max() ?? 0
+    var position = cursors[startMatched] ?? 0
+    let skip = offset - startMatched
     var matched = 0
     var items: [AssetRecord] = []
     var hasNext = false
@@ -235,7 +258,9 @@ extension Store {
         position += 1
         continue
       }
-      if matched > 0 && matched % size == 0 { cursors[startPage + matched / size] = position }
+      if matched > 0 && (startMatched + matched) % size == 0 {
+        cursors[startMatched + matched] = position
+      }
       if matched >= skip {
         if items.count == size {
           hasNext = true
@@ -248,6 +273,18 @@ extension Store {
     }
     pageCursors[cacheKey] = cursors
     return (items, hasNext)
+  }
+
+  /// Every match ordered by a column the double holds no value of (`rating`,
+  /// `fileSizeInBytes`): all null, so the tie-break on `id` alone orders them.
+  func searchById(
+    _ query: AssetQuery, offset: Int, size: Int, descending: Bool
+  ) -> (items: [AssetRecord], hasNext: Bool) {
+    let all = (candidates(query) ?? Array(assets.values)).filter { query.matches($0, in: self) }
+      .sorted { descending ? $0.id > $1.id : $0.id < $1.id }
+    let start = min(all.count, offset)
+    let end = min(all.count, start + size)
+    return (Array(all[start..<end]), all.count > end)
   }
 
   /// Number of matches: `POST /search/statistics`.

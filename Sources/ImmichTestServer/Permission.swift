@@ -23,11 +23,13 @@ package enum Permission {
   package static let serverAbout = "server.about"
   package static let apiKeyRead = "apiKey.read"
   package static let sessionUpdate = "session.update"
+  /// New in 3.2: `GET /config`, where the trash settings now live.
+  package static let userConfigRead = "userConfig.read"
 
   /// Every permission cairn's tools need: a convenient "least privilege" key for tests.
   package static let cairnNeeds: [String] = [
     assetRead, assetDelete, assetStatistics, assetUpload, tagCreate, tagRead, tagAsset,
-    userRead, serverAbout,
+    userRead, serverAbout, userConfigRead,
   ]
 
   /// `isGranted` in `utils/access.ts`: `all` covers everything, otherwise an exact match.

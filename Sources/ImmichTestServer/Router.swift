@@ -33,6 +33,9 @@ struct Route: Sendable {
   var pattern: [String]
   var access: Access
   var handle: @Sendable (inout Store, RouteCall) throws -> Reply
+  /// Whether the server being imitated has this route at all; one it lacks is 404, before
+  /// authentication, as an unknown path is.
+  var isServed: @Sendable (Store) -> Bool = { _ in true }
 
   init(
     _ method: String, _ path: String, _ access: Access,
@@ -42,6 +45,13 @@ struct Route: Sendable {
     self.pattern = path.split(separator: "/").map(String.init)
     self.access = access
     self.handle = handle
+  }
+
+  /// The same route, served only where `condition` holds (a later version, a removed one).
+  func served(when condition: @escaping @Sendable (Store) -> Bool) -> Route {
+    var route = self
+    route.isServed = condition
+    return route
   }
 
   func match(method: String, parts: [Substring]) -> [String: String]? {
@@ -87,7 +97,7 @@ struct APIRouter: Sendable {
     }
     let parts = request.path.split(separator: "/")
     var found: (Route, [String: String])?
-    for route in routes {
+    for route in routes where route.isServed(store) {
       if let params = route.match(method: request.method, parts: parts) {
         found = (route, params)
         break

@@ -23,6 +23,12 @@ package struct Scenario: Codable, Sendable {
   package var trashDays: Int
   /// `features.passwordLogin`; when false, login answers 401.
   package var passwordLoginEnabled: Bool
+  /// The shape Immich 4 will have (only with `v3.2`): the flat search fields answered with 400
+  /// and the deprecated `GET /server/config` and `/server/features` gone (404).
+  package var deprecatedRemoved: Bool
+  /// `major.minor.patch` the server reports instead of its mode's own (a release newer than
+  /// any modelled, behaving as `version`); nil reports the mode's version.
+  package var reportedVersion: String?
   package var users: [User]
   package var apiKeys: [APIKey]
   package var partners: [Partner]
@@ -30,13 +36,15 @@ package struct Scenario: Codable, Sendable {
 
   package init(
     version: ImmichVersion = .v3_1, trashEnabled: Bool = true, trashDays: Int = 30,
-    passwordLoginEnabled: Bool = true, users: [User] = [], apiKeys: [APIKey] = [],
-    partners: [Partner] = [], assets: [Asset] = []
+    passwordLoginEnabled: Bool = true, deprecatedRemoved: Bool = false, users: [User] = [],
+    apiKeys: [APIKey] = [], partners: [Partner] = [], assets: [Asset] = []
   ) {
     self.version = version
     self.trashEnabled = trashEnabled
     self.trashDays = trashDays
     self.passwordLoginEnabled = passwordLoginEnabled
+    self.deprecatedRemoved = deprecatedRemoved
+    self.reportedVersion = nil
     self.users = users
     self.apiKeys = apiKeys
     self.partners = partners
@@ -49,6 +57,8 @@ package struct Scenario: Codable, Sendable {
     trashEnabled = try c.decodeIfPresent(Bool.self, forKey: .trashEnabled) ?? true
     trashDays = try c.decodeIfPresent(Int.self, forKey: .trashDays) ?? 30
     passwordLoginEnabled = try c.decodeIfPresent(Bool.self, forKey: .passwordLoginEnabled) ?? true
+    deprecatedRemoved = try c.decodeIfPresent(Bool.self, forKey: .deprecatedRemoved) ?? false
+    reportedVersion = try c.decodeIfPresent(String.self, forKey: .reportedVersion)
     users = try c.decodeIfPresent([User].self, forKey: .users) ?? []
     apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
     partners = try c.decodeIfPresent([Partner].self, forKey: .partners) ?? []

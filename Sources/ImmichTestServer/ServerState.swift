@@ -155,6 +155,14 @@ package final class ServerState: @unchecked Sendable {
     }
   }
 
+  /// "Empty trash" for `userID`, as the web app's button: the trashed rows become `deleted`
+  /// and stay until the purge job (`runQueuedJobs`) removes them.
+  package func emptyTrash(userID: String) {
+    withStore { store in
+      for id in store.trashedIds(of: userID) { store.update(id) { $0.status = .deleted } }
+    }
+  }
+
   package func restore(_ ids: [String]) {
     withStore { store in
       for id in ids where store.assets[id]?.status == .trashed {

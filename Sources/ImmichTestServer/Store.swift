@@ -7,6 +7,10 @@ struct Store: Sendable {
   var trashEnabled: Bool
   var trashDays: Int
   var passwordLoginEnabled: Bool
+  /// Immich 4's expected shape: flat search fields and the deprecated server config gone.
+  var deprecatedRemoved: Bool
+  /// `major.minor.patch` reported instead of the mode's own.
+  var reportedVersion: [Int]?
   /// Added to the wall clock: tests move time forward for the 30-day stale-ack rule.
   var clockOffset: TimeInterval = 0
   var updateClock = UpdateIDClock()
@@ -47,6 +51,11 @@ struct Store: Sendable {
     trashEnabled = scenario.trashEnabled
     trashDays = scenario.trashDays
     passwordLoginEnabled = scenario.passwordLoginEnabled
+    deprecatedRemoved = scenario.deprecatedRemoved && scenario.version.hasStructuredSearch
+    reportedVersion = scenario.reportedVersion.map {
+      $0.split(separator: ".").compactMap { Int($0) }
+    }
+    .flatMap { $0.count == 3 ? $0 : nil }
     let created = Date()
     for user in scenario.users {
       users[user.id] = UserRecord(

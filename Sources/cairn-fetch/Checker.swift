@@ -67,7 +67,8 @@ struct Checker {
     }
     let (identity, goOn) = await checkKey(client, version, tally)
     guard goOn else { return (tally.status, nil) }
-    await checkPermissions(client, tally)
+    noteNewerVersion(version, identity, tally)
+    await checkPermissions(client, version, tally)
     await checkTrash(client, tally)
     if let identity {
       await noteExternalLibraries(client, tally)
@@ -104,8 +105,11 @@ struct Checker {
     line(
       pong ? .ok : .warn,
       "server answers at \(client.apiBase): Immich \(version)" + (pong ? "" : " (no pong)"), tally)
-    if version < ServerVersion(major: 2, minor: 7, patch: 0) {
-      line(.warn, "Immich \(version) is older than 2.7, the oldest version cairn knows", tally)
+    if version < TestedVersions.oldest {
+      line(
+        .warn,
+        "Immich \(version) is older than \(TestedVersions.oldest), the oldest version"
+          + " cairn knows", tally)
     }
     return .success((client, version))
   }
@@ -128,7 +132,21 @@ struct Checker {
     }
   }
 
-  private func checkPermissions(_ client: ImmichClient, _ tally: Tally) async {
+  /// A server newer than cairn was tested with: always said here (this is the report the
+  /// user asked for), and remembered so the nightly run does not say it again.
+  private func noteNewerVersion(
+    _ version: ServerVersion, _ identity: ServerIdentity?, _ tally: Tally
+  ) {
+    guard let warning = TestedVersions.newerWarning(version) else { return }
+    line(.warn, warning, tally)
+    if let identity {
+      _ = NewerVersionNotice.take(version, configuration.paths, identity.partition)
+    }
+  }
+
+  private func checkPermissions(
+    _ client: ImmichClient, _ version: ServerVersion, _ tally: Tally
+  ) async {
     let key: APIKeyInfo
     do {
       key = try await client.currentAPIKey()
@@ -154,13 +172,31 @@ struct Checker {
         "permission \(permission) missing (optional: to \(CairnPermissions.purpose(permission)))",
         tally)
     }
+    checkConfigPermission(key, version, tally)
+  }
+
+  /// `userConfig.read` exists from Immich 3.2 on, where the trash settings moved to
+  /// `GET /api/config`; without it cairn reads the deprecated endpoints while they last.
+  private func checkConfigPermission(_ key: APIKeyInfo, _ version: ServerVersion, _ tally: Tally) {
+    guard version >= CairnPermissions.configPermissionSince else { return }
+    let permission = ImmichClient.userConfigPermission
+    if key.grants(permission) {
+      line(.ok, "permission \(permission): \(CairnPermissions.purpose(permission))", tally)
+    } else {
+      line(
+        .warn,
+        "permission \(permission) missing (Immich \(version) keeps the trash settings in"
+          + " GET /api/config; cairn reads the deprecated /api/server/config meanwhile, which"
+          + " Immich 4 is expected to remove): add it to the key", tally)
+    }
   }
 
   /// The trash must be on and keep what it holds: cairn's undo depends on it.
   private func checkTrash(_ client: ImmichClient, _ tally: Tally) async {
     do {
-      let features = try await client.features()
-      if features.trash {
+      let settings = try await client.trashSettings()
+      line(.note, "trash settings read from \(Self.describe(settings.source))", tally)
+      if settings.enabled {
         line(.ok, "the server's trash is enabled", tally)
       } else {
         line(
@@ -170,9 +206,8 @@ struct Checker {
           tally)
         tally.worsen(.refused)
       }
-      let config = try await client.config()
-      if config.trashDays >= 1 {
-        line(.ok, "trashed assets stay restorable for \(config.trashDays) days", tally)
+      if settings.days >= 1 {
+        line(.ok, "trashed assets stay restorable for \(settings.days) days", tally)
       } else {
         line(.fail, "trashed assets are kept for 0 days: cairn refuses to run", tally)
         tally.worsen(.refused)
@@ -180,6 +215,15 @@ struct Checker {
     } catch {
       line(.fail, error.message, tally)
       tally.worsen(error.exitStatus)
+    }
+  }
+
+  static func describe(_ source: ServerTrashSettings.Source) -> String {
+    switch source {
+    case .userConfig: return "GET /api/config"
+    case .serverConfig: return "GET /api/server/features and /api/server/config"
+    case .serverConfigWithoutPermission:
+      return "the deprecated GET /api/server/features and /api/server/config (no userConfig.read)"
     }
   }
 

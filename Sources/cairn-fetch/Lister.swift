@@ -23,6 +23,13 @@ struct Lister {
       throw error
     }
     clock.lap("connect", "\(connection.identity.url), Immich \(connection.version)")
+    // Taken only when it can be seen: a quiet run leaves it for one that is not.
+    if Diagnostics.verbosity > .quiet,
+      let warning = NewerVersionNotice.take(
+        connection.version, configuration.paths, connection.partition)
+    {
+      Diagnostics.warning(warning)
+    }
     let header = HeaderRecord(tool: Self.tool, server: connection.identity)
     if mode == .identity {
       writer.write(header)

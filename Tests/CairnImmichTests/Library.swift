@@ -105,5 +105,5 @@ func withServer(
 }
 
 extension ImmichVersion {
-  static let both: [ImmichVersion] = [.v2_7, .v3_1]
+  static let both: [ImmichVersion] = allCases
 }

@@ -30,12 +30,20 @@ import Testing
       #expect(byId[library.timeline.id]?.fileCreatedAt == Library.hours(1))
       #expect(byId[library.locked.id] == nil)
 
-      // Each visibility asked for by name, deleted ones included, never `locked`.
+      // Each visibility asked for by name, deleted ones included, never `locked`: 3.2 by the
+      // structured filter (no trash condition lists the trash), older versions by flat fields.
       let searches = h.server.log.requests(method: "POST", path: "/api/search/metadata")
       for visibility in ["timeline", "archive", "hidden"] {
-        #expect(searches.contains { $0.body.contains("\"visibility\":\"\(visibility)\"") })
+        let asked =
+          version == .v3_2
+          ? "\"visibility\":{\"eq\":\"\(visibility)\"}" : "\"visibility\":\"\(visibility)\""
+        #expect(searches.contains { $0.body.contains(asked) })
       }
-      #expect(searches.allSatisfy { $0.body.contains("\"withDeleted\":true") })
+      if version == .v3_2 {
+        #expect(!searches.contains { $0.body.contains("trashedAt") || $0.body.contains("page") })
+      } else {
+        #expect(searches.allSatisfy { $0.body.contains("\"withDeleted\":true") })
+      }
       #expect(!searches.contains { $0.body.contains("locked") })
     }
   }

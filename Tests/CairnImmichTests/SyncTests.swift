@@ -58,8 +58,8 @@ import Testing
       #expect(listing.lockedSkipped == 1)
       try expectCachedLines(streamed.cached, equal: searched)
       let stream = try #require(h.server.log.requests(path: "/api/sync/stream").first)
-      #expect(stream.body.contains(version == .v3_1 ? "AssetsV2" : "AssetsV1"))
-      let v3Type = version == .v3_1 ? "AssetV2" : "AssetV1"
+      #expect(stream.body.contains(version != .v2_7 ? "AssetsV2" : "AssetsV1"))
+      let v3Type = version != .v2_7 ? "AssetV2" : "AssetV1"
       let acks = try await refresher.client.syncAcks()
       #expect(acks.contains { $0.type == v3Type })
       #expect(acks.contains { $0.type == "SyncCompleteV1" })
@@ -130,7 +130,7 @@ import Testing
       // last of them: no more, no less.
       let cached = try refresher.cache.count()
       #expect(cached == 10)
-      let type = version == .v3_1 ? "AssetV2" : "AssetV1"
+      let type = version != .v2_7 ? "AssetV2" : "AssetV1"
       let serverAck = try await refresher.client.syncAcks().first { $0.type == type }?.ack
       let cacheAck = try refresher.cache.meta("ack.\(type)")
       #expect(serverAck != nil)

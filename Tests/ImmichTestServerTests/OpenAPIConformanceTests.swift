@@ -253,12 +253,65 @@ struct OpenAPIConformanceTests {
       raw: AssetTests.multipart(fields, file: bytes, name: "new.jpg"))
   }
 
+  /// What only 3.2 serves: the structured search, its cursor and statistics, the new config.
+  static let exercises32: [Exercise] = [
+    Exercise("POST", "/search/metadata", 200, "3.2 structured, nextCursor") { w, _, c in
+      try await send(
+        c, "POST", "/api/search/metadata",
+        [
+          "size": 2, "orderBy": ["field": "fileCreatedAt", "direction": "asc"],
+          "filter": ["visibility": ["in": ["timeline", "archive"]], "trashedAt": ["eq": .null]],
+        ], as: .key(w.aliceKey))
+    },
+    Exercise("POST", "/search/metadata", 200, "3.2 structured, tag and or") { w, _, c in
+      let tag = try await tagged(w, c)
+      return try await send(
+        c, "POST", "/api/search/metadata",
+        [
+          "filter": [
+            "tagIds": ["all": [.string(tag)]],
+            "or": [["visibility": ["eq": "archive"]], ["isFavorite": ["eq": false]]],
+          ]
+        ], as: .key(w.aliceKey))
+    },
+    Exercise("POST", "/search/statistics", 200, "3.2 structured") { w, _, c in
+      try await send(
+        c, "POST", "/api/search/statistics",
+        ["filter": ["visibility": ["eq": "timeline"], "trashedAt": ["ne": .null]]],
+        as: .key(w.aliceKey))
+    },
+    Exercise("GET", "/config", 200) { w, _, c in
+      try await send(c, "GET", "/api/config", nil, as: .key(w.aliceKey))
+    },
+    Exercise("GET", "/config/defaults", 200) { w, _, c in
+      try await send(c, "GET", "/api/config/defaults", nil, as: .key(w.aliceKey))
+    },
+    Exercise("GET", "/public/config", 200) { _, _, c in
+      try await send(c, "GET", "/api/public/config", nil, as: .none)
+    },
+    Exercise("GET", "/public/config/defaults", 200) { _, _, c in
+      try await send(c, "GET", "/api/public/config/defaults", nil, as: .none)
+    },
+  ]
+
   @Test(arguments: exercises)
   func answerConformsToTheSpec(exercise: Exercise) async throws {
-    let spec = try #require(OpenAPIDocument.shared)
+    try await check(exercise, .v3_1, try #require(OpenAPIDocument.shared))
+  }
+
+  /// 3.2 answers every exercise (the deprecated flat search and server config included) and
+  /// its own within 3.2.0's document: `nextCursor` required, `UserConfigDto` whole.
+  @Test(arguments: exercises + exercises32)
+  func answerConformsToThe32Spec(exercise: Exercise) async throws {
+    try await check(exercise, .v3_2, try #require(OpenAPIDocument.v3_2))
+  }
+
+  func check(_ exercise: Exercise, _ version: ImmichVersion, _ spec: OpenAPIDocument)
+    async throws
+  {
     let key = exercise.key
     #expect(spec.operation(key) != nil, "the spec has no operation \(key)")
-    try await withWorld(.v3_1) { w, server, client in
+    try await withWorld(version) { w, server, client in
       let (request, reply) = try await exercise.run(w, server, client)
       if let request, let schema = spec.requestSchema(key) {
         #expect(spec.requestValidator.errors(request, schema) == [], "request sent")
@@ -314,10 +367,10 @@ struct OpenAPIConformanceTests {
   /// Every operation the double routes has at least one exercise above, so a new route cannot
   /// escape the spec check.
   @Test func everyRouteOfTheDoubleIsExercised() throws {
-    let spec = try #require(OpenAPIDocument.shared)
+    let spec = try #require(OpenAPIDocument.v3_2)
     let routed = Set(
       ServedAPI.routes.map { Key(method: $0.method, doublePath: $0.path) })
-    let exercised = Set(Self.exercises.map(\.key))
+    let exercised = Set((Self.exercises + Self.exercises32).map(\.key))
     #expect(routed.subtracting(exercised).sorted() == [])
     #expect(exercised.subtracting(routed).sorted() == [])
     for key in routed.sorted() {

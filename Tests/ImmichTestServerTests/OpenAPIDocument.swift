@@ -1,43 +1,50 @@
 import Foundation
 import ImmichTestServer
 
-/// Immich's official OpenAPI document (v3.1.0), read where the workplace and CI keep it. It is
-/// Immich's file, so it is not copied into this repository: the conformance suites are skipped
-/// (visibly) when it cannot be found.
+/// Immich's official OpenAPI document (v3.1.0, `docs/immich/`), and 3.2.0's: the 3.1.0 document
+/// with the extract of what changed in 3.2.0 laid over it (`docs/immich/README.md`). Both are
+/// in the repository, so the conformance suites run on a fresh clone; they are skipped
+/// (visibly) only when the files are gone.
 final class OpenAPIDocument: @unchecked Sendable {
   // @unchecked: the parsed tree is never mutated after `init`.
   let paths: [String: Any]
   let schemas: [String: Any]
   let location: URL
 
-  /// `$IMMICH_OPENAPI_SPEC`, else `../shared/immich/immich-openapi-specs.json` beside the package.
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `$IMMICH_OPENAPI_SPEC`, else the copy in `docs/immich/`.
   static let candidates: [URL] = {
     var urls: [URL] = []
     if let env = ProcessInfo.processInfo.environment["IMMICH_OPENAPI_SPEC"], !env.isEmpty {
       urls.append(URL(fileURLWithPath: env))
     }
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    urls.append(
-      packageRoot.appendingPathComponent("../shared/immich/immich-openapi-specs.json")
-        .standardizedFileURL)
+    urls.append(packageRoot.appendingPathComponent("docs/immich/immich-openapi-specs.json"))
     return urls
   }()
 
-  /// The document, or nil when no candidate exists or parses.
-  static let shared: OpenAPIDocument? = candidates.lazy.compactMap(OpenAPIDocument.init).first
+  /// The 3.1.0 document, or nil when no candidate exists or parses.
+  static let shared: OpenAPIDocument? = candidates.lazy.compactMap { OpenAPIDocument($0) }.first
 
-  static var isAvailable: Bool { shared != nil }
+  /// The 3.2.0 document: 3.1.0's with the 3.2.0 extract's paths and schemas replacing theirs.
+  static let v3_2: OpenAPIDocument? = shared.flatMap { base in
+    OpenAPIDocument(
+      packageRoot.appendingPathComponent("docs/immich/immich-openapi-specs-3.2.0-extract.json"),
+      over: base)
+  }
 
-  init?(_ url: URL) {
+  static var isAvailable: Bool { shared != nil && v3_2 != nil }
+
+  init?(_ url: URL, over base: OpenAPIDocument? = nil) {
     guard let data = FileManager.default.contents(atPath: url.path),
       let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let paths = root["paths"] as? [String: Any],
       let components = root["components"] as? [String: Any],
       let schemas = components["schemas"] as? [String: Any]
     else { return nil }
-    self.paths = paths
-    self.schemas = schemas
+    self.paths = (base?.paths ?? [:]).merging(paths) { $1 }
+    self.schemas = (base?.schemas ?? [:]).merging(schemas) { $1 }
     self.location = url
   }
 

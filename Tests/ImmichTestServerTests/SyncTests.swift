@@ -22,7 +22,7 @@ import Testing
   @Test(arguments: ImmichVersion.allCases)
   func apiKeysAreRefusedAfterThePermissionCheck(version: ImmichVersion) async throws {
     try await withWorld(version) { w, _, client in
-      let types: ImmichJSON = version == .v3_1 ? ["AssetsV2"] : ["AssetsV1"]
+      let types: ImmichJSON = version != .v2_7 ? ["AssetsV2"] : ["AssetsV1"]
       let refused = try await client.post(
         "/api/sync/stream", ["types": types], as: .key(w.aliceKey))
       #expect(refused.status == 403)

@@ -2,8 +2,8 @@ import CairnCore
 
 /// How far one paged listing may go before it is a server that pages for ever.
 ///
-/// Immich points to a next page only after a full one, and never back; its own count of the
-/// assets bounds how many pages can hold them. A listing that breaks any of this stops with a
+/// Immich points to a next page only after a full one, and never back (page numbers) or to
+/// where it was (cursors); its own count of the assets bounds how many pages can hold them. A listing that breaks any of this stops with a
 /// server error (exit 69) instead of running for minutes and gigabytes.
 struct PageBound {
   /// Pages of one visibility at most, whatever the count (a hundred million assets).
@@ -14,10 +14,25 @@ struct PageBound {
   /// The server's own count of what the listing should hold, once asked; nil when unknown.
   var counted: Int?
   private(set) var listed = 0
+  private var cursors = Set<String>()
 
   init(label: String, pageSize: Int) {
     self.label = label
     self.pageSize = pageSize
+  }
+
+  /// Checks the `page`-th page, an answer to `sent`.
+  mutating func check(page: Int, items: Int, next answer: SearchPage, sent: MetadataQuery)
+    throws(ImmichError)
+  {
+    guard let cursor = answer.nextCursor else {
+      try check(page: sent.page, items: items, next: answer.nextPage)
+      return
+    }
+    if cursor == sent.cursor || !cursors.insert(cursor).inserted {
+      throw failure("page \(page) points to a cursor already listed")
+    }
+    try check(page: page, items: items, next: page + 1)
   }
 
   /// Checks page `page` with `items` assets pointing to `next`.

@@ -84,11 +84,12 @@ package struct ListingSummary: Sendable, Equatable {
   }
 }
 
-/// Lists the server page by page with `POST /api/search/metadata`.
+/// Lists the server page by page with `POST /api/search/metadata`, in the server's dialect.
 ///
 /// Each listed visibility is asked for explicitly, on every version: v2 would otherwise give
 /// `timeline` only, and on v3 naming them keeps `locked` out by construction rather than by a
-/// default that changed once already. `withDeleted` makes trashed assets show (`isTrashed`).
+/// default that changed once already. `withDeleted` (flat) or no `trashedAt` condition
+/// (structured, 3.2) makes trashed assets show (`isTrashed`): both dialects list the same set.
 /// Every page is fetched before anything is returned: a failure leaves no partial listing.
 package struct SearchLister: Sendable {
   package let client: ImmichClient
@@ -108,17 +109,18 @@ package struct SearchLister: Sendable {
     for visibility in AssetVisibility.listed {
       var bound = PageBound(
         label: "POST /api/search/metadata (\(visibility.rawValue))", pageSize: pageSize)
-      var page = 1
+      var query = MetadataQuery(
+        visibility: visibility, withDeleted: true, page: 1, size: pageSize, order: "asc")
+      var ordinal = 1
       while true {
-        let query = MetadataQuery(
-          visibility: visibility, withDeleted: true, page: page, size: pageSize, order: "asc")
         let answer = try await client.searchMetadata(query)
         for item in answer.items { records.append(item.record) }
         progress?(records.count)
-        try bound.check(page: page, items: answer.items.count, next: answer.nextPage)
-        guard let next = answer.nextPage else { break }
-        if page == 1 { bound.counted = await count(visibility) }
-        page = next
+        try bound.check(page: ordinal, items: answer.items.count, next: answer, sent: query)
+        guard let next = answer.next(after: query) else { break }
+        if ordinal == 1 { bound.counted = await count(visibility) }
+        query = next
+        ordinal += 1
       }
     }
     return ServerListing(filtering: records, ownerId: ownerId)

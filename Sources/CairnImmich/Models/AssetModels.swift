@@ -84,14 +84,37 @@ package struct ServerAsset: Decodable, Sendable, Equatable {
 /// One page of `POST /api/search/metadata`.
 package struct SearchPage: Sendable {
   package var items: [ServerAsset]
-  /// The next page number, or nil on the last page.
+  /// The next page number (flat search), or nil on the last page.
   package var nextPage: Int?
+  /// The opaque position of the next page (structured search, 3.2), or nil on the last page.
+  package var nextCursor: String?
+
+  package init(items: [ServerAsset], nextPage: Int? = nil, nextCursor: String? = nil) {
+    self.items = items
+    self.nextPage = nextPage
+    self.nextCursor = nextCursor
+  }
+
+  /// The query for the page after this one, or nil when this was the last.
+  package func next(after query: MetadataQuery) -> MetadataQuery? {
+    var next = query
+    if let nextCursor {
+      next.cursor = nextCursor
+    } else if let nextPage {
+      next.page = nextPage
+    } else {
+      return nil
+    }
+    return next
+  }
 }
 
 struct SearchAnswer: Decodable {
   struct Assets: Decodable {
     var items: [ServerAsset]
     var nextPage: String?
+    /// Required from 3.2 on (null in flat mode); absent before.
+    var nextCursor: String?
   }
   var assets: Assets
 }
@@ -105,6 +128,8 @@ package struct MetadataQuery: Sendable, Equatable {
   package var id: String?
   package var type: String?
   package var page: Int
+  /// Where the next page starts in a structured search (3.2); nil for the first page.
+  package var cursor: String?
   /// 1…1000.
   package var size: Int
   package var order: String?

@@ -45,6 +45,15 @@ package struct ServerConfig: Decodable, Sendable, Equatable {
   package var isInitialized: Bool?
 }
 
+/// `GET /api/config` (3.2's `UserConfigDto`; the group cairn cares about).
+package struct UserConfig: Decodable, Sendable, Equatable {
+  package struct Trash: Decodable, Sendable, Equatable {
+    package var enabled: Bool
+    package var days: Int
+  }
+  package var trash: Trash
+}
+
 /// `GET /api/server/about` (needs `server.about`).
 package struct ServerAbout: Decodable, Sendable, Equatable {
   /// With a leading `v`: `v3.1.0`.

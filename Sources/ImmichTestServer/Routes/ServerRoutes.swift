@@ -1,22 +1,28 @@
-/// `/api/server/*`: public except `about`.
+/// `/api/server/*`: public except `about`; and 3.2's `/api/config`, `/api/public/config`.
 enum ServerRoutes {
-  static let all: [Route] = [
-    Route("GET", "/api/server/ping", .open) { _, _ in .json(200, ["res": "pong"]) },
-    Route("GET", "/api/server/version", .open) { store, _ in .json(200, version(store.version)) },
-    Route("GET", "/api/server/features", .open) { store, _ in .json(200, features(store)) },
-    Route("GET", "/api/server/config", .open) { store, _ in .json(200, config(store)) },
-    Route("GET", "/api/server/media-types", .open) { _, _ in .json(200, mediaTypes) },
-    Route("GET", "/api/server/about", .authenticated(permission: Permission.serverAbout)) {
-      store, _ in
-      .json(200, about(store.version))
-    },
-  ]
+  static let all: [Route] =
+    [
+      Route("GET", "/api/server/ping", .open) { _, _ in .json(200, ["res": "pong"]) },
+      Route("GET", "/api/server/version", .open) { store, _ in .json(200, version(store)) },
+      // Deprecated in 3.2 (their replacement, `/public/config`, holds no trash settings).
+      Route("GET", "/api/server/features", .open) { store, _ in .json(200, features(store)) }
+        .served { !$0.deprecatedRemoved },
+      Route("GET", "/api/server/config", .open) { store, _ in .json(200, config(store)) }
+        .served { !$0.deprecatedRemoved },
+      Route("GET", "/api/server/media-types", .open) { _, _ in .json(200, mediaTypes) },
+      Route("GET", "/api/server/about", .authenticated(permission: Permission.serverAbout)) {
+        store, _ in
+        .json(200, about(store))
+      },
+    ] + ConfigRoutes.all
 
   /// `prerelease` arrived in v3.0.0.
-  static func version(_ v: ImmichVersion) -> ImmichJSON {
+  static func version(_ store: Store) -> ImmichJSON {
+    let v = store.version
+    let numbers = store.reportedVersion ?? [v.major, v.minor, v.patch]
     var fields: [(String, ImmichJSON)] = [
-      ("major", .number(Double(v.major))), ("minor", .number(Double(v.minor))),
-      ("patch", .number(Double(v.patch))),
+      ("major", .number(Double(numbers[0]))), ("minor", .number(Double(numbers[1]))),
+      ("patch", .number(Double(numbers[2]))),
     ]
     if v.isV3 { fields.append(("prerelease", .null)) }
     return .object(fields)
@@ -45,10 +51,13 @@ enum ServerRoutes {
     return store.version.isV3 ? all : all.removing(["minFaces"])
   }
 
-  static func about(_ v: ImmichVersion) -> ImmichJSON {
-    [
-      "version": .string(v.aboutVersion),
-      "versionUrl": .string("https://github.com/immich-app/immich/releases/tag/\(v.aboutVersion)"),
+  static func about(_ store: Store) -> ImmichJSON {
+    let tag =
+      store.reportedVersion.map { "v" + $0.map(String.init).joined(separator: ".") }
+      ?? store.version.aboutVersion
+    return [
+      "version": .string(tag),
+      "versionUrl": .string("https://github.com/immich-app/immich/releases/tag/\(tag)"),
       "licensed": false, "nodejs": "v22.0.0", "build": "immich-testserver",
     ]
   }
