@@ -76,8 +76,8 @@ cleanup() {
 trap cleanup EXIT
 rm -rf "$root/opt/cairn" "$root/home/cairn" "$root/tmp/cairn-dist"
 mkdir -p "$root/tmp/cairn-dist" "$root/home/cairn"
-tar -C "$root/tmp/cairn-dist" -xzf "$tarball"
-release=$(basename "$tarball" .tar.gz)
+tar -C "$root/tmp/cairn-dist" -xJf "$tarball"
+release=$(basename "$tarball" .tar.xz)
 mount -t proc proc "$root/proc"
 chroot "$root" "/tmp/cairn-dist/$release/install.sh" /opt/cairn > /dev/null
 rm -rf "$root/tmp/cairn-dist"
@@ -85,13 +85,25 @@ rm -rf "$root/tmp/cairn-dist"
 check "the root has no Swift toolchain" chroot "$root" sh -c '! command -v swift'
 check "the root has no Swift runtime or Foundation library" \
   bash -c '[ -z "$(find "$1" -xdev \( -name "libswiftCore*" -o -name "libFoundation*" \) -print -quit)" ]' _ "$root"
+check "cairn finds every library it needs in the root" \
+  chroot "$root" sh -c "! ldd /opt/cairn/bin/cairn | grep -q 'not found'"
+check "cairn runs in the root" chroot "$root" /opt/cairn/bin/cairn --version
 for tool in "$root"/opt/cairn/bin/cairn-*; do
   name=$(basename "$tool")
   [ "$name" = cairn-nightly ] && continue
-  check "$name finds every library it needs in the root" \
-    chroot "$root" sh -c "! ldd /opt/cairn/bin/$name | grep -q 'not found'"
+  check "$name is a link to cairn" [ "$(readlink "$tool")" = cairn ]
   check "$name runs in the root" chroot "$root" "/opt/cairn/bin/$name" --version
 done
+
+# The size budget (README, "Install"): one binary instead of eight keeps a release small, and
+# this fails the release that grows past it.
+mib() { echo $(($1 / 1048576)); }
+installed=$(du -sb "$root/opt/cairn" | cut -f1)
+packed=$(stat -c %s "$tarball")
+check "the release installs in at most 100 MiB (it takes $(mib "$installed") MiB)" \
+  [ "$installed" -le $((100 * 1048576)) ]
+check "the release tarball is at most 30 MiB (it is $(mib "$packed") MiB)" \
+  [ "$packed" -le $((30 * 1048576)) ]
 
 # --- the test server outside the root, the library inside it ---------------------------------
 bin=$(swift build --show-bin-path)
