@@ -44,7 +44,7 @@ cp dist/completions/cairn-nightly.fish "$out/share/fish/vendor_completions.d/cai
 cp man/cairn.1 man/cairn-*.1 "$out/share/man/man1/"
 cp man/*.5 "$out/share/man/man5/"
 cp man/*.7 "$out/share/man/man7/"
-cp dist/cairn-nightly.in dist/cairn-nightly.service.in dist/cairn-nightly.timer \
+cp dist/cairn-nightly.in dist/cairn-nightly.service.in dist/cairn-nightly.timer dist/container/cairn-schedule \
   dist/cairn-watch.service.in "$out/share/cairn/"
 cp dist/install.sh "$out/install.sh"
 cp LICENSE "$out/LICENSE"
