@@ -9,23 +9,39 @@ let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let httpClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 
-/// One executable per tool: the folder name is the binary name.
-func tool(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-  .executableTarget(name: name, dependencies: ["CairnCore", argumentParser] + dependencies)
+/// The eight tools. Each tool's folder (named as its binary) is a library, so that one
+/// multi-call binary, `cairn`, can hold them all: its 80 MiB replace eight static binaries of
+/// 64 to 79 MiB each, every one carrying Foundation. A launcher of a few lines per tool keeps
+/// `swift run cairn-hash` and the tests' binaries.
+let tools: [(name: String, module: String, dependencies: [Target.Dependency])] = [
+  ("cairn-hash", "CairnHashTool", ["CairnHashing"]),
+  ("cairn-observe", "CairnObserveTool", ["CairnState", "CairnReconcile", "CairnWatch"]),
+  ("cairn-fetch", "CairnFetchTool", ["CairnImmich"]),
+  ("cairn-reconcile", "CairnReconcileTool", ["CairnState", "CairnReconcile"]),  // cairn-fetch runs as a subprocess
+  ("cairn-gate", "CairnGateTool", ["CairnState", "CairnImmich", "CairnReview"]),  // thumbnails for --review
+  ("cairn-trash", "CairnTrashTool", ["CairnState", "CairnImmich"]),
+  ("cairn-tag", "CairnTagTool", ["CairnImmich"]),
+  ("cairn-restore", "CairnRestoreTool", ["CairnState", "CairnImmich"]),
+]
+
+/// A tool's command, from its folder.
+func toolLibrary(_ tool: (name: String, module: String, dependencies: [Target.Dependency])) -> Target {
+  .target(
+    name: tool.module, dependencies: ["CairnCore", argumentParser] + tool.dependencies,
+    path: "Sources/\(tool.name)")
+}
+
+/// The executable of one tool alone (`swift run cairn-hash`, the tests).
+func launcher(_ tool: (name: String, module: String, dependencies: [Target.Dependency])) -> Target {
+  .executableTarget(
+    name: tool.name, dependencies: ["CairnCore", .target(name: tool.module)], path: "Sources/Launchers/\(tool.name)")
 }
 
 let package = Package(
   name: "cairn",
   platforms: [.macOS(.v14)],
-  products: [
-    .executable(name: "cairn-hash", targets: ["cairn-hash"]),
-    .executable(name: "cairn-observe", targets: ["cairn-observe"]),
-    .executable(name: "cairn-fetch", targets: ["cairn-fetch"]),
-    .executable(name: "cairn-reconcile", targets: ["cairn-reconcile"]),
-    .executable(name: "cairn-gate", targets: ["cairn-gate"]),
-    .executable(name: "cairn-trash", targets: ["cairn-trash"]),
-    .executable(name: "cairn-tag", targets: ["cairn-tag"]),
-    .executable(name: "cairn-restore", targets: ["cairn-restore"]),
+  products: tools.map { .executable(name: $0.name, targets: [$0.name]) } + [
+    .executable(name: "cairn", targets: ["cairn"]),
     .executable(name: "immich-testserver", targets: ["immich-testserver"]),
   ],
   dependencies: [
@@ -58,14 +74,9 @@ let package = Package(
     // The review page (cairn-gate --review): the plan as self-contained HTML. No I/O.
     .target(name: "CairnReview", dependencies: ["CairnCore", crypto]),
 
-    tool("cairn-hash", ["CairnHashing"]),
-    tool("cairn-observe", ["CairnState", "CairnReconcile", "CairnWatch"]),
-    tool("cairn-fetch", ["CairnImmich"]),
-    tool("cairn-reconcile", ["CairnState", "CairnReconcile"]),  // cairn-fetch runs as a subprocess
-    tool("cairn-gate", ["CairnState", "CairnImmich", "CairnReview"]),  // thumbnails for --review
-    tool("cairn-trash", ["CairnState", "CairnImmich"]),
-    tool("cairn-tag", ["CairnImmich"]),
-    tool("cairn-restore", ["CairnState", "CairnImmich"]),
+    // The multi-call binary: every tool, by the name it is called by or as `cairn <tool>`.
+    .executableTarget(
+      name: "cairn", dependencies: ["CairnCore", argumentParser] + tools.map { .target(name: $0.module) }),
     .executableTarget(name: "immich-testserver", dependencies: ["ImmichTestServer", argumentParser]),
     // What the fuzzer feeds (records, streams, state files, configuration): see docs/FUZZING.md.
     .target(
@@ -91,7 +102,7 @@ let package = Package(
         "CairnCore", "CairnState", "CairnReconcile", "ImmichTestServer", "CairnTestSupport", "CairnReview",
       ]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["CairnFuzzHarness", "CairnTestSupport"]),
-  ]
+  ] + tools.map(toolLibrary) + tools.map(launcher)
 )
 
 // The libFuzzer driver has no `main` of its own (libFuzzer's links in with -sanitize=fuzzer), so

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs this cairn release tree under a prefix:
 #   ./install.sh [PREFIX]        (default /usr/local; DESTDIR=… stages for a package)
-# Binaries go to PREFIX/bin, man pages and completions under PREFIX/share, and the nightly
-# script and systemd user units get PREFIX's absolute paths written into them: cron and systemd
-# run them with a PATH that does not hold ~/.local/bin.
+# The cairn binary and its tools' links go to PREFIX/bin, man pages and completions under
+# PREFIX/share, and the nightly script and systemd user units get PREFIX's absolute paths
+# written into them: cron and systemd run them with a PATH that does not hold ~/.local/bin.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=${1:-${PREFIX:-/usr/local}}
@@ -19,7 +19,10 @@ esac
 dest=${DESTDIR:-}$prefix
 
 install -d "$dest/bin" "$dest/share/systemd/user"
-for f in "$here"/bin/cairn-*; do install -m 0755 "$f" "$dest/bin/"; done
+install -m 0755 "$here/bin/cairn" "$dest/bin/cairn"
+# Every tool is the one binary called by the tool's name; a link replaces an older release's
+# binary of that name.
+for f in "$here"/bin/cairn-*; do ln -sfn cairn "$dest/bin/${f##*/}"; done
 for sub in man/man1 man/man5 man/man7 bash-completion/completions zsh/site-functions \
   fish/vendor_completions.d; do
   install -d "$dest/share/$sub"

@@ -4,8 +4,7 @@
 # (127.0.0.1 is shared): a first run that seeds, a deletion, the dry run, a real run, and the
 # installed cairn-nightly.
 #   check-dist.sh TARBALL
-# Needs Linux, root (chroot) and debootstrap. The root is built once into .build-rootfs/ and
-# reused (delete that folder to rebuild it); DEBIAN_MIRROR picks another mirror.
+# Needs Linux, root (chroot) and debootstrap: the root is scripts/debian-root.sh's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -21,41 +20,8 @@ if [ -z "${CAIRN_CHECK_DIST_NS:-}" ]; then
   exec env CAIRN_CHECK_DIST_NS=1 unshare -m --propagation private "$0" "$@"
 fi
 
-# What the binaries still need beyond a minimal Debian (see README, "Install"): glibc,
-# libstdc++, libgcc and zlib are in every Debian; SQLite is not.
-suite=bookworm
-packages="libsqlite3-0"
-rootfs=$top/.build-rootfs/$suite
 started=$(date +%s)
-if [ ! -f "$rootfs/.cairn-root" ] || [ "$(cat "$rootfs/.cairn-root")" != "$packages" ]; then
-  command -v debootstrap > /dev/null || { echo "check-dist: debootstrap is not installed" >&2; exit 1; }
-  rm -rf "$rootfs"
-  mkdir -p "$top/.build-rootfs"
-  # A debootstrap that finished is kept even if installing the packages fails after it.
-  if [ ! -f "$rootfs.tmp/.cairn-debootstrap" ]; then
-    rm -rf "$rootfs.tmp"
-    debootstrap --variant=minbase "$suite" "$rootfs.tmp" \
-      "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$top/.build-rootfs/debootstrap.log" 2>&1 \
-      || { tail -n 20 "$top/.build-rootfs/debootstrap.log"; exit 1; }
-    touch "$rootfs.tmp/.cairn-debootstrap"
-  fi
-  cp /etc/resolv.conf "$rootfs.tmp/etc/resolv.conf"
-  mount -t proc proc "$rootfs.tmp/proc"
-  apt_log=$top/.build-rootfs/apt.log
-  # shellcheck disable=SC2086 # a list of package names
-  { chroot "$rootfs.tmp" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-    chroot "$rootfs.tmp" env DEBIAN_FRONTEND=noninteractive \
-      apt-get install -y -qq --no-install-recommends $packages; } > "$apt_log" 2>&1 \
-    || { tail -n 20 "$apt_log"; exit 1; }
-  chroot "$rootfs.tmp" apt-get clean
-  umount "$rootfs.tmp/proc"
-  echo "$packages" > "$rootfs.tmp/.cairn-root"
-  mv "$rootfs.tmp" "$rootfs"
-  echo "check-dist: built the $suite root in $(($(date +%s) - started))s"
-else
-  echo "check-dist: reusing the $suite root in .build-rootfs/"
-fi
-root=$rootfs
+root=$(scripts/debian-root.sh)
 
 # shellcheck source=scripts/checks.sh
 . "$(dirname "$0")/checks.sh"
@@ -76,8 +42,8 @@ cleanup() {
 trap cleanup EXIT
 rm -rf "$root/opt/cairn" "$root/home/cairn" "$root/tmp/cairn-dist"
 mkdir -p "$root/tmp/cairn-dist" "$root/home/cairn"
-tar -C "$root/tmp/cairn-dist" -xzf "$tarball"
-release=$(basename "$tarball" .tar.gz)
+tar -C "$root/tmp/cairn-dist" -xJf "$tarball"
+release=$(basename "$tarball" .tar.xz)
 mount -t proc proc "$root/proc"
 chroot "$root" "/tmp/cairn-dist/$release/install.sh" /opt/cairn > /dev/null
 rm -rf "$root/tmp/cairn-dist"
@@ -85,13 +51,25 @@ rm -rf "$root/tmp/cairn-dist"
 check "the root has no Swift toolchain" chroot "$root" sh -c '! command -v swift'
 check "the root has no Swift runtime or Foundation library" \
   bash -c '[ -z "$(find "$1" -xdev \( -name "libswiftCore*" -o -name "libFoundation*" \) -print -quit)" ]' _ "$root"
+check "cairn finds every library it needs in the root" \
+  chroot "$root" sh -c "! ldd /opt/cairn/bin/cairn | grep -q 'not found'"
+check "cairn runs in the root" chroot "$root" /opt/cairn/bin/cairn --version
 for tool in "$root"/opt/cairn/bin/cairn-*; do
   name=$(basename "$tool")
   [ "$name" = cairn-nightly ] && continue
-  check "$name finds every library it needs in the root" \
-    chroot "$root" sh -c "! ldd /opt/cairn/bin/$name | grep -q 'not found'"
+  check "$name is a link to cairn" [ "$(readlink "$tool")" = cairn ]
   check "$name runs in the root" chroot "$root" "/opt/cairn/bin/$name" --version
 done
+
+# The size budget (README, "Install"): one binary instead of eight keeps a release small, and
+# this fails the release that grows past it.
+mib() { echo $(($1 / 1048576)); }
+installed=$(du -sb "$root/opt/cairn" | cut -f1)
+packed=$(stat -c %s "$tarball")
+check "the release installs in at most 100 MiB (it takes $(mib "$installed") MiB)" \
+  [ "$installed" -le $((100 * 1048576)) ]
+check "the release tarball is at most 30 MiB (it is $(mib "$packed") MiB)" \
+  [ "$packed" -le $((30 * 1048576)) ]
 
 # --- the test server outside the root, the library inside it ---------------------------------
 bin=$(swift build --show-bin-path)

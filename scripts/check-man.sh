@@ -28,7 +28,7 @@ subcommands_of() {
 }
 
 missing=0
-for dir in Sources/cairn-* Sources/immich-testserver; do
+for dir in Sources/cairn Sources/cairn-* Sources/immich-testserver; do
   tool=$(basename "$dir")
   page="man/$tool.1"
   [ -f "$page" ] || { echo "check-man: $tool has no $page"; missing=1; continue; }

@@ -25,6 +25,31 @@ for tool in $tools; do
     fi
   done
 done
+
+# cairn itself (the multi-call binary) has hand-written scripts in dist/completions: in bash it
+# must list the tools, then answer exactly as the named tool's own completion does.
+# complete_bash WORD...: what bash offers for that command line, the cursor at its end.
+complete_bash() {
+  bash -c 'shopt -s extglob
+    __load_completion() { source "completions/bash/$1"; }
+    source dist/completions/cairn.bash
+    COMP_WORDS=("$@") COMP_CWORD=$(($# - 1)) COMP_LINE="$*" COMP_POINT=${#COMP_LINE} COMPREPLY=()
+    function=_cairn
+    [ "$1" = cairn ] || { __load_completion "$1"; function=_$1; }
+    "$function" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+    printf "%s\n" "${COMPREPLY[@]}"' _ "$@"
+}
+if [ "$mode" = check ]; then
+  [ "$(complete_bash cairn re | sort | tr '\n' ' ')" = "reconcile restore " ] \
+    || { echo "completions: cairn's bash completion does not list the tools"; stale=1; }
+  for line in "observe l" "gate --appr" "restore --run" "trash --"; do
+    # shellcheck disable=SC2086 # the words of a command line
+    if [ "$(complete_bash cairn $line)" != "$(complete_bash cairn-$line)" ]; then
+      echo "completions: 'cairn $line' completes unlike 'cairn-$line'"
+      stale=1
+    fi
+  done
+fi
 [ "$mode" = write ] && echo "completions: written for $(echo $tools | wc -w) tools"
 [ "$mode" = check ] && [ $stale -eq 0 ] && echo "completions: up to date"
 exit $stale

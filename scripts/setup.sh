@@ -23,6 +23,10 @@ if [ "$(uname)" = Linux ]; then
   command -v strip >/dev/null 2>&1 || need+=(binutils)
   command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  # make check-container: the image built and run with podman, on the runc runtime.
+  command -v podman >/dev/null 2>&1 || need+=(podman)
+  command -v runc >/dev/null 2>&1 || need+=(runc)
+  command -v xz >/dev/null 2>&1 || need+=(xz-utils)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 

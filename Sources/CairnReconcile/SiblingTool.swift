@@ -39,11 +39,8 @@ package final class SiblingTool {
   /// Starts `name` with `arguments`; its stderr is ours, so its messages reach the person.
   package init(_ name: String, _ arguments: [String]) throws(CairnError) {
     self.name = name
-    executable = Self.executableDirectory + "/" + name
-    guard FileManager.default.isExecutableFile(atPath: executable) else {
-      throw CairnError(
-        .configuration, "cannot find \(name) next to this program (looked for \(executable))")
-    }
+    let (executable, argv) = try Self.locate(name, arguments)
+    self.executable = executable
     var fds: [Int32] = [0, 0]
     // Close-on-exec, so only the child's stdout keeps the write end open.
     guard pipe(&fds) == 0, fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0,
@@ -51,7 +48,7 @@ package final class SiblingTool {
     else {
       throw CairnError(.configuration, "cannot run \(name): \(String(cString: strerror(errno)))")
     }
-    let (child, code) = Self.spawn(executable, [name] + arguments, stdout: fds[1])
+    let (child, code) = Self.spawn(executable, argv, stdout: fds[1])
     guard code == 0 else {
       close(fds[0])
       close(fds[1])
@@ -62,6 +59,23 @@ package final class SiblingTool {
     close(fds[1])
     output = fds[0]
     ChildSignals.forward(to: pid)
+  }
+
+  /// The program to start and its argument vector: `name` next to this program (a binary of
+  /// its own, or a link to the multi-call `cairn`, which runs the tool it is called by), else
+  /// `cairn` next to it, as `cairn fetch …`, when only that one binary was installed.
+  private static func locate(_ name: String, _ arguments: [String]) throws(CairnError)
+    -> (executable: String, argv: [String])
+  {
+    let folder = executableDirectory
+    let byName = folder + "/" + name
+    if FileManager.default.isExecutableFile(atPath: byName) { return (byName, [name] + arguments) }
+    let multiCall = folder + "/cairn"
+    if name.hasPrefix("cairn-"), FileManager.default.isExecutableFile(atPath: multiCall) {
+      return (multiCall, ["cairn", String(name.dropFirst("cairn-".count))] + arguments)
+    }
+    throw CairnError(
+      .configuration, "cannot find \(name) or cairn next to this program (looked in \(folder))")
   }
 
   deinit {

@@ -2,7 +2,6 @@ import ArgumentParser
 import CairnCore
 import CairnImmich
 
-@main
 struct CairnFetch: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-fetch",

@@ -11,7 +11,6 @@ import Foundation
   import Musl
 #endif
 
-@main
 struct CairnHash: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-hash",

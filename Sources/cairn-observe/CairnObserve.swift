@@ -1,7 +1,6 @@
 import ArgumentParser
 import CairnCore
 
-@main
 struct CairnObserve: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-observe",

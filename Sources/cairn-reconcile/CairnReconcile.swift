@@ -3,7 +3,6 @@ import CairnCore
 import CairnState
 import Foundation
 
-@main
 struct CairnReconcile: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-reconcile",

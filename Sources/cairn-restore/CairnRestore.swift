@@ -2,7 +2,6 @@ import ArgumentParser
 import CairnCore
 import Foundation
 
-@main
 struct CairnRestore: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-restore",

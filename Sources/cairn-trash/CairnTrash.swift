@@ -2,7 +2,6 @@ import ArgumentParser
 import CairnCore
 import Foundation
 
-@main
 struct CairnTrash: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-trash",

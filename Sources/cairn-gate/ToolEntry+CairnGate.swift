@@ -1,0 +1,6 @@
+import CairnCore
+
+extension ToolEntry {
+  /// cairn-gate, for its launcher and the `cairn` multi-call binary (`cairn gate`).
+  package static let gate = ToolEntry(CairnGate.self)
+}

@@ -1,0 +1,6 @@
+import CairnCore
+
+extension ToolEntry {
+  /// cairn-observe, for its launcher and the `cairn` multi-call binary (`cairn observe`).
+  package static let observe = ToolEntry(CairnObserve.self)
+}
