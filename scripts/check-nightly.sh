@@ -35,10 +35,18 @@ check "the service runs the installed script" \
   has "$units/cairn-nightly.service" "ExecStart=\"$prefix/bin/cairn-nightly\""
 check "the watcher's service runs the installed cairn-observe" \
   has "$units/cairn-watch.service" "ExecStart=\"$prefix/bin/cairn-observe\" watch"
+check "a profile's watcher runs the installed cairn-observe with its profile" \
+  has "$units/cairn-watch@.service" "ExecStart=\"$prefix/bin/cairn-observe\" watch --profile %i"
 if command -v systemd-analyze > /dev/null; then
   # Unknown keys are only warnings to systemd-analyze: any output fails the check too.
-  if out=$(systemd-analyze verify --man=no "$units/cairn-nightly.service" \
-    "$units/cairn-nightly.timer" "$units/cairn-watch.service" 2>&1) && [ -z "$out" ]; then
+  # A template is verified as an instance of it; the commented credential lines as well.
+  mkdir -p "$tmp/units"
+  cp "$units/cairn-watch@.service" "$tmp/units/cairn-watch@anna.service"
+  sed 's/^#LoadCredential=/LoadCredential=/' "$units/cairn-nightly.service" \
+    > "$tmp/units/cairn-nightly.service"
+  if out=$(systemd-analyze verify --man=no "$tmp/units/cairn-nightly.service" \
+    "$units/cairn-nightly.timer" "$units/cairn-watch.service" \
+    "$tmp/units/cairn-watch@anna.service" 2>&1) && [ -z "$out" ]; then
     pass "systemd-analyze verify accepts the installed units"
   else
     fail "systemd-analyze verify: $out"
@@ -320,6 +328,11 @@ check "bash completes the config's profiles after --profile" bash -c '
   "$home/.config"
 check "no key of either profile appears in anything received or printed" \
   bash -c '! grep -l -e anna-secret -e ben-secret "$1"/received "$1"/*.out "$1"/*.err' _ "$tmp"
+
+# 12. Everything installed is uninstalled: `make uninstall` leaves no file of cairn's.
+make -s uninstall PREFIX="$prefix" > /dev/null
+left=$(cd "$prefix" && find . ! -type d | sort | tr '\n' ' ')
+check "make uninstall leaves nothing install put there${left:+ (left: $left)}" [ -z "$left" ]
 
 if [ $failures -gt 0 ]; then
   echo "check-nightly: $failures check(s) failed (KEEP=1 keeps $tmp)"

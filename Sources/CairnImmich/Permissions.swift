@@ -14,7 +14,9 @@ package enum CairnPermissions {
   /// - `tag.read`: listing runs from the server's tags (`cairn-tag`, restore by run when the
   ///   local journal is lost); the journal covers the usual case.
   /// - `server.about`: build details for `--check`; the public version endpoint suffices.
-  package static let optional = ["tag.read", "server.about"]
+  /// - `asset.view`: the thumbnails of `cairn-gate --review`'s page; without it the page
+  ///   shows each photo's name and reasons without its picture.
+  package static let optional = ["tag.read", "server.about", "asset.view"]
 
   /// Why each permission matters, for `--check` lines.
   package static func purpose(_ permission: String) -> String {
@@ -26,6 +28,7 @@ package enum CairnPermissions {
     case "user.read": return "identify the key's user"
     case "tag.read": return "list past runs from the server"
     case "server.about": return "read the server's build details"
+    case "asset.view": return "show thumbnails on the review page (cairn-gate --review)"
     default: return permission
     }
   }

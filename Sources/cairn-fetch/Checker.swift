@@ -87,7 +87,8 @@ struct Checker {
     let origin = configuration.origin(of: "IMMICH_URL") ?? "?"
     let key = configuration.apiKeySource?.description ?? "?"
     let profile = configuration.profile.map { " for profile \($0)" } ?? ""
-    line(.ok, "server URL and API key are set\(profile) (URL from \(origin), key from \(key))", tally)
+    line(
+      .ok, "server URL and API key are set\(profile) (URL from \(origin), key from \(key))", tally)
     return true
   }
 

@@ -64,7 +64,8 @@ import Testing
     try folder.privateFile("config/cairn/config", Self.household)
     let error = #expect(throws: CairnError.self) { try load(folder, ["CAIRN_PROFILE": "carl"]) }
     #expect(error?.status == .configuration)
-    #expect(error?.message == "no profile 'carl' in the configuration file (its profiles: anna, ben)")
+    #expect(
+      error?.message == "no profile 'carl' in the configuration file (its profiles: anna, ben)")
     let bad = #expect(throws: CairnError.self) { try load(folder, ["CAIRN_PROFILE": "../x"]) }
     #expect(bad?.message.hasPrefix("invalid profile name '../x'") == true)
   }
@@ -120,11 +121,13 @@ import Testing
     #expect(try keyError(open)?.message.contains("readable by other users (mode 644)") == true)
     try FileManager.default.createDirectory(
       atPath: folder.path + "/dir.key", withIntermediateDirectories: true)
-    #expect(try keyError(folder.path + "/dir.key")?.message == "the API key file is not a regular file")
+    #expect(
+      try keyError(folder.path + "/dir.key")?.message == "the API key file is not a regular file")
     let empty = try folder.privateFile("empty.key", "\n")
     #expect(try keyError(empty)?.message == "the API key file is empty")
     let twoLines = try folder.privateFile("two.key", "a\nb\n")
-    #expect(try keyError(twoLines)?.message.hasPrefix("the API key file holds more than one") == true)
+    #expect(
+      try keyError(twoLines)?.message.hasPrefix("the API key file holds more than one") == true)
     for error in [try keyError(missing), try keyError(open)] {
       #expect(error?.status == .configuration)
     }

@@ -17,7 +17,8 @@ package enum APIKeySource: Sendable, Equatable {
   package var description: String {
     switch self {
     case .value(let origin): return "IMMICH_API_KEY from \(origin)"
-    case .file(let path, let origin): return "the key file \(path) (IMMICH_API_KEY_FILE from \(origin))"
+    case .file(let path, let origin):
+      return "the key file \(path) (IMMICH_API_KEY_FILE from \(origin))"
     case .credential(let path): return "the systemd credential \(path)"
     }
   }

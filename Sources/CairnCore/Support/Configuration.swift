@@ -47,25 +47,49 @@ package struct Configuration: Sendable {
     if let text = try PrivateFile.readText(paths.configFile, what: "configuration file") {
       file = try ConfigurationFile.parse(text, source: paths.configFile)
     }
-    var layers: [(source: String, pairs: [(String, String)])] = [(paths.configFile, file.shared)]
+    // Lowest precedence first.
+    var layers: [Layer] = [(paths.configFile, file.shared)]
     if let profile {
-      layers.append((paths.configFile + " [profile \(profile)]", try profilePairs(profile, file, paths)))
+      layers.append(
+        (paths.configFile + " [profile \(profile)]", try profilePairs(profile, file, paths)))
     }
-    let dotEnv = workingDirectory + "/.env"
-    if let text = try PrivateFile.readText(dotEnv, what: ".env file", mustBePrivate: false) {
-      let pairs = try parseKeyValueLines(text, source: dotEnv)
-      // A folder's .env often belongs to another program; it must be private once it holds
-      // one of cairn's secrets.
-      if pairs.contains(where: { secretKeys.contains($0.0) && !$0.1.isEmpty }),
-        let mode = PrivateFile.mode(dotEnv)
-      {
-        try PrivateFile.requirePrivate(dotEnv, mode: mode, what: ".env file, which holds a secret,")
-      }
-      layers.append((dotEnv, pairs))
-    }
+    if let dotEnv = try dotEnvLayer(workingDirectory) { layers.append(dotEnv) }
     layers.append(
-      ("environment", environment.filter { $0.key.hasPrefix("IMMICH_") || $0.key.hasPrefix("CAIRN_") }
-        .map { ($0.key, $0.value) }))
+      (
+        "environment",
+        environment.filter { $0.key.hasPrefix("IMMICH_") || $0.key.hasPrefix("CAIRN_") }
+          .map { ($0.key, $0.value) }
+      ))
+    let (values, origins) = try merge(layers)
+    return Configuration(
+      values: values, origins: origins, paths: paths, profile: profile,
+      profileNames: file.profileNames, workingDirectory: workingDirectory,
+      credentialsDirectory: environment["CREDENTIALS_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 })
+  }
+
+  /// Where some settings came from, and the settings.
+  private typealias Layer = (source: String, pairs: [(String, String)])
+
+  /// `./.env`, when there is one.
+  private static func dotEnvLayer(_ workingDirectory: String) throws(CairnError) -> Layer? {
+    let path = workingDirectory + "/.env"
+    guard let text = try PrivateFile.readText(path, what: ".env file", mustBePrivate: false)
+    else { return nil }
+    let pairs = try parseKeyValueLines(text, source: path)
+    // A folder's .env often belongs to another program; it must be private once it holds
+    // one of cairn's secrets.
+    if pairs.contains(where: { secretKeys.contains($0.0) && !$0.1.isEmpty }),
+      let mode = PrivateFile.mode(path)
+    {
+      try PrivateFile.requirePrivate(path, mode: mode, what: ".env file, which holds a secret,")
+    }
+    return (path, pairs)
+  }
+
+  /// Each layer's values over those of the layers before it.
+  private static func merge(_ layers: [Layer]) throws(CairnError)
+    -> (values: [String: String], origins: [String: String])
+  {
     var values: [String: String] = [:]
     var origins: [String: String] = [:]
     for layer in layers {
@@ -87,10 +111,7 @@ package struct Configuration: Sendable {
         origins[key] = layer.source
       }
     }
-    return Configuration(
-      values: values, origins: origins, paths: paths, profile: profile,
-      profileNames: file.profileNames, workingDirectory: workingDirectory,
-      credentialsDirectory: environment["CREDENTIALS_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 })
+    return (values, origins)
   }
 
   /// Settings a `.env` file may only hold when other users cannot read it.
