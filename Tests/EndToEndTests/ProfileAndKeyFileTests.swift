@@ -89,6 +89,36 @@ import Testing
     }
   }
 
+  /// At a terminal, with no path, cairn-hash scans the profile's library.
+  @Test func cairnHashAtATerminalScansTheProfilesLibrary() async throws {
+    let lib = AdversarialLibrary()
+    try lib.photo("Anna/a.jpg", onServer: false)
+    try lib.photo("Ben/b1.jpg", onServer: false)
+    try lib.photo("Ben/b2.jpg", onServer: false)
+    try lib.dir.privateFile(
+      "config/cairn/config",
+      "[profile anna]\nCAIRN_LIBRARY=\(lib.path("Anna"))\n"
+        + "[profile ben]\nCAIRN_LIBRARY=\(lib.path("Ben"))\n")
+    #if os(macOS)
+      let onTerminal = "script -q /dev/null /bin/sh -c 'cairn-hash --profile ben > ben.ndjson'"
+    #else
+      let onTerminal = "script -qfec 'cairn-hash --profile ben > ben.ndjson' /dev/null"
+    #endif
+    let scanned = try await lib.shell(onTerminal, environment: lib.dir.isolatedEnvironment())
+    #expect(scanned.status == 0, "\(scanned.stdout)\(scanned.stderr)")
+    let paths = try String(contentsOfFile: lib.path("ben.ndjson"), encoding: .utf8)
+      .split(separator: "\n").compactMap { line in
+        let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return record?["type"] as? String == "file" ? record?["path"] as? String : nil
+      }
+    #expect(Set(paths) == [lib.path("Ben/b1.jpg"), lib.path("Ben/b2.jpg")])
+    let unset = try await lib.shell(
+      onTerminal.replacingOccurrences(of: "--profile ben", with: ""),
+      environment: lib.dir.isolatedEnvironment())
+    #expect(unset.status == 64)
+    #expect(unset.stdout.contains("CAIRN_LIBRARY is not set"))
+  }
+
   @Test func aKeyFileIsReadOnlyWhenItIsTheUsersOwn() async throws {
     let lib = AdversarialLibrary()
     try await lib.start()
