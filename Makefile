@@ -99,15 +99,10 @@ check-dist: dist build
 check-container: dist build
 	@scripts/check-container.sh .build-dist/$(DIST).tar.xz
 
+# Every file install put there, named from this tree as stage.sh names them (check-nightly
+# installs and uninstalls, and finds nothing left).
 uninstall:
-	for t in cairn $(TOOLS); do \
-	  rm -f $(BINDIR)/$$t $(MANDIR)/man1/$$t.1 $(BASHDIR)/$$t $(ZSHDIR)/_$$t $(FISHDIR)/$$t.fish; \
-	done
-	rm -f $(MANDIR)/man5/cairn-records.5 $(MANDIR)/man7/cairn.7
-	rm -f $(BINDIR)/cairn-nightly $(MANDIR)/man1/cairn-nightly.1 $(BASHDIR)/cairn-nightly \
-	  $(ZSHDIR)/_cairn-nightly $(FISHDIR)/cairn-nightly.fish
-	rm -f $(DESTDIR)$(PREFIX)/share/systemd/user/cairn-nightly.service \
-	  $(DESTDIR)$(PREFIX)/share/systemd/user/cairn-nightly.timer
+	@scripts/uninstall.sh "$(DESTDIR)$(PREFIX)"
 
 # Fuzzing (docs/FUZZING.md): libFuzzer through Swift's -sanitize=fuzzer, in a build folder of
 # its own. New inputs go to .build-fuzz/corpus, crashes to .build-fuzz/crashes; a crash becomes a

@@ -42,5 +42,6 @@ chmod 0755 "$dest/bin/cairn-nightly"
 substitute "$here/share/cairn/cairn-nightly.service.in" "$dest/share/systemd/user/cairn-nightly.service" unit
 install -m 0644 "$here/share/cairn/cairn-nightly.timer" "$dest/share/systemd/user/"
 substitute "$here/share/cairn/cairn-watch.service.in" "$dest/share/systemd/user/cairn-watch.service" unit
-chmod 0644 "$dest/share/systemd/user/cairn-nightly.service" "$dest/share/systemd/user/cairn-watch.service"
+substitute "$here/share/cairn/cairn-watch@.service.in" "$dest/share/systemd/user/cairn-watch@.service" unit
+chmod 0644 "$dest/share/systemd/user/"cairn-*.service
 echo "installed cairn under $dest"

@@ -35,10 +35,18 @@ check "the service runs the installed script" \
   has "$units/cairn-nightly.service" "ExecStart=\"$prefix/bin/cairn-nightly\""
 check "the watcher's service runs the installed cairn-observe" \
   has "$units/cairn-watch.service" "ExecStart=\"$prefix/bin/cairn-observe\" watch"
+check "a profile's watcher runs the installed cairn-observe with its profile" \
+  has "$units/cairn-watch@.service" "ExecStart=\"$prefix/bin/cairn-observe\" watch --profile %i"
 if command -v systemd-analyze > /dev/null; then
   # Unknown keys are only warnings to systemd-analyze: any output fails the check too.
-  if out=$(systemd-analyze verify --man=no "$units/cairn-nightly.service" \
-    "$units/cairn-nightly.timer" "$units/cairn-watch.service" 2>&1) && [ -z "$out" ]; then
+  # A template is verified as an instance of it; the commented credential lines as well.
+  mkdir -p "$tmp/units"
+  cp "$units/cairn-watch@.service" "$tmp/units/cairn-watch@anna.service"
+  sed 's/^#LoadCredential=/LoadCredential=/' "$units/cairn-nightly.service" \
+    > "$tmp/units/cairn-nightly.service"
+  if out=$(systemd-analyze verify --man=no "$tmp/units/cairn-nightly.service" \
+    "$units/cairn-nightly.timer" "$units/cairn-watch.service" \
+    "$tmp/units/cairn-watch@anna.service" 2>&1) && [ -z "$out" ]; then
     pass "systemd-analyze verify accepts the installed units"
   else
     fail "systemd-analyze verify: $out"
@@ -94,6 +102,7 @@ IMMICH_API_KEY=demo-secret
 CAIRN_LIBRARY="$home/Photos"   # the library
 CAIRN_NOTIFY_URL=http://127.0.0.1:$ok_port/hook?token=t0k3n
 EOF
+chmod 600 "$home/.config/cairn/config"
 
 # run NAME [VAR=value...] [-- ARGS]: cairn-nightly as cron starts it (PATH without the
 # prefix, HOME set); stdout, stderr and status in $tmp/NAME.{out,err,status}, seconds in .secs
@@ -221,6 +230,109 @@ check "at once" [ "$(cat "$tmp/busy.secs")" -le 3 ]
 # 10. The key is in no notification, no output and no diagnostics.
 check "the API key appears in nothing received or printed" \
   bash -c '! grep -l demo-secret "$1"/received "$1"/refusing "$1"/*.out "$1"/*.err' _ "$tmp"
+
+# 11. Two profiles, a household: Anna's and Ben's phones, each to its own server and account,
+#     Ben's key in a file. One profile's refusal or failure never stops the other; each
+#     summary and notification names its profile; the exit status is the worst.
+home=$tmp/household
+mkdir -p "$home/.config/cairn"
+ben_pid=
+for who in anna ben; do
+  python3 scripts/make-sample-library.py "$home/$who" > /dev/null
+  python3 scripts/demo-scenario.py "$home/$who" | sed "s/demo-secret/$who-secret/" > "$tmp/$who.json"
+  "$bin/immich-testserver" --port 0 --scenario "$tmp/$who.json" > "$tmp/$who.url" \
+    2> "$tmp/$who.log" &
+  pids+=($!)
+  ben_pid=$!
+done
+for _ in $(seq 100); do [ -s "$tmp/anna.url" ] && [ -s "$tmp/ben.url" ] && break; sleep 0.1; done
+anna_url=$(head -n 1 "$tmp/anna.url") ben_url=$(head -n 1 "$tmp/ben.url")
+printf 'ben-secret\n' > "$home/.config/cairn/ben.key"
+chmod 600 "$home/.config/cairn/ben.key"
+cat > "$home/.config/cairn/config" <<EOF
+CAIRN_NOTIFY_URL=http://127.0.0.1:$ok_port/household   # shared by both profiles
+
+[profile anna]
+IMMICH_URL=$anna_url
+IMMICH_API_KEY=anna-secret
+CAIRN_LIBRARY=$home/anna
+
+[profile ben]   # his key is in a file beside this one
+IMMICH_URL=$ben_url
+IMMICH_API_KEY_FILE=ben.key
+CAIRN_LIBRARY=$home/ben
+CAIRN_FLOOR=1
+EOF
+chmod 600 "$home/.config/cairn/config"
+trashed_at() { curl -s "$1/__testserver/state" | jq '.trashedIds | length'; }
+household() { # the household's notifications, matching the jq filter $1
+  jq -e -s "map(select(.path == \"/household\") | .body | fromjson) | $1" "$tmp/received"
+}
+
+run seed2
+check "both profiles seed: exit 0" [ "$(status_of seed2)" = 0 ]
+check "each profile's summary names it" bash -c '
+  grep -qx "cairn-nightly: anna: trashed 0 (+0 Live Photo videos), 0 pending review, 0 held" "$1" &&
+  grep -qx "cairn-nightly: ben: trashed 0 (+0 Live Photo videos), 0 pending review, 0 held" "$1"' \
+  _ "$tmp/seed2.out"
+check "each profile keeps its own state" \
+  [ "$(ls "$home/.local/state/cairn/servers" | wc -l)" = 2 ]
+
+rm "$home/anna/2024/06/IMG_0003.PNG" "$home/ben/2024/06/IMG_0003.PNG"
+run split
+check "Ben's threshold refusal makes the run's status 25" [ "$(status_of split)" = 25 ]
+check "Anna's profile still ran: a dry run" \
+  has "$tmp/split.out" "cairn-nightly: anna: dry run, would trash 1, 0 pending review, 0 held"
+check "Ben's summary says his profile refused" \
+  has "$tmp/split.out" "cairn-nightly: ben: refused by the threshold rail; nothing was trashed"
+check "Ben's refusal is notified under his name, with the command for his profile" household '
+  any(.event == "refused" and .profile == "ben"
+    and (.title | startswith("cairn (ben): refused"))
+    and (.message | test("cairn-nightly --profile ben --override-threshold [0-9a-f]{64}")))'
+check "Anna's dry run is notified under hers" household '
+  any(.event == "dry-run" and .profile == "anna" and (.title | startswith("cairn (anna): ")))'
+
+kill "$ben_pid"
+wait "$ben_pid" 2> /dev/null || true
+run onedown CAIRN_HTTP_ATTEMPTS=1 CAIRN_HTTP_TIMEOUT=3
+check "Ben's server down: the run's status is his failure, 69" [ "$(status_of onedown)" = 69 ]
+check "and Anna's profile trashed all the same" [ "$(trashed_at "$anna_url")" = 1 ]
+check "her summary says so" has "$tmp/onedown.out" "cairn-nightly: anna: trashed 1"
+check "his says why he failed" has "$tmp/onedown.out" "cairn-nightly: ben: failed:"
+
+rm "$home/anna/2024/07/IMG_0004.PNG"
+run anna_only -- --profile anna
+check "--profile runs that profile alone" bash -c '
+  grep -q "anna: trashed 1" "$1" && ! grep -q "ben:" "$1"' _ "$tmp/anna_only.out"
+check "and exits with its status" [ "$(status_of anna_only)" = 0 ]
+run carl -- --profile carl
+check "an unknown profile is a configuration error (78)" [ "$(status_of carl)" = 78 ]
+check "naming the profiles there are" has "$tmp/carl.err" "no profile 'carl'"
+run folders -- "$home/anna"
+check "a folder with several profiles needs --profile (64)" [ "$(status_of folders)" = 64 ]
+
+chmod 644 "$home/.config/cairn/ben.key"
+run openkey -- --profile ben
+check "a key file others can read is refused (78)" [ "$(status_of openkey)" = 78 ]
+check "with a line that says so" \
+  has "$tmp/openkey.err" "ben.key: the API key file is readable by other users"
+chmod 600 "$home/.config/cairn/ben.key"
+chmod 640 "$home/.config/cairn/config"
+run openconfig
+check "a config file others can read is refused (78)" [ "$(status_of openconfig)" = 78 ]
+check "before any profile ran" lacks "$tmp/openconfig.out" "anna:"
+chmod 600 "$home/.config/cairn/config"
+check "bash completes the config's profiles after --profile" bash -c '
+  source "$1"; XDG_CONFIG_HOME=$2; COMP_WORDS=(cairn-nightly --profile b); COMP_CWORD=2
+  _cairn_nightly; [ "${COMPREPLY[*]}" = ben ]' _ "$share/bash-completion/completions/cairn-nightly" \
+  "$home/.config"
+check "no key of either profile appears in anything received or printed" \
+  bash -c '! grep -l -e anna-secret -e ben-secret "$1"/received "$1"/*.out "$1"/*.err' _ "$tmp"
+
+# 12. Everything installed is uninstalled: `make uninstall` leaves no file of cairn's.
+make -s uninstall PREFIX="$prefix" > /dev/null
+left=$(cd "$prefix" && find . ! -type d | sort | tr '\n' ' ')
+check "make uninstall leaves nothing install put there${left:+ (left: $left)}" [ -z "$left" ]
 
 if [ $failures -gt 0 ]; then
   echo "check-nightly: $failures check(s) failed (KEEP=1 keeps $tmp)"

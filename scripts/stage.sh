@@ -45,7 +45,7 @@ cp man/cairn.1 man/cairn-*.1 "$out/share/man/man1/"
 cp man/*.5 "$out/share/man/man5/"
 cp man/*.7 "$out/share/man/man7/"
 cp dist/cairn-nightly.in dist/cairn-nightly.service.in dist/cairn-nightly.timer dist/container/cairn-schedule \
-  dist/cairn-watch.service.in "$out/share/cairn/"
+  dist/cairn-watch.service.in dist/cairn-watch@.service.in "$out/share/cairn/"
 cp dist/install.sh "$out/install.sh"
 cp LICENSE "$out/LICENSE"
 chmod 0755 "$out/install.sh"

@@ -14,7 +14,9 @@ package enum CairnPermissions {
   /// - `tag.read`: listing runs from the server's tags (`cairn-tag`, restore by run when the
   ///   local journal is lost); the journal covers the usual case.
   /// - `server.about`: build details for `--check`; the public version endpoint suffices.
-  package static let optional = ["tag.read", "server.about"]
+  /// - `asset.view`: the thumbnails of `cairn-gate --review`'s page; without it the page
+  ///   shows each photo's name and reasons without its picture.
+  package static let optional = ["tag.read", "server.about", "asset.view"]
 
   /// `userConfig.read` (`GET /api/config`, the trash settings) exists from this version on.
   /// Useful, not essential: without it cairn reads the deprecated `GET /api/server/config`
@@ -32,6 +34,7 @@ package enum CairnPermissions {
     case "tag.read": return "list past runs from the server"
     case "server.about": return "read the server's build details"
     case "userConfig.read": return "read the trash settings (Immich 3.2 and later)"
+    case "asset.view": return "show thumbnails on the review page (cairn-gate --review)"
     default: return permission
     }
   }

@@ -3,7 +3,7 @@ import Foundation
 
 /// A connected Immich server and the user the API key belongs to: the state partition.
 ///
-/// `connect` reads `IMMICH_URL` and `IMMICH_API_KEY`, finds the API base, asks
+/// `connect` reads `IMMICH_URL` and the API key (`IMMICH_API_KEY` or its file), finds the API base, asks
 /// `GET /api/server/version` (public, so a wrong URL shows before a wrong key) and then
 /// `GET /api/users/me`.
 package struct ServerConnection: Sendable {
@@ -57,21 +57,35 @@ package struct ServerConnection: Sendable {
     return (client.speaking(version), version)
   }
 
-  /// `IMMICH_URL` and `IMMICH_API_KEY`, or a line saying where to set them.
+  /// `IMMICH_URL` and the API key, or a line saying where to set them.
   package static func settings(_ configuration: Configuration) throws(ImmichError)
     -> (url: String, key: Secret)
   {
-    let places =
+    var places =
       "set it in the environment, in ./.env or in \(configuration.paths.configFile)"
+    if let profile = configuration.profile {
+      places = "set it in [profile \(profile)] of \(configuration.paths.configFile)"
+    } else if !configuration.profileNames.isEmpty {
+      // The shared lines of a file with profiles rarely name a server: say how to pick one.
+      places +=
+        "; or choose a profile with --profile ("
+        + configuration.profileNames.joined(separator: ", ") + ")"
+    }
     guard let url = configuration.serverURL else {
       throw ImmichError(
         .configuration, "IMMICH_URL is not set: \(places) (IMMICH_URL=https://photos.example.net)")
     }
-    guard let key = configuration.apiKey, !key.isEmpty else {
+    let key: Secret?
+    do {
+      key = try configuration.apiKey()
+    } catch {
+      throw ImmichError(.configuration, (error.location.map { "\($0): " } ?? "") + error.message)
+    }
+    guard let key, !key.isEmpty else {
       throw ImmichError(
         .configuration,
-        "IMMICH_API_KEY is not set: \(places) (create a key in Immich under Account Settings"
-          + " → API Keys)")
+        "IMMICH_API_KEY is not set: \(places), or name a file holding it with IMMICH_API_KEY_FILE"
+          + " (create a key in Immich under Account Settings → API Keys)")
     }
     return (url, key)
   }

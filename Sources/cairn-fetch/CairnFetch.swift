@@ -15,8 +15,9 @@ struct CairnFetch: AsyncParsableCommand {
       With a saved session (--login), only the changes since the last run are fetched from \
       the sync stream into a local cache; otherwise the server is listed page by page.
 
-      Settings: IMMICH_URL and IMMICH_API_KEY, from the environment, ./.env or \
-      $XDG_CONFIG_HOME/cairn/config.
+      Settings: IMMICH_URL and IMMICH_API_KEY (or IMMICH_API_KEY_FILE, a private file holding \
+      it), from the environment, ./.env or $XDG_CONFIG_HOME/cairn/config (the section of \
+      --profile NAME there).
 
       Exit status: 0 success, 25 trash disabled (--check), 64 usage, 69 server unreachable \
       or failing, 74 local state unwritable, 77 key rejected or permission missing, \

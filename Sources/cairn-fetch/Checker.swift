@@ -86,7 +86,10 @@ struct Checker {
       return false
     }
     let origin = configuration.origin(of: "IMMICH_URL") ?? "?"
-    line(.ok, "IMMICH_URL and IMMICH_API_KEY are set (URL from \(origin))", tally)
+    let key = configuration.apiKeySource?.description ?? "?"
+    let profile = configuration.profile.map { " for profile \($0)" } ?? ""
+    line(
+      .ok, "server URL and API key are set\(profile) (URL from \(origin), key from \(key))", tally)
     return true
   }
 

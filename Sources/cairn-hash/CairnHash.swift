@@ -19,7 +19,8 @@ struct CairnHash: AsyncParsableCommand {
       Walks each PATH (files and folders, recursively; symbolic links inside folders are not \
       followed) and writes one `file` record per media file, with its SHA-1 in base64 (Immich's \
       `checksum`), between a `header` and an `end` record. Without PATH, or with `-`, paths \
-      are read from stdin, one per line (NUL-separated with --null).
+      are read from stdin, one per line (NUL-separated with --null); when stdin is a terminal, \
+      PATH defaults to CAIRN_LIBRARY (colon-separated) from the configuration or --profile.
 
       Unchanged files are not read again: checksums are remembered in a cache under \
       $XDG_CACHE_HOME/cairn. Trash folders (.Trash, .Trash-*, .stversions, .dtrash, @Recycle, \
@@ -107,7 +108,13 @@ struct CairnHash: AsyncParsableCommand {
     var names: [ScanRoot] = []
     var readStdin = paths.isEmpty
     if paths.isEmpty && isatty(0) == 1 {
-      throw CairnError(.usage, "no paths given and stdin is a terminal (try --help)")
+      // At a terminal the library is the configuration's (the profile's, with --profile).
+      let library = try Configuration.load().string("CAIRN_LIBRARY")
+      guard let library else {
+        throw CairnError(
+          .usage, "no paths given, stdin is a terminal and CAIRN_LIBRARY is not set (try --help)")
+      }
+      return library.split(separator: ":").map { ScanRoot(path: RootPath.absolute(String($0))) }
     }
     for path in paths {
       if path == "-" {

@@ -134,6 +134,9 @@ import Testing
       #expect(noDelete.status == 77)
       #expect(noDelete.stderr.contains("[FAIL] permission asset.delete missing"))
       #expect(noDelete.stderr.contains("[warn] permission tag.read missing"))
+      #expect(
+        noDelete.stderr.contains(
+          "[warn] permission asset.view missing (optional: to show thumbnails on the review page"))
 
       h.server.state.setTrash(enabled: false)
       let noTrash = try await fetch(h, ["--check"])

@@ -32,6 +32,14 @@ package final class TemporaryDirectory: @unchecked Sendable {
     try file(relative, contents: Array(text.utf8))
   }
 
+  /// A file only its owner may read, as cairn requires of its configuration and key files.
+  @discardableResult
+  package func privateFile(_ relative: String, _ text: String) throws -> String {
+    let full = try file(relative, contents: Array(text.utf8))
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: full)
+    return full
+  }
+
   /// An environment whose HOME and XDG folders all live inside this folder, so a test never
   /// touches the real user's state, cache or configuration.
   package func isolatedEnvironment(_ extra: [String: String] = [:]) -> [String: String] {

@@ -79,7 +79,7 @@ struct AdversarialEditAndSecretTests {
     for name in ["a.jpg", "b.jpg", "c.jpg"] { try lib.photo("Photos/" + name) }
     try await lib.start()
     defer { Task { await lib.stop() } }
-    try lib.dir.file(
+    try lib.dir.privateFile(
       ".env", "IMMICH_URL=\(lib.apiBase)\nIMMICH_API_KEY=\(AdversarialLibrary.secret)\n")
     // Only the .env file knows the server and the key.
     let environment = lib.dir.isolatedEnvironment(["CAIRN_HTTP_ATTEMPTS": "1"])
@@ -102,7 +102,7 @@ struct AdversarialEditAndSecretTests {
     }
     #expect(lib.trashed.isEmpty)  // the restore worked
     // A key the server rejects makes an error message; it must not quote the key either.
-    try lib.dir.file(
+    try lib.dir.privateFile(
       ".env", "IMMICH_URL=\(lib.apiBase)\nIMMICH_API_KEY=\(AdversarialLibrary.secret)-revoked\n")
     outputs.append(try await lib.shell("cairn-fetch -v --check", environment: environment))
     outputs.append(try await lib.shell("cairn-tag -v --list", environment: environment))

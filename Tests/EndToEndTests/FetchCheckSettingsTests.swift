@@ -8,7 +8,7 @@ import Testing
     let lib = AdversarialLibrary()
     try await lib.start()
     defer { Task { await lib.stop() } }
-    let config = try lib.dir.file(
+    let config = try lib.dir.privateFile(
       "config/cairn/config", "CAIRN_FLOOR=7\nCAIRN_TRASH_FOLDERS=/srv/bin:/srv/old\n")
     var environment = lib.environment
     environment["CAIRN_STRICTNESS"] = "strict"

@@ -20,7 +20,7 @@ function __cairn-gate_parse_tokens -S
     set -l unparsed_tokens (__cairn-gate_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-gate'
-        __cairn-gate_parse_subcommand 1 'v/verbose' 'q/quiet' 'approve=+' 'exclude=+' 'override-threshold=' 'plan=' 'review=' 'all' 'version' 'h/help'
+        __cairn-gate_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'approve=+' 'exclude=+' 'override-threshold=' 'plan=' 'review=' 'all' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-gate_parse_subcommand -r 1 'version'
@@ -79,6 +79,7 @@ end
 complete -c 'cairn-gate' -f
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate"' -l 'approve' -d 'Approve a pending or held candidate: an asset id, a checksum, or all-pending (repeatable).' -rfka ''
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate"' -l 'exclude' -d 'Protect a candidate forever: an asset id, a checksum, all-pending or burst (repeatable).' -rfka ''
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" override-threshold' -l 'override-threshold' -d 'Let exactly this plan through the threshold rail (the digest the refusal printed).' -rfka ''

@@ -20,7 +20,7 @@ function __cairn-hash_parse_tokens -S
     set -l unparsed_tokens (__cairn-hash_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-hash'
-        __cairn-hash_parse_subcommand -r 1 '0/null' 'all' 'no-cache' 'forget-mounts' 'j/jobs=' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        __cairn-hash_parse_subcommand -r 1 '0/null' 'all' 'no-cache' 'forget-mounts' 'j/jobs=' 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-hash_parse_subcommand -r 1 'version'
@@ -85,6 +85,7 @@ complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" j jobs' -l 'jobs' -s 'j' -d 'Files to read at the same time (default: one per core).' -rfka ''
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash" -eq 2' -fa 'help' -d 'Show subcommand help information.'

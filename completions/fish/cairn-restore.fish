@@ -20,7 +20,7 @@ function __cairn-restore_parse_tokens -S
     set -l unparsed_tokens (__cairn-restore_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-restore'
-        __cairn-restore_parse_subcommand 1 'v/verbose' 'q/quiet' 'run-id=+' 'asset-id=+' 'file-name-matches=' 'dry-run' 'list' 'show=' 'version' 'h/help'
+        __cairn-restore_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'run-id=+' 'asset-id=+' 'file-name-matches=' 'dry-run' 'list' 'show=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-restore_parse_subcommand -r 1 'version'
@@ -79,6 +79,7 @@ end
 complete -c 'cairn-restore' -f
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore"' -l 'run-id' -d 'Restore every asset of this run still in the trash (repeatable).' -rfka ''
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore"' -l 'asset-id' -d 'Restore these assets (and the other half of a Live Photo).' -rfka ''
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" file-name-matches' -l 'file-name-matches' -d 'Restore assets of cairn runs whose original file name matches this regular expression.' -rfka ''

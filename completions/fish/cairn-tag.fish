@@ -20,7 +20,7 @@ function __cairn-tag_parse_tokens -S
     set -l unparsed_tokens (__cairn-tag_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-tag'
-        __cairn-tag_parse_subcommand 1 'v/verbose' 'q/quiet' 'list' 'run-id=' 'add=' 'dry-run' 'version' 'h/help'
+        __cairn-tag_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'list' 'run-id=' 'add=' 'dry-run' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-tag_parse_subcommand -r 1 'version'
@@ -79,6 +79,7 @@ end
 complete -c 'cairn-tag' -f
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" list' -l 'list' -d 'List cairn\'s runs from the server\'s run tags (the default).'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" run-id' -l 'run-id' -d 'Write the assets of this run, trashed ones included.' -rfka ''
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" add' -l 'add' -d 'Tag the assets named by the records read with this tag value.' -rfka ''

@@ -20,7 +20,7 @@ function __cairn-trash_parse_tokens -S
     set -l unparsed_tokens (__cairn-trash_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-trash'
-        __cairn-trash_parse_subcommand 1 'v/verbose' 'q/quiet' 'dry-run' 'y/yes' 'batch-size=' 'version' 'h/help'
+        __cairn-trash_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'dry-run' 'y/yes' 'batch-size=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-trash_parse_subcommand -r 1 'version'
@@ -79,6 +79,7 @@ end
 complete -c 'cairn-trash' -f
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" dry-run' -l 'dry-run' -d 'Show what would be trashed; change nothing.'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" y yes' -l 'yes' -s 'y' -d 'Trash without asking on the terminal.'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" batch-size' -l 'batch-size' -d 'Assets per DELETE request, 2 to 1000.' -rfka ''

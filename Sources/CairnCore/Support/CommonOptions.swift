@@ -1,4 +1,13 @@
 import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// The flags every tool takes.
 package struct CommonOptions: ParsableArguments {
@@ -8,10 +17,20 @@ package struct CommonOptions: ParsableArguments {
   @Flag(name: .shortAndLong, help: "Print nothing on stderr but errors (no progress, no summary).")
   package var quiet = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Use this profile of the configuration file (as CAIRN_PROFILE does).", valueName: "name"))
+  package var profile: String?
+
   package init() {}
 
   package mutating func validate() throws {
     if verbose && quiet { throw ValidationError("--verbose and --quiet exclude each other") }
+    if let profile, !ConfigurationFile.isValidProfileName(profile) {
+      throw ValidationError(
+        "invalid profile name '\(profile)': letters, digits, '.', '_' and '-', starting with a"
+          + " letter or digit")
+    }
   }
 }
 
@@ -37,6 +56,9 @@ package enum Tool {
   ) async throws {
     Diagnostics.tool = name
     Diagnostics.verbosity = options.quiet ? .quiet : options.verbose ? .verbose : .normal
+    // Through the environment, so every reading of the configuration in this process and in
+    // the tools it starts (cairn-reconcile's cairn-fetch) sees the same profile.
+    if let profile = options.profile { setenv("CAIRN_PROFILE", profile, 1) }
     _ = ProgressLine.standardError  // its first redraw is an interval after the start
     let status: ExitStatus
     do {

@@ -1,21 +1,39 @@
 import Foundation
 
 /// Settings from, in order of precedence: the environment, a `.env` file in the working
-/// folder, and `$XDG_CONFIG_HOME/cairn/config`. Both files use `KEY=value` lines.
+/// folder, the chosen profile's section of `$XDG_CONFIG_HOME/cairn/config`, and that file's
+/// lines before its first section. Both files use `KEY=value` lines (see `ConfigurationFile`).
 ///
-/// Keys: `IMMICH_URL`, `IMMICH_API_KEY`, `IMMICH_EMAIL`, `IMMICH_PASSWORD`,
-/// `CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`, `CAIRN_THRESHOLD_PERCENT`, `CAIRN_FLOOR`,
-/// `CAIRN_TRASH_FOLDERS`.
+/// Keys: `IMMICH_URL`, `IMMICH_API_KEY` or `IMMICH_API_KEY_FILE`, `IMMICH_EMAIL`,
+/// `IMMICH_PASSWORD`, `CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`, `CAIRN_THRESHOLD_PERCENT`,
+/// `CAIRN_FLOOR`, `CAIRN_TRASH_FOLDERS`, `CAIRN_LIBRARY`. The profile is `CAIRN_PROFILE`,
+/// which `--profile` sets (see `CommonOptions`).
 package struct Configuration: Sendable {
   package let paths: CairnPaths
   private let values: [String: String]
   /// Where each value came from (`environment`, a file path), for `--check` output.
   private let origins: [String: String]
+  /// The profile chosen with `--profile` or `CAIRN_PROFILE`; nil for the unnamed one.
+  package let profile: String?
+  /// The profiles the configuration file names, in its order.
+  package let profileNames: [String]
+  /// Where a relative `IMMICH_API_KEY_FILE` from the environment or `.env` is found.
+  private let workingDirectory: String
+  /// systemd's `$CREDENTIALS_DIRECTORY`, where a unit's `LoadCredential=` puts the key.
+  private let credentialsDirectory: String?
 
-  package init(values: [String: String], origins: [String: String] = [:], paths: CairnPaths) {
+  package init(
+    values: [String: String], origins: [String: String] = [:], paths: CairnPaths,
+    profile: String? = nil, profileNames: [String] = [], workingDirectory: String = "/",
+    credentialsDirectory: String? = nil
+  ) {
     self.values = values
     self.origins = origins
     self.paths = paths
+    self.profile = profile
+    self.profileNames = profileNames
+    self.workingDirectory = workingDirectory
+    self.credentialsDirectory = credentialsDirectory
   }
 
   /// Loads the configuration the way every tool does.
@@ -24,20 +42,104 @@ package struct Configuration: Sendable {
     workingDirectory: String = FileManager.default.currentDirectoryPath
   ) throws(CairnError) -> Configuration {
     let paths = CairnPaths(environment: environment)
+    let profile = environment["CAIRN_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
+    var file = ConfigurationFile()
+    if let text = try PrivateFile.readText(paths.configFile, what: "configuration file") {
+      file = try ConfigurationFile.parse(text, source: paths.configFile)
+    }
+    // Lowest precedence first.
+    var layers: [Layer] = [(paths.configFile, file.shared)]
+    if let profile {
+      layers.append(
+        (paths.configFile + " [profile \(profile)]", try profilePairs(profile, file, paths)))
+    }
+    if let dotEnv = try dotEnvLayer(workingDirectory) { layers.append(dotEnv) }
+    layers.append(
+      (
+        "environment",
+        environment.filter { $0.key.hasPrefix("IMMICH_") || $0.key.hasPrefix("CAIRN_") }
+          .map { ($0.key, $0.value) }
+      ))
+    let (values, origins) = try merge(layers)
+    return Configuration(
+      values: values, origins: origins, paths: paths, profile: profile,
+      profileNames: file.profileNames, workingDirectory: workingDirectory,
+      credentialsDirectory: environment["CREDENTIALS_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 })
+  }
+
+  /// Where some settings came from, and the settings.
+  private typealias Layer = (source: String, pairs: [(String, String)])
+
+  /// `./.env`, when there is one.
+  private static func dotEnvLayer(_ workingDirectory: String) throws(CairnError) -> Layer? {
+    let path = workingDirectory + "/.env"
+    guard let text = try PrivateFile.readText(path, what: ".env file", mustBePrivate: false)
+    else { return nil }
+    let pairs = try parseKeyValueLines(text, source: path)
+    // A folder's .env often belongs to another program; it must be private once it holds
+    // one of cairn's secrets.
+    if pairs.contains(where: { secretKeys.contains($0.0) && !$0.1.isEmpty }),
+      let mode = PrivateFile.mode(path)
+    {
+      try PrivateFile.requirePrivate(path, mode: mode, what: ".env file, which holds a secret,")
+    }
+    return (path, pairs)
+  }
+
+  /// Each layer's values over those of the layers before it.
+  private static func merge(_ layers: [Layer]) throws(CairnError)
+    -> (values: [String: String], origins: [String: String])
+  {
     var values: [String: String] = [:]
     var origins: [String: String] = [:]
-    for file in [paths.configFile, workingDirectory + "/.env"] {
-      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
-      for (key, value) in try parseKeyValueLines(text, source: file) {
+    for layer in layers {
+      let keyNames = Set(layer.pairs.filter { !$0.1.isEmpty }.map(\.0))
+      if keyNames.isSuperset(of: keyAlternatives) {
+        throw CairnError(
+          .configuration, "IMMICH_API_KEY and IMMICH_API_KEY_FILE are both set; keep one",
+          at: layer.source)
+      }
+      // A key set closer to the run replaces the other way of giving it.
+      if !keyNames.isDisjoint(with: keyAlternatives) {
+        for key in keyAlternatives {
+          values[key] = nil
+          origins[key] = nil
+        }
+      }
+      for (key, value) in layer.pairs {
         values[key] = value
-        origins[key] = file
+        origins[key] = layer.source
       }
     }
-    for (key, value) in environment where key.hasPrefix("IMMICH_") || key.hasPrefix("CAIRN_") {
-      values[key] = value
-      origins[key] = "environment"
+    return (values, origins)
+  }
+
+  /// Settings a `.env` file may only hold when other users cannot read it.
+  private static let secretKeys: Set<String> = ["IMMICH_API_KEY", "IMMICH_PASSWORD"]
+  /// The two ways of giving the key; one place sets at most one of them.
+  private static let keyAlternatives: Set<String> = ["IMMICH_API_KEY", "IMMICH_API_KEY_FILE"]
+
+  /// The lines of `profile`'s section; a profile the file does not name is an error, never
+  /// a silent fall back to the shared settings (they may be another account's).
+  private static func profilePairs(
+    _ profile: String, _ file: ConfigurationFile, _ paths: CairnPaths
+  ) throws(CairnError) -> [(String, String)] {
+    guard ConfigurationFile.isValidProfileName(profile) else {
+      throw CairnError(
+        .configuration,
+        "invalid profile name '\(profile)': letters, digits, '.', '_' and '-', starting with a"
+          + " letter or digit")
     }
-    return Configuration(values: values, origins: origins, paths: paths)
+    guard let pairs = file.pairs(ofProfile: profile) else {
+      let known =
+        file.profileNames.isEmpty
+        ? "it has no [profile NAME] sections"
+        : "its profiles: " + file.profileNames.joined(separator: ", ")
+      throw CairnError(
+        .configuration, "no profile '\(profile)' in the configuration file (\(known))",
+        at: paths.configFile)
+    }
+    return pairs
   }
 
   package func string(_ key: String) -> String? {
@@ -47,7 +149,42 @@ package struct Configuration: Sendable {
   package func origin(of key: String) -> String? { origins[key] }
 
   package var serverURL: String? { string("IMMICH_URL") }
-  package var apiKey: Secret? { string("IMMICH_API_KEY").map(Secret.init) }
+
+  /// Where the key will be read from, or nil when no way of giving it is set.
+  package var apiKeySource: APIKeySource? {
+    if string("IMMICH_API_KEY") != nil {
+      return .value(origin: origins["IMMICH_API_KEY"] ?? "?")
+    }
+    if let file = string("IMMICH_API_KEY_FILE") {
+      let origin = origins["IMMICH_API_KEY_FILE"] ?? "?"
+      return .file(path: resolveKeyFile(file, from: origin), origin: origin)
+    }
+    if let credentialsDirectory {
+      let path = credentialsDirectory + "/" + APIKeySource.credentialName(profile: profile)
+      if PrivateFile.mode(path) != nil { return .credential(path: path) }
+    }
+    return nil
+  }
+
+  /// The API key, read from its file when it is given as one; nil when none is set.
+  package func apiKey() throws(CairnError) -> Secret? {
+    switch apiKeySource {
+    case nil: return nil
+    case .value: return string("IMMICH_API_KEY").map(Secret.init)
+    case .file(let path, _): return try APIKeySource.readKeyFile(path, what: "API key file")
+    case .credential(let path):
+      return try APIKeySource.readKeyFile(path, what: "API key credential")
+    }
+  }
+
+  /// `~/` is the home folder; a relative path is beside the configuration file that names
+  /// it, or in the working folder when the environment or `.env` names it.
+  private func resolveKeyFile(_ path: String, from origin: String) -> String {
+    if path.hasPrefix("/") { return path }
+    if path.hasPrefix("~/") { return paths.home + path.dropFirst(1) }
+    let base = origin.hasPrefix(paths.configFile) ? paths.configHome : workingDirectory
+    return base + "/" + path
+  }
 
   /// An integer setting within `range`, or `fallback` when unset.
   package func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int)
