@@ -64,8 +64,14 @@ package struct ImmichRunServer: RunServer {
     }
   }
 
-  package func restore(assetIDs: [String]) async throws(CairnError) {
-    do { try await client.restore(assetIds: assetIDs) } catch { throw error.cairnError }
+  /// A 400 is the all-or-nothing access check refusing the list (API-FACTS §5): one id the
+  /// server no longer has or that is not the caller's. A 403 (a missing permission), 401 and
+  /// every other failure stop the restore.
+  package func restore(assetIDs: [String]) async throws(RestoreFailure) {
+    do { _ = try await client.restore(assetIds: assetIDs) } catch {
+      if error.httpStatus == 400 { throw .refused(error.cairnError) }
+      throw .failed(error.cairnError)
+    }
   }
 
   package func asset(id: String) async throws(CairnError) -> RunAsset? {

@@ -15,6 +15,7 @@ import GRDB
 /// - `exclusions`: checksums never to trash (survive `observed.reset()`)
 /// - `approvals`: pending items a person approved for a plan
 /// - `runs`: one row per run of a stage that acts (`cairn-gate`, `cairn-trash`)
+/// - `fates`: what the server showed of the assets runs trashed, beyond the journal
 /// - `meta`: small named values (`lastMatchedCount`, `firstDryRunReviewedAt`, ...)
 package final class PartitionStore: Sendable {
   package let partition: ServerPartition
@@ -33,6 +34,7 @@ package final class PartitionStore: Sendable {
   package let exclusions: ExclusionStore
   package let approvals: ApprovalStore
   package let runs: RunStore
+  package let fates: FateStore
   package let meta: MetaStore
 
   /// Opens (creating if needed) the partition's state.
@@ -79,6 +81,7 @@ package final class PartitionStore: Sendable {
     signals = DeletionSignalStore(database)
     anchors = EditAnchorStore(database)
     exclusions = ExclusionStore(database)
+    fates = FateStore(database)
     approvals = ApprovalStore(database)
     runs = RunStore(database)
     meta = MetaStore(database)

@@ -163,6 +163,22 @@ enum StateMigrations {
           );
           """)
     }
+    migrator.registerMigration("v8-run-asset-fates") { db in
+      // What the server showed of assets cairn runs trashed, beyond the journal (`FateStore`):
+      // restored or trashed again by someone else, or purged.
+      try db.execute(
+        sql: """
+          CREATE TABLE runAssetFate (
+            runId TEXT NOT NULL,
+            assetId TEXT NOT NULL,
+            lastSeen TEXT NOT NULL,
+            since REAL NOT NULL,
+            restoredElsewhereAt REAL,
+            fileSeenAgainAt REAL,
+            PRIMARY KEY (runId, assetId)
+          ) WITHOUT ROWID;
+          """)
+    }
     return migrator
   }
 }

@@ -132,8 +132,16 @@ struct Reconcile {
     var input = try store.reconciliationInput(
       files: scan.files, scan: lookup, roots: scan.roots, assets: listing.assets,
       settings: settings, now: now)
-    input.trashedByRuns = RunHistory.inTrash(
-      try Journal(path: Journal.path(configuration.paths, store.partition)).read().runs)
+    // The journal read against the listing: what someone restored in Immich is no longer in
+    // cairn's trash, and while its file stays gone it is no candidate either.
+    let history = try Journal(path: Journal.path(configuration.paths, store.partition)).read()
+      .runs
+    let runs = try store.readRuns(
+      history, against: listing.assets, isPresent: { [scan = input.scan] in scan.contains($0) },
+      at: now)
+    if let summary = runs.summary { Diagnostics.info(summary) }
+    input.trashedByRuns = runs.inCairnTrash
+    input.exclusions.formUnion(runs.keptOnServer)
     clock.lap("load the state")
     return input
   }

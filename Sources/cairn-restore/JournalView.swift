@@ -1,4 +1,5 @@
 import CairnCore
+import CairnState
 import Foundation
 
 #if canImport(Glibc)
@@ -31,7 +32,8 @@ struct JournalView {
         if let wanted = showRun {
           guard run.runID == wanted else { continue }
           found = true
-          show(run, table: table, writer: writer)
+          let ledger = try FateStore.ledger(inPartitionFolder: servers + "/" + partition)
+          show(run, later: contents.runs, ledger: ledger, table: table, writer: writer)
         } else {
           found = true
           let record = RunRecord(journal: run)
@@ -54,29 +56,49 @@ struct JournalView {
     return .success
   }
 
-  private func show(_ run: RunHistory, table: Bool, writer: RecordWriter) {
+  /// Each asset the run planned and what happened to it since, as far as cairn knows: from
+  /// the journal, and from what the server showed the runs and restores after it (`fates`).
+  private func show(
+    _ run: RunHistory, later runs: [RunHistory], ledger: FateLedger, table: Bool,
+    writer: RecordWriter
+  ) {
+    let latest = FateLedger.latestRuns(runs)
     for asset in run.planned {
-      let state: String
-      if run.restored.contains(asset.id) {
-        state = "restored"
-      } else if run.trashed.contains(asset.id) {
-        state = "trashed"
-      } else if let reason = run.failed[asset.id] {
-        state = "failed: \(reason)"
-      } else {
-        state = "planned"
-      }
+      let (action, message) = Self.state(of: asset.id, in: run, runs, latest, ledger)
       if table {
         let name = asset.originalFileName ?? (asset.stillID.map { "motion video of \($0)" } ?? "")
-        print("\(asset.id)  \(state)  \(name)")
+        print("\(asset.id)  \(message ?? action)  \(name)")
       } else {
         writer.write(
           ResultRecord(
-            assetId: asset.id, action: state.hasPrefix("failed") ? "failed" : state,
-            runId: run.runID, checksum: asset.checksum, originalFileName: asset.originalFileName,
-            livePhotoVideo: asset.stillID != nil ? true : nil,
-            message: state.hasPrefix("failed") ? state : nil))
+            assetId: asset.id, action: action, runId: run.runID, checksum: asset.checksum,
+            originalFileName: asset.originalFileName,
+            livePhotoVideo: asset.stillID != nil ? true : nil, message: message))
       }
     }
+  }
+
+  /// The result action and the words for one asset: `trashed` with what became of it since
+  /// (still in cairn's trash, restored by someone else, trashed again by someone else,
+  /// purged, trashed again by a later run), `restored` (by cairn), `failed` with why (never
+  /// trashed), or `planned`.
+  static func state(
+    of id: String, in run: RunHistory, _ runs: [RunHistory], _ latest: [String: Int],
+    _ ledger: FateLedger
+  ) -> (action: String, message: String?) {
+    guard let fate = ledger.fate(of: id, in: run) else {
+      if let reason = run.failed[id] { return ("failed", "failed: \(reason)") }
+      return ("planned", nil)
+    }
+    if fate == .restoredByCairn { return ("restored", fate.description) }
+    if let index = latest[id], runs[index].runID != run.runID {
+      return ("trashed", "trashed again by run \(runs[index].runID)")
+    }
+    if fate == .inCairnTrash, let reason = run.failed[id] {
+      // A restore that could not bring it back: purged, emptied from the trash, refused.
+      if reason.hasPrefix("purged") { return ("trashed", AssetFate.purged.description) }
+      return ("trashed", "\(fate.description); restore failed: \(reason)")
+    }
+    return ("trashed", fate.description)
   }
 }

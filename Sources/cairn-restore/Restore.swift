@@ -26,20 +26,30 @@ struct Restore {
     let journal = Journal(path: Journal.path(configuration.paths, connection.partition))
     let history = try journal.read().runs.filter { !$0.reviewedOnly }
 
-    let targets = try await select(wanted, history: history, server: connection.runServer)
-    clock.lap("select", "\(targets.count) assets in the trash")
+    let selected = try await select(wanted, history: history, server: connection.runServer)
+    clock.lap("select", "\(selected.count) assets of cairn runs")
+    let checked = try await check(selected, history: history, connection: connection, state)
+    clock.lap(
+      "check", "\(checked.targets.count) in cairn's trash, \(checked.purged.count) purged")
 
     let outcome = try await restore(
-      targets, connection: connection, journal: journal, state: state)
+      checked, connection: connection, journal: journal, state: state)
     clock.lap(dryRun ? "plan" : "restore", "\(outcome.restored.count) restored and verified")
-    if targets.isEmpty {
-      Diagnostics.info("nothing to restore: no selected asset of a cairn run is in the trash")
+    let targets = checked.targets
+    if targets.isEmpty && checked.purged.isEmpty {
+      Diagnostics.info("nothing to restore: no selected asset is in cairn's trash")
     } else if dryRun {
       Diagnostics.info("dry run: \(targets.count) asset(s) would be restored")
     } else {
       Diagnostics.info(
         "restored \(outcome.restored.count) asset(s); their checksums are now excluded from "
           + "future runs")
+    }
+    for target in outcome.failed.prefix(20) {
+      Diagnostics.warning("\(target.originalFileName ?? target.id): not restored")
+    }
+    if outcome.failed.count > 20 {
+      Diagnostics.warning("\(outcome.failed.count - 20) more not restored (see the results)")
     }
     if let failure = outcome.failure { throw failure }
     return outcome.failed.isEmpty ? .success : .partial
@@ -62,7 +72,7 @@ struct Restore {
     return (ids, runHints)
   }
 
-  /// The assets of cairn runs, still in the trash, that the selection names.
+  /// The assets of cairn runs that the selection names, as the journal (or the run tags) say.
   private func select(
     _ wanted: (ids: [String], runHints: [String: String]), history: [RunHistory],
     server: ImmichRunServer
@@ -75,13 +85,30 @@ struct Restore {
     return selector.targets
   }
 
+  /// The selection read against the server now (see `RestoreCheck`), and what that taught
+  /// about the runs kept in the partition's state, dry run or not: it is knowledge, not a
+  /// change.
+  private func check(
+    _ selected: [RestoreRun.Target], history: [RunHistory], connection: ServerConnection,
+    _ state: PartitionAccess
+  ) async throws(CairnError) -> RestoreCheck.Result {
+    guard !selected.isEmpty else { return RestoreCheck.Result() }
+    var ledger = try state.store.fates.ledger()
+    let checked = try await RestoreCheck(server: connection.runServer, history: history).check(
+      selected, ledger: &ledger, at: Date())
+    try state.store.fates.save(ledger)
+    for note in checked.notes { Diagnostics.warning(note) }
+    return checked
+  }
+
   /// Restores `targets` (see `RestoreRun`), writing a result per asset and the end record,
   /// and excludes the restored checksums: the person wants these on the server, so the next
   /// run must not trash them again.
   private func restore(
-    _ targets: [RestoreRun.Target], connection: ServerConnection, journal: Journal,
+    _ checked: RestoreCheck.Result, connection: ServerConnection, journal: Journal,
     state: PartitionAccess
   ) async throws(CairnError) -> RestoreRun.Outcome {
+    let targets = checked.targets
     let writer = RecordWriter()
     writer.onDownstreamClosed = .discard
     writer.write(
@@ -90,12 +117,13 @@ struct Restore {
         server: ServerIdentity(
           url: connection.partition.serverURL, userId: connection.identity.userId),
         dryRun: dryRun))
-    let outcome = await RestoreRun(server: connection.runServer, journal: journal).execute(
+    var outcome = await RestoreRun(server: connection.runServer, journal: journal).execute(
       targets, dryRun: dryRun,
       emit: {
         writer.write($0)
         ProgressLine.standardError.advance("assets", of: targets.count)
       })
+    try reportPurged(checked.purged, journal: journal, writer: writer, into: &outcome)
     if !dryRun && !outcome.restoredChecksums.isEmpty {
       try state.exclude(
         outcome.restoredChecksums, reason: "restored by \(CairnRestore.toolName)")
@@ -105,10 +133,35 @@ struct Restore {
       EndRecord(
         tool: CairnRestore.toolName, complete: complete, errors: outcome.failed.count,
         counts: dryRun
-          ? ["wouldRestore": targets.count]
+          ? ["wouldRestore": targets.count, "failed": outcome.failed.count]
           : ["restored": outcome.restored.count, "failed": outcome.failed.count]))
     writer.flush()
     return outcome
+  }
+
+  /// Selected assets the server no longer has: a failed result each, journalled (unless a dry
+  /// run) so the run's history says they are gone for good.
+  private func reportPurged(
+    _ purged: [RestoreRun.Target], journal: Journal, writer: RecordWriter,
+    into outcome: inout RestoreRun.Outcome
+  ) throws(CairnError) {
+    guard !purged.isEmpty else { return }
+    let reason = RestoreRun.notRestored(.absent, refused: nil)
+    for target in purged {
+      writer.write(
+        ResultRecord(
+          assetId: target.id, action: "failed", runId: target.runID, checksum: target.checksum,
+          originalFileName: target.originalFileName,
+          livePhotoVideo: target.livePhotoVideo ? true : nil, message: reason))
+    }
+    outcome.failed += purged
+    guard !dryRun else { return }
+    for (run, group) in Dictionary(grouping: purged, by: \.runID).sorted(by: { $0.key < $1.key }) {
+      try journal.append(
+        JournalEntry(
+          .failed, runID: run, assetIDs: group.map(\.id), step: RestoreStep.restore,
+          message: reason))
+    }
   }
 
   /// Asset ids (and the run they came from, when the record says) from asset, result or

@@ -26,10 +26,26 @@ struct PutBack {
     _ candidates: [CandidateRecord], history: [RunHistory], dryRun: Bool, writer: RecordWriter
   ) async throws(CairnError) -> [String: Int] {
     guard !candidates.isEmpty else { return [:] }
-    let inTrash = RunHistory.inTrash(history)
+    // Only what is still in cairn's trash is put back: an asset someone restored and trashed
+    // again since is theirs.
+    let runs = try await state.readRuns(
+      history,
+      about: Set(candidates.flatMap { [$0.assetId] + ($0.livePhotoVideoId.map { [$0] } ?? []) }),
+      on: server)
+    let inTrash = runs.inCairnTrash
     let presence = try state.store.presence(of: Set(candidates.map(\.checksum)))
-    let plan = PutBackPlan(
-      candidates: candidates, userID: userID, inTrash: inTrash, inLibrary: presence.isPresent)
+    let journalled = RunHistory.inTrash(history)
+    let theirs = candidates.filter {
+      let id = $0.assetId.lowercased()
+      return journalled[id] != nil && inTrash[id] == nil
+    }
+    let theirIDs = Set(theirs.map(\.assetId))
+    var plan = PutBackPlan(
+      candidates: candidates.filter { !theirIDs.contains($0.assetId) },
+      userID: userID, inTrash: inTrash, inLibrary: presence.isPresent)
+    plan.skipped += theirs.map {
+      ($0, "restored by someone in Immich since a cairn run trashed it; no longer cairn's to restore")
+    }
     for (candidate, reason) in plan.skipped {
       Diagnostics.warning(
         "\(candidate.originalFileName ?? candidate.assetId): not restored: \(reason)")

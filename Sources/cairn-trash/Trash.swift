@@ -171,15 +171,23 @@ struct Trash {
     _ items: [CandidateRecord], history: [RunHistory], _ state: PartitionAccess,
     _ connection: ServerConnection
   ) async throws(CairnError) -> TrashPlan {
-    var inTrash: [String: String] = [:]
-    for run in history { for id in run.inTrash { inTrash[id] = run.runID } }
     let screened = try await connection.runServer.completeOwnership(items)
+    let runs = try await state.readRuns(
+      history, about: Set(screened.flatMap { [$0.assetId] + ($0.livePhotoVideoId.map { [$0] } ?? []) }),
+      on: connection.runServer)
     // A motion video whose bytes the library holds now (or may: a snapshot that can't be read)
     // stays, whatever the stream says.
     let videos = try state.store.presence(of: Set(screened.compactMap(\.livePhotoVideoChecksum)))
-    let plan = TrashPlan(
-      candidates: screened, userID: connection.identity.userId, inTrash: inTrash,
+    // Someone restored these in Immich after a cairn run trashed them, and their files have
+    // not come back since: they want them on the server.
+    let kept = screened.filter { runs.keptOnServer.contains($0.checksum) }
+    var plan = TrashPlan(
+      candidates: screened.filter { !runs.keptOnServer.contains($0.checksum) },
+      userID: connection.identity.userId, inTrash: runs.inCairnTrash,
       excluded: state.exclusions, inLibrary: { !videos.isAbsent($0) })
+    plan.skipped += kept.map {
+      ($0, "restored in Immich by someone after a cairn run trashed it; kept while its file is gone")
+    }
     for (candidate, reason) in plan.skipped {
       Diagnostics.warning("\(candidate.originalFileName ?? candidate.assetId): skipped: \(reason)")
     }

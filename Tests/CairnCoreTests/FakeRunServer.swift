@@ -100,11 +100,23 @@ final class FakeRunServer: RunServer, @unchecked Sendable {
     }
   }
 
-  func restore(assetIDs: [String]) async throws(CairnError) {
-    try locked { () throws(CairnError) in
-      try fail("restore", .before)
+  /// Ids that were emptied from the trash and await the purge: the access check passes them,
+  /// but they are not restored (API-FACTS §5, §13).
+  var emptied: Set<String> = []
+  var restoreCalls = 0
+
+  func restore(assetIDs: [String]) async throws(RestoreFailure) {
+    try locked { () throws(RestoreFailure) in
+      do throws(CairnError) { try fail("restore", .before) } catch { throw .failed(error) }
       mutations.append("POST /api/trash/restore/assets")
-      for id in assetIDs { assets[id]?.trashed = false }
+      restoreCalls += 1
+      // All or nothing, as Immich: one unknown (purged) or foreign id refuses the whole list.
+      for id in assetIDs {
+        guard let a = assets[id], a.owner == "me", a.visibility != "locked" else {
+          throw .refused(CairnError(.permission, "400 Not found or no asset.delete access"))
+        }
+      }
+      for id in assetIDs where !emptied.contains(id) { assets[id]?.trashed = false }
     }
   }
 

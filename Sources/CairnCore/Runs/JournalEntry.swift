@@ -6,11 +6,12 @@ import Foundation
 /// assets, when. A run is `started`, `planned` (the assets it means to act on), then per batch
 /// `tagged`, `sending` (the batch's ids, written before its `DELETE` is sent: until an outcome
 /// is journalled, that request may still be in flight) and `trashed` (or `failed`), and
-/// `completed`. A restore journals `restored` under
-/// the run it undoes. `reviewed` records that a dry run's plan was shown to a person.
+/// `completed`. A restore journals `restoring` (the ids, before each request is sent) and then
+/// `restored` (or `failed`, step `restore`) under the run it undoes. `reviewed` records that a dry run's plan was shown to a person.
 package struct JournalEntry: Sendable, Equatable {
   package enum Event: String, Sendable, CaseIterable {
-    case started, planned, tagged, sending, trashed, failed, untagged, restored, completed, reviewed
+    case started, planned, tagged, sending, trashed, failed, untagged, restoring, restored, completed
+    case reviewed
   }
 
   package var event: Event
@@ -22,7 +23,8 @@ package struct JournalEntry: Sendable, Equatable {
   package var tagID: String?
   /// `planned`: the assets the run means to act on (still and motion video each on their own).
   package var assets: [JournalAsset]
-  /// `tagged`, `sending`, `trashed`, `failed`, `untagged`, `restored`: the assets concerned.
+  /// `tagged`, `sending`, `trashed`, `failed`, `untagged`, `restoring`, `restored`: the assets
+  /// concerned.
   package var assetIDs: [String]
   /// `failed`: which step and why: `tag`, `trash` (no answer: the request may have been
   /// applied), `trash-rejected` (the server answered with an error: nothing was applied),

@@ -10,7 +10,8 @@ package struct RestoreSelector {
   /// Why something asked for was left out, for stderr.
   package private(set) var notes: [String] = []
   private var chosen: Set<String> = []
-  private var serverRuns: [(run: String, tagID: String)]?
+  /// The server's tags by value, read once when needed.
+  private var serverTags: [String: String]?
 
   package init(history: [RunHistory], server: any RunServer) {
     self.history = history
@@ -21,7 +22,7 @@ package struct RestoreSelector {
   package mutating func add(run: String) async throws(CairnError) {
     if let journalled = history.first(where: { $0.runID == run && $0.startedAt != nil }) {
       for asset in journalled.planned where journalled.inTrash.contains(asset.id) {
-        append(asset, run: run)
+        append(asset, of: journalled)
       }
       return
     }
@@ -34,8 +35,9 @@ package struct RestoreSelector {
       notes.append("no run \(run) in the journal or on the server")
       return
     }
-    for asset in try await server.assets(taggedWith: tag.id) where asset.isTrashed {
-      append(asset, run: run)
+    let tagged = try await server.assets(taggedWith: tag.id)
+    for asset in tagged where asset.isTrashed {
+      append(asset, run: run, tag: (tag.id, tagged.count))
     }
   }
 
@@ -44,10 +46,10 @@ package struct RestoreSelector {
     let id = assetID.lowercased()
     for run in history.reversed() where run.inTrash.contains(id) {
       guard let asset = run.asset(id) else { continue }
-      append(asset, run: run.runID)
+      append(asset, of: run)
       // The other half: a still's video, or a video's still.
       for other in run.planned where other.stillID == id || (asset.stillID == other.id) {
-        if run.inTrash.contains(other.id) { append(other, run: run.runID) }
+        if run.inTrash.contains(other.id) { append(other, of: run) }
       }
       return
     }
@@ -67,12 +69,22 @@ package struct RestoreSelector {
       notes.append("\(id): not in the trash")
       return
     }
-    append(asset, run: tag.runID.description)
+    // The run's tag id lets the restore find a motion video's still in the run's listing.
+    let tagID = try await tagID(of: tag)
+    append(asset, run: tag.runID.description, tag: tagID.map { ($0, 0) })
     if let video = asset.livePhotoVideoID?.lowercased(),
       let half = try await server.asset(id: video), half.isTrashed
     {
-      append(half, run: tag.runID.description, livePhotoVideo: true)
+      append(half, run: tag.runID.description, tag: tagID.map { ($0, 0) }, livePhotoVideo: true)
     }
+  }
+
+  private mutating func tagID(of tag: RunTag) async throws(CairnError) -> String? {
+    if serverTags == nil {
+      serverTags = Dictionary(
+        try await server.tags().map { ($0.value, $0.id) }, uniquingKeysWith: { a, _ in a })
+    }
+    return serverTags?[tag.value]
   }
 
   /// Assets of cairn runs whose original file name matches `pattern` (with their motion videos).
@@ -90,10 +102,10 @@ package struct RestoreSelector {
       for run in journalled {
         for asset in run.planned
         where run.inTrash.contains(asset.id) && matches(asset.originalFileName) {
-          append(asset, run: run.runID)
+          append(asset, of: run)
           for video in run.planned where video.stillID == asset.id && run.inTrash.contains(video.id)
           {
-            append(video, run: run.runID)
+            append(video, of: run)
           }
         }
       }
@@ -104,31 +116,36 @@ package struct RestoreSelector {
       guard let runTag = RunTag(value: tag.value) else { continue }
       let assets = try await server.assets(taggedWith: tag.id)
       let videos = Dictionary(assets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+      let run = (runTag.runID.description, tag: (tag.id, assets.count))
       for asset in assets where asset.isTrashed && matches(asset.originalFileName) {
-        append(asset, run: runTag.runID.description)
+        append(asset, run: run.0, tag: run.tag)
         if let video = asset.livePhotoVideoID.flatMap({ videos[$0.lowercased()] }), video.isTrashed
         {
-          append(video, run: runTag.runID.description, livePhotoVideo: true)
+          append(video, run: run.0, tag: run.tag, livePhotoVideo: true)
         }
       }
     }
   }
 
-  private mutating func append(_ asset: JournalAsset, run: String) {
+  private mutating func append(_ asset: JournalAsset, of run: RunHistory) {
     guard chosen.insert(asset.id).inserted else { return }
     targets.append(
       RestoreRun.Target(
-        id: asset.id, runID: run, checksum: asset.checksum,
+        id: asset.id, runID: run.runID, checksum: asset.checksum,
         originalFileName: asset.originalFileName,
-        livePhotoVideo: asset.stillID != nil))
+        livePhotoVideo: asset.stillID != nil, tagID: run.tagID, runSize: run.planned.count))
   }
 
-  private mutating func append(_ asset: RunAsset, run: String, livePhotoVideo: Bool = false) {
+  private mutating func append(
+    _ asset: RunAsset, run: String, tag: (id: String, size: Int)? = nil,
+    livePhotoVideo: Bool = false
+  ) {
     guard chosen.insert(asset.id.lowercased()).inserted else { return }
     targets.append(
       RestoreRun.Target(
         id: asset.id, runID: run, checksum: asset.checksum,
         originalFileName: asset.originalFileName,
-        livePhotoVideo: livePhotoVideo || asset.visibility == "hidden"))
+        livePhotoVideo: livePhotoVideo || asset.visibility == "hidden", tagID: tag?.id,
+        runSize: tag?.size ?? 0))
   }
 }

@@ -20,6 +20,9 @@ package struct RunHistory: Sendable, Equatable {
   package var failed: [String: String] = [:]
   package var untagged: Set<String> = []
   package var restored: Set<String> = []
+  /// Assets a restore request was sent for and whose outcome the journal doesn't know yet: an
+  /// asset among them found active again was restored by cairn, not by someone else.
+  package var restoreSent: Set<String> = []
   package var completed = false
   package var interrupted = false
   package var recovered = false
@@ -80,14 +83,18 @@ package struct RunHistory: Sendable, Equatable {
       for id in entry.assetIDs { failed[id] = nil }
     case .failed:
       for id in entry.assetIDs { failed[id] = entry.message ?? entry.step ?? "failed" }
+      if entry.step == RestoreStep.restore { restoreSent.subtract(entry.assetIDs) }
       if entry.step == TrashStep.rejected || entry.step == TrashStep.notMoved {
         settledSends.formUnion(entry.assetIDs)
       }
     case .untagged:
       untagged.formUnion(entry.assetIDs)
       tagged.subtract(entry.assetIDs)
+    case .restoring:
+      restoreSent.formUnion(entry.assetIDs)
     case .restored:
       restored.formUnion(entry.assetIDs)
+      restoreSent.subtract(entry.assetIDs)
     case .completed:
       completed = true
       interrupted = interrupted || entry.interrupted == true
@@ -96,6 +103,12 @@ package struct RunHistory: Sendable, Equatable {
       plan = entry.plan ?? plan
     }
   }
+}
+
+/// The `step` of a `failed` journal entry of a restore.
+package enum RestoreStep {
+  /// The server refused the asset or, having answered, did not restore it.
+  package static let restore = "restore"
 }
 
 /// The `step` of a `failed` journal entry of a trash run.

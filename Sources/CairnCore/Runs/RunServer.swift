@@ -18,8 +18,9 @@ package protocol RunServer: Sendable {
   func untagAssets(tagID: String, assetIDs: [String]) async throws(CairnError)
   /// `DELETE /api/assets {ids, force:false}`: to the trash, never a hard delete.
   func trash(assetIDs: [String]) async throws(TrashFailure)
-  /// `POST /api/trash/restore/assets {ids}`.
-  func restore(assetIDs: [String]) async throws(CairnError)
+  /// `POST /api/trash/restore/assets {ids}`. Its answer counts the ids sent, not the assets
+  /// restored: only reading them back tells.
+  func restore(assetIDs: [String]) async throws(RestoreFailure)
   /// `GET /api/assets/{id}`; nil when the server doesn't know it (400/404).
   func asset(id: String) async throws(CairnError) -> RunAsset?
   /// `POST /api/search/metadata {tagIds:[tagID], withDeleted:true}` over every non-locked
@@ -98,6 +99,24 @@ package enum TrashFailure: Error, Sendable {
   package var error: CairnError {
     switch self {
     case .rejected(let error), .unanswered(let error): return error
+    }
+  }
+}
+
+/// How a `POST /api/trash/restore/assets` failed, which decides whether smaller requests may
+/// do better.
+package enum RestoreFailure: Error, Sendable {
+  /// The server refused the list as a whole (400 "Not found or no asset.delete access"): one
+  /// id it no longer has (purged) or that is not the caller's blocks every other, and nothing
+  /// was restored. The same ids in smaller requests restore all but the refused ones.
+  case refused(CairnError)
+  /// Anything else (a missing permission, a failing server, a lost answer): stop.
+  case failed(CairnError)
+
+  /// The error the tool ends with.
+  package var error: CairnError {
+    switch self {
+    case .refused(let error), .failed(let error): return error
     }
   }
 }

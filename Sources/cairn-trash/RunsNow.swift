@@ -1,0 +1,27 @@
+import CairnCore
+import CairnImmich
+import CairnState
+import Foundation
+
+extension PartitionAccess {
+  /// The journal's runs read against the server at the point of action: each of `ids` the
+  /// journal says is in cairn's trash is asked about (`GET /api/assets/:id`), so an asset
+  /// someone restored or trashed again since is known before it is trashed or restored. What
+  /// the answers teach is kept in the partition's state.
+  func readRuns(
+    _ history: [RunHistory], about ids: Set<String>, on server: ImmichRunServer
+  ) async throws(CairnError) -> RunsAgainstServer {
+    let latest = FateLedger.latestRuns(history)
+    let asked = ids.map { $0.lowercased() }.filter { id in
+      latest[id].map { history[$0].inTrash.contains(id) } ?? false
+    }
+    var sightings = ServerSightings()
+    try await sightings.read(
+      asked.sorted().map { ServerSightings.Wanted(id: $0, tagID: nil, runSize: 0) }, on: server)
+    var seen: [String: ServerSighting] = [:]
+    for id in asked { seen[id] = sightings.sighting(id) }
+    let runs = try store.readRuns(history, sightings: seen, at: Date())
+    if let summary = runs.summary { Diagnostics.info(summary) }
+    return runs
+  }
+}
