@@ -37,6 +37,7 @@ package enum Tool {
   ) async throws {
     Diagnostics.tool = name
     Diagnostics.verbosity = options.quiet ? .quiet : options.verbose ? .verbose : .normal
+    ParentWatch.start()
     _ = ProgressLine.standardError  // its first redraw is an interval after the start
     let status: ExitStatus
     do {
