@@ -3,7 +3,7 @@ import CairnCore
 import CairnImmich
 
 @main
-struct CairnFetch: AsyncParsableCommand {
+struct CairnFetch: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-fetch",
     abstract: "List the Immich server's assets as asset records",

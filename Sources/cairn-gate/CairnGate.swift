@@ -3,7 +3,7 @@ import CairnCore
 import Foundation
 
 @main
-struct CairnGate: AsyncParsableCommand {
+struct CairnGate: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-gate",
     abstract: "Check the safety rails, preview the plan and pass on what may be trashed",

@@ -12,7 +12,7 @@ import Foundation
 #endif
 
 @main
-struct CairnHash: AsyncParsableCommand {
+struct CairnHash: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-hash",
     abstract: "Identify every media file of a library by the SHA-1 Immich uses",

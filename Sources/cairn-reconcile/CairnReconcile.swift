@@ -4,7 +4,7 @@ import CairnState
 import Foundation
 
 @main
-struct CairnReconcile: AsyncParsableCommand {
+struct CairnReconcile: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-reconcile",
     abstract: "Find the server assets whose local files are gone",

@@ -3,7 +3,7 @@ import CairnCore
 import Foundation
 
 @main
-struct CairnRestore: AsyncParsableCommand {
+struct CairnRestore: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-restore",
     abstract: "Bring assets that cairn trashed back from Immich's trash",

@@ -3,7 +3,7 @@ import CairnCore
 import Foundation
 
 @main
-struct CairnTag: AsyncParsableCommand {
+struct CairnTag: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-tag",
     abstract: "Show cairn's history from the server's run tags, or tag assets",

@@ -3,7 +3,7 @@ import CairnCore
 import Foundation
 
 @main
-struct CairnTrash: AsyncParsableCommand {
+struct CairnTrash: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-trash",
     abstract: "Move the assets of an approved plan to Immich's trash, tagged and journalled",
