@@ -54,7 +54,9 @@ let package = Package(
   ],
   targets: [
     // Records, the NDJSON codec, exit codes, diagnostics, paths, configuration, the pure engine.
-    .target(name: "CairnCore", dependencies: [argumentParser, crypto]),
+    .target(name: "CairnCore", dependencies: ["CairnProcess", argumentParser, crypto]),
+    // Process calls Swift cannot make (prctl is variadic): a child that dies with its parent.
+    .target(name: "CairnProcess"),
     // Walking a library, SHA-1 of files, and the global hash cache.
     .target(name: "CairnHashing", dependencies: ["CairnCore", "CairnSQLite", crypto, grdb]),
     // SQLite calls Swift cannot make (variadic functions, the SQLITE_TRANSIENT macro).

@@ -1,25 +1,42 @@
 #!/bin/sh
-# Benchmarks cairn-trash: trashing N candidates (default 10000) against immich-testserver, with
-# the number of HTTP requests and the time, against a baseline run in the same script: the bare
-# HTTP work (the same tag and DELETE batches sent by curl, no journal, no checks).
+# Benchmarks cairn-trash: trashing N candidates (default 10000; several sizes may be given, each
+# run on its own server) against immich-testserver, with the number of HTTP requests, the wall
+# time and cairn-trash's own CPU time, against a baseline run in the same script: the bare HTTP
+# work (the same tag and DELETE batches sent by curl, no journal, no checks).
 #
-#   bench/trash.sh [N]
+#   bench/trash.sh [N...]            # e.g. bench/trash.sh 10000 100000
 #
 # Needs a release build: swift build -c release --product cairn-fetch --product cairn-observe \
 #   --product cairn-reconcile --product cairn-gate --product cairn-trash --product immich-testserver
-# Writes under bench/out/ (ignored by git).
+# (BIN=<bin path> to use another build; TRASH_BIN=<bin path> to take cairn-trash alone from
+# another.) Writes under bench/out/ (ignored by git).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${BIN:-$(cd "$here/.." && swift build -c release --show-bin-path)}
-n=${1:-10000}
+trash_bin=${TRASH_BIN:-$bin}
+[ $# -gt 0 ] || set -- 10000
+
+now() { python3 -c 'import time; print(time.time())'; }
+seconds() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[2]) - float(sys.argv[1])))' "$@"; }
+# Runs a command with stdin from $1 and stdout to $2; prints its wall and CPU (user + system)
+# seconds.
+timed() {
+  python3 -c '
+import resource, subprocess, sys, time
+start = time.time()
+code = subprocess.run(sys.argv[3:], stdin=open(sys.argv[1]), stdout=open(sys.argv[2], "w")).returncode
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.2f %.2f" % (time.time() - start, used.ru_utime + used.ru_stime))
+sys.exit(code)' "$@"
+}
+
+trash_benchmark() {
+n=$1
 out="$here/out/trash-$n"
 rm -rf "$out"
 mkdir -p "$out"
 export XDG_STATE_HOME="$out/state" XDG_CACHE_HOME="$out/cache" XDG_CONFIG_HOME="$out/config"
 export XDG_DATA_HOME="$out/data" HOME="$out/home" LC_ALL=C
-
-now() { python3 -c 'import time; print(time.time())'; }
-seconds() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[2]) - float(sys.argv[1])))' "$@"; }
 
 "$bin/immich-testserver" --generate "$n" > "$out/server.url" 2> "$out/server.err" &
 server=$!
@@ -92,23 +109,23 @@ curl -s -o /dev/null -X POST -H "$key" "$base/api/trash/restore"
 
 # cairn-trash: the first run is a dry run (no requests but the checks), then the real one.
 curl -s -X POST "$base/__testserver/reset-log" > /dev/null
-t0=$(now)
-"$bin/cairn-trash" -q < "$out/plan.ndjson" > "$out/dry.ndjson"
-t1=$(now)
-dry=$(seconds "$t0" "$t1")
+set -- $(timed "$out/plan.ndjson" "$out/dry.ndjson" "$trash_bin/cairn-trash" -q)
+dry=$1 dry_cpu=$2
 dry_requests=$(requests)
 curl -s -X POST "$base/__testserver/reset-log" > /dev/null
-t0=$(now)
-"$bin/cairn-trash" -q --yes < "$out/plan.ndjson" > "$out/results.ndjson"
-t1=$(now)
-real=$(seconds "$t0" "$t1")
+set -- $(timed "$out/plan.ndjson" "$out/results.ndjson" "$trash_bin/cairn-trash" -q --yes)
+real=$1 real_cpu=$2
 real_requests=$(requests)
 trashed=$(grep -c '"action":"trashed"' "$out/results.ndjson" || true)
 journal_lines=$(cat "$out"/state/cairn/servers/*/journal.ndjson | wc -l)
+kill $server 2>/dev/null || true
 
 ratio=$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / max(float(sys.argv[2]), 0.001)))' "$real" "$baseline")
 echo "cairn-trash, $n candidates"
 echo "  baseline (curl: tag + DELETE batches): ${baseline} s, $baseline_requests requests"
-echo "  dry run:                               ${dry} s, $dry_requests requests"
-echo "  real run:                              ${real} s, $real_requests requests, $trashed trashed, $journal_lines journal lines"
+echo "  dry run:                               ${dry} s (${dry_cpu} s CPU), $dry_requests requests"
+echo "  real run:                              ${real} s (${real_cpu} s CPU), $real_requests requests, $trashed trashed, $journal_lines journal lines"
 echo "  ratio real / baseline:                 $ratio"
+}
+
+for n in "$@"; do trash_benchmark "$n"; done

@@ -14,8 +14,11 @@ import Foundation
 ///
 /// The child ends with the pipeline: it stays in this process's group (Foundation's `Process`
 /// would give it a group of its own, where Ctrl-C and a terminal's hangup never reach it, and
-/// a listing that hangs would outlive the run), and a signal sent to this process alone is
-/// passed on to it (`ChildSignals`).
+/// a listing that hangs would outlive the run), a signal sent to this process alone is
+/// passed on to it (`ChildSignals`), and a SIGKILL, which cannot be passed on, ends it too: the
+/// child watches this process (`ParentWatch`, told of it by `CAIRN_PARENT_PID`). On Linux that
+/// watch is tied to the thread that started the child, so the thread that starts a sibling
+/// waits for it (`finish`), as every caller does.
 package final class SiblingTool {
   package let name: String
   package let executable: String
@@ -86,8 +89,8 @@ package final class SiblingTool {
   }
 
   /// posix_spawn, in this process's group, with stdin from /dev/null, stdout to `stdout`,
-  /// stderr shared, and every signal at its default (this process ignores SIGPIPE; the
-  /// child decides for itself).
+  /// stderr shared, every signal at its default (this process ignores SIGPIPE; the child
+  /// decides for itself), and this process named as the parent to watch.
   private static func spawn(_ path: String, _ arguments: [String], stdout: Int32)
     -> (pid: pid_t, error: Int32)
   {
@@ -109,9 +112,25 @@ package final class SiblingTool {
       &attributes, Int16(POSIX_SPAWN_SETSIGDEF) | Int16(POSIX_SPAWN_SETSIGMASK))
     let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
+    let envp: [UnsafeMutablePointer<CChar>?] = childEnvironment().map { strdup($0) } + [nil]
+    defer { for variable in envp { free(variable) } }
     var child = pid_t()
-    let code = posix_spawn(&child, path, &actions, &attributes, argv, environ)
+    let code = posix_spawn(&child, path, &actions, &attributes, argv, envp)
     return (child, code)
+  }
+
+  /// This process's environment, with `CAIRN_PARENT_PID` naming this process.
+  private static func childEnvironment() -> [String] {
+    let prefix = ParentWatch.variable + "="
+    var variables: [String] = []
+    var entry = environ
+    while let variable = entry.pointee {
+      let text = String(cString: variable)
+      if !text.hasPrefix(prefix) { variables.append(text) }
+      entry += 1
+    }
+    variables.append(prefix + String(getpid()))
+    return variables
   }
 
   /// Waits for the child; its raw wait status.

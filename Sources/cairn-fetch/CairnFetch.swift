@@ -2,7 +2,7 @@ import ArgumentParser
 import CairnCore
 import CairnImmich
 
-struct CairnFetch: AsyncParsableCommand {
+struct CairnFetch: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-fetch",
     abstract: "List the Immich server's assets as asset records",

@@ -2,7 +2,7 @@ import ArgumentParser
 import CairnCore
 import Foundation
 
-struct CairnGate: AsyncParsableCommand {
+struct CairnGate: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-gate",
     abstract: "Check the safety rails, preview the plan and pass on what may be trashed",

@@ -11,7 +11,7 @@ import Foundation
   import Musl
 #endif
 
-struct CairnHash: AsyncParsableCommand {
+struct CairnHash: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-hash",
     abstract: "Identify every media file of a library by the SHA-1 Immich uses",

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CairnCore
 
-struct CairnObserve: AsyncParsableCommand {
+struct CairnObserve: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-observe",
     abstract: "Record what the library holds, and inspect or manage that memory",

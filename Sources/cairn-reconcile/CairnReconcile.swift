@@ -3,7 +3,7 @@ import CairnCore
 import CairnState
 import Foundation
 
-struct CairnReconcile: AsyncParsableCommand {
+struct CairnReconcile: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-reconcile",
     abstract: "Find the server assets whose local files are gone",

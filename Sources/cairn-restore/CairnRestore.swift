@@ -2,7 +2,7 @@ import ArgumentParser
 import CairnCore
 import Foundation
 
-struct CairnRestore: AsyncParsableCommand {
+struct CairnRestore: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-restore",
     abstract: "Bring assets that cairn trashed back from Immich's trash",

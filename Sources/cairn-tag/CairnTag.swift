@@ -2,7 +2,7 @@ import ArgumentParser
 import CairnCore
 import Foundation
 
-struct CairnTag: AsyncParsableCommand {
+struct CairnTag: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-tag",
     abstract: "Show cairn's history from the server's run tags, or tag assets",

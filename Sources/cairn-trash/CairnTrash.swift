@@ -2,7 +2,7 @@ import ArgumentParser
 import CairnCore
 import Foundation
 
-struct CairnTrash: AsyncParsableCommand {
+struct CairnTrash: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-trash",
     abstract: "Move the assets of an approved plan to Immich's trash, tagged and journalled",

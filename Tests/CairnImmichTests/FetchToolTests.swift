@@ -282,6 +282,23 @@ import Testing
     }
   }
 
+  /// A cairn-fetch told that its parent is a process that is not (any more) its parent has been
+  /// orphaned before it could watch: it ends at once, asking the server nothing. Told of its
+  /// real parent, it runs as usual.
+  @Test func aFetchWhoseParentIsGoneEndsAtOnce() async throws {
+    let library = Library(.v3_1)
+    try await withServer(library.scenario) { h in
+      let orphan = try await fetch(h, [], [ParentWatch.variable: "2"])
+      #expect(orphan.status == SIGKILL, "\(orphan.stderr)")
+      #expect(orphan.stdout.isEmpty)
+      #expect(h.server.log.all.isEmpty)
+
+      let child = try await fetch(h, [], [ParentWatch.variable: String(getpid())])
+      #expect(child.status == 0, "\(child.stderr)")
+      #expect(try assetIds(child) == library.expectedIds)
+    }
+  }
+
   @Test func diagnoseCountsVisibilitiesAndLivePhotoProblems() async throws {
     var library = Library(.v3_1)
     library.scenario.assets.append(

@@ -4,9 +4,9 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// Ctrl-C, a hangup or a `kill` while `cairn-reconcile`'s own `cairn-fetch` lists a server that
-/// pages for ever (slowly: every page is held a moment): every process of the pipeline ends,
-/// and the server is asked for no more pages.
+/// Ctrl-C, a hangup or a `kill` (SIGKILL too) while `cairn-reconcile`'s own `cairn-fetch` lists
+/// a server that pages for ever (slowly: every page is held a moment): every process of the
+/// pipeline ends, and the server is asked for no more pages.
 @Suite(.serialized)
 struct PipelineSignalTests {
   enum Target: String, Sendable {
@@ -19,6 +19,8 @@ struct PipelineSignalTests {
   static let cases: [(Int32, Target)] = [
     (SIGINT, .pipeline), (SIGHUP, .pipeline), (SIGTERM, .pipeline), (SIGTERM, .reconcile),
     (SIGINT, .reconcile), (SIGHUP, .reconcile),
+    // Nothing can be passed on from a SIGKILL: cairn-fetch watches its parent itself.
+    (SIGKILL, .reconcile),
   ]
 
   @Test(arguments: cases)

@@ -133,6 +133,38 @@ struct PipelineStatusTests {
     #expect(!result.stdout.contains(ActFixture.secret))
   }
 
+  /// A stage called wrongly says so on stderr and writes only an abort record: the pipeline
+  /// ends 64, whichever stage it was, and nothing downstream acts or is recorded.
+  @Test func aUsageErrorUpstreamGivesThePipeline64() async throws {
+    let lib = try await Library()
+    defer { Task { await lib.stop() } }
+    try await lib.seed()
+    let photos = "'\(lib.photos)'"
+    for (pipeline, failing) in [
+      ("cairn-hash --bogus \(photos) | cairn-reconcile | cairn-gate", "cairn-hash"),
+      ("cairn-hash \(photos) | cairn-reconcile --no-such-flag | cairn-gate", "cairn-reconcile"),
+      (
+        "cairn-hash -v -q \(photos) | cairn-reconcile | cairn-gate | setsid cairn-trash --yes",
+        "cairn-hash"
+      ),
+      (
+        "cairn-hash \(photos) | cairn-reconcile | cairn-gate --override-threshold nothex | setsid cairn-trash --yes",
+        "cairn-gate"
+      ),
+    ] {
+      let result = try await lib.shell(pipeline)
+      #expect(result.status == 64, "\(pipeline): \(result.stderr)")
+      #expect(result.onlyAbort?["tool"] as? String == failing, "\(pipeline): \(result.stdout)")
+      #expect(result.onlyAbort?["status"] as? Int == 64)
+      #expect(!result.stderr.contains("malformed"), "\(pipeline): \(result.stderr)")
+    }
+    // `--help` is no failure: no abort record, even into a pipe.
+    let help = try await lib.shell("cairn-hash --help | cat")
+    #expect(help.status == 0)
+    #expect(!help.stdout.contains(#""type":"abort""#))
+    #expect(lib.server.log.mutating.isEmpty)
+  }
+
   @Test func anAbortRecordAloneStopsEveryStageWithItsStatus() async throws {
     let lib = try await Library()
     defer { Task { await lib.stop() } }

@@ -90,4 +90,42 @@ import Testing
       #expect(whole.lines.last?["type"] == "SyncCompleteV1")
     }
   }
+
+  /// An endless stream repeats the real lines, never `SyncCompleteV1`, for as long as the client
+  /// reads; an endless line never ends. Both are armed through the control API too.
+  @Test(arguments: ["lines", "line"])
+  func endlessSyncStreamKeepsSending(shape: String) async throws {
+    try await withWorld(.v3_1) { _, server, client in
+      let token = try await client.login("alice@example.com", "alice-pw")
+      let real = try await client.post(
+        "/api/sync/stream", ["types": ["AssetsV2"]], as: .bearer(token))
+      let armed = try await client.post(
+        "/__testserver/faults", ["path": "/api/sync/stream", "endless": .string(shape)],
+        as: .none)
+      #expect(armed.status == 200)
+      var request = HTTPClientRequest(url: client.base.absoluteString + "/api/sync/stream")
+      request.method = .POST
+      request.headers.add(name: "Authorization", value: "Bearer \(token)")
+      request.headers.add(name: "Content-Type", value: "application/json")
+      request.body = .bytes(ByteBuffer(string: #"{"types":["AssetsV2"]}"#))
+      let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+      #expect(response.status.code == 200)
+      // Four times the whole real stream, then the client hangs up.
+      let enough = 4 * real.body.count
+      var received = ""
+      for try await chunk in response.body {
+        received += String(buffer: chunk)
+        if received.utf8.count > enough { break }
+      }
+      #expect(received.utf8.count > enough)
+      #expect(!received.contains("SyncCompleteV1"))
+      let newlines = received.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+      if shape == "lines" {
+        #expect(newlines > 3 * (real.lines.count - 1))
+      } else {
+        #expect(newlines == 0)
+      }
+      #expect(server.log.all.last { $0.path == "/api/sync/stream" }?.fault == "endless")
+    }
+  }
 }

@@ -59,6 +59,7 @@ package enum Tool {
     // Through the environment, so every reading of the configuration in this process and in
     // the tools it starts (cairn-reconcile's cairn-fetch) sees the same profile.
     if let profile = options.profile { setenv("CAIRN_PROFILE", profile, 1) }
+    ParentWatch.start()
     _ = ProgressLine.standardError  // its first redraw is an interval after the start
     let status: ExitStatus
     do {

@@ -10,7 +10,7 @@ package struct ToolEntry: Sendable {
   package let abstract: String
   private let command: @Sendable ([String]) async -> Void
 
-  package init<Command: AsyncParsableCommand>(_ command: Command.Type) {
+  package init<Command: CairnCommand>(_ command: Command.Type) {
     name = Command.configuration.commandName ?? String(describing: Command.self)
     abstract = Command.configuration.abstract
     self.command = { arguments in await Command.main(arguments) }

@@ -1,0 +1,38 @@
+import ArgumentParser
+
+/// A cairn tool's command: parsed as ArgumentParser parses any, except that a usage error
+/// (exit status 64) also ends standard output with an `abort` record when it is not a
+/// terminal.
+///
+/// Without it, `cairn-hash --bogus | cairn-reconcile | cairn-gate` ended in 65: the stage after
+/// the mistyped one read an empty stream, took it for a truncated one, and the status that
+/// said what went wrong was lost in the pipe. With it, a usage error travels like any other
+/// failure and the last stage exits 64.
+package protocol CairnCommand: AsyncParsableCommand {}
+
+extension CairnCommand {
+  package static func main() async { await main(nil) }
+
+  package static func main(_ arguments: [String]?) async {
+    var command: any ParsableCommand
+    do {
+      command = try await asyncParseAsRoot(arguments)
+    } catch {
+      if exitCode(for: error) == .validationFailure {
+        AbortOutput.write(
+          AbortRecord(tool: toolName, status: .usage, message: message(for: error)))
+      }
+      exit(withError: error)
+    }
+    do {
+      if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      // `Tool.run` has written the abort record of a failure in the run itself.
+      exit(withError: error)
+    }
+  }
+}
