@@ -3,7 +3,7 @@
 # would run it: the library mounted read-only, the state in a named volume, the API key from a
 # secret file, the network the host's (the test server listens on its loopback). The scheduler
 # seeds at start, then a deletion goes through the dry run and the real run, in fresh
-# containers that share only the volume.
+# containers that share only the volume; last, the watcher sees a deletion as it happens.
 #   check-container.sh TARBALL
 # Needs Linux, root and podman (scripts/setup.sh installs it). Docker Hub is out of reach, so
 # the base image is the Debian root scripts/debian-root.sh builds, imported; podman runs with
@@ -57,8 +57,12 @@ server_pid=
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null || true
   wait 2> /dev/null || true
-  podman rm -f -t 0 cairn-check-schedule > /dev/null 2>&1 || true
+  podman rm -f -t 0 cairn-check-schedule cairn-check-watch > /dev/null 2>&1 || true
   podman volume rm -f "$volume" > /dev/null 2>&1 || true
+  # Earlier bases and the layers nothing names any more.
+  podman images --format '{{.Repository}}:{{.Tag}}' | grep '^localhost/cairn-debian:' \
+    | grep -vxF "${base:-}" | xargs -r podman rmi > /dev/null 2>&1 || true
+  podman image prune -f > /dev/null 2>&1 || true
   if [ "${KEEP:-0}" = 1 ]; then echo "(kept $work)"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -133,8 +137,8 @@ check "the scheduler stops cleanly on docker stop" \
 podman rm cairn-check-schedule > /dev/null
 check "the first run trashed nothing" [ "$(server_trashed)" = 0 ]
 
-in_container readonly sh -c 'touch /photos/cairn-was-here'
-check "the library is read-only in the container" [ "$(cat "$work/readonly.status")" != 0 ]
+check "the library is read-only in the container" \
+  "${cairn_run[@]}" --rm "$image" sh -c '! touch /photos/cairn-was-here 2> /dev/null'
 
 rm "$photos/2024/06/IMG_0003.PNG" "$photos/2024/07/IMG_0042.PNG" "$photos/2024/07/IMG_0042.MOV"
 in_container dry cairn-nightly
@@ -148,6 +152,20 @@ check "the server's trash holds exactly those three assets" [ "$(server_trashed)
 in_container restore cairn restore --list
 check "cairn restore --list, from the volume's journal, shows the run" \
   grep -q '"assets":3,"inTrash":3' "$work/restore.out"
+# The optional second service: the watcher, in its own container on the same volume.
+"${cairn_run[@]}" -d --name cairn-check-watch "$image" cairn-observe watch > /dev/null
+watch_log() { podman logs cairn-check-watch 2>&1; }
+for _ in $(seq 300); do watch_log | grep -q 'watching 1 root(s)' && break; sleep 0.2; done
+rm "$photos/2025/02/beach day.png"
+for _ in $(seq 300); do watch_log | grep -q 'deleted at .*beach day.png' && break; sleep 0.2; done
+podman stop -t 10 cairn-check-watch > /dev/null
+watch_log > "$work/watch.err"
+check "the watcher in its container saw the deletion on the host as it happened" \
+  grep -q 'deleted at .*: /photos/2025/02/beach day.png' "$work/watch.err"
+check "the watcher recorded it in the volume and stopped cleanly" \
+  bash -c 'grep -q "stopped; 1 deletion(s) recorded" "$1" && [ "$(podman inspect -f "{{.State.ExitCode}}" cairn-check-watch)" = 0 ]' _ "$work/watch.err"
+podman rm cairn-check-watch > /dev/null
+
 podman inspect "$image" > "$work/inspect.json"
 check "the API key is in no output and not in the image" \
   bash -c '! grep -l demo-secret "$1"/*.out "$1"/*.err "$1"/inspect.json' _ "$work"
