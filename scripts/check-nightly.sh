@@ -308,6 +308,9 @@ check "and exits with its status" [ "$(status_of anna_only)" = 0 ]
 run carl -- --profile carl
 check "an unknown profile is a configuration error (78)" [ "$(status_of carl)" = 78 ]
 check "naming the profiles there are" has "$tmp/carl.err" "no profile 'carl'"
+run notify_names CAIRN_NOTIFY_COMMAND='echo "$CAIRN_PROFILE" >> "$HOME/profiles.seen"' -- --notify-test
+check "--notify-test reaches each profile's notifier, naming it" \
+  [ "$(tr '\n' ' ' < "$home/profiles.seen")" = "anna ben " ]
 run folders -- "$home/anna"
 check "a folder with several profiles needs --profile (64)" [ "$(status_of folders)" = 64 ]
 
@@ -333,6 +336,10 @@ check "no key of either profile appears in anything received or printed" \
 make -s uninstall PREFIX="$prefix" > /dev/null
 left=$(cd "$prefix" && find . ! -type d | sort | tr '\n' ' ')
 check "make uninstall leaves nothing install put there${left:+ (left: $left)}" [ -z "$left" ]
+DESTDIR="$tmp/dest dir" "$tmp/stage/install.sh" /opt/cairn > /dev/null
+make -s uninstall DESTDIR="$tmp/dest dir" PREFIX=/opt/cairn > /dev/null
+left=$(cd "$tmp/dest dir" && find . ! -type d | sort | tr '\n' ' ')
+check "and with DESTDIR too${left:+ (left: $left)}" [ -z "$left" ]
 
 if [ $failures -gt 0 ]; then
   echo "check-nightly: $failures check(s) failed (KEEP=1 keeps $tmp)"

@@ -27,7 +27,8 @@ struct CairnHash: CairnCommand {
       #recycle) and junk (@eaDir, .DS_Store, ._*, Thumbs.db) are skipped.
 
       Exit status: 0 all read; 1 some paths missing or unreadable (see the error records); \
-      64 usage; 141 output pipe closed.
+      64 usage; 78 configuration unreadable (at a terminal without PATH); 141 output pipe \
+      closed.
       """,
     version: CairnVersion.current)
 

@@ -100,6 +100,16 @@ import Testing
     #expect(try load(folder).string("CAIRN_FLOOR") == "3")
   }
 
+  @Test func aConfigurationFileThatCannotBeReadIsRefusedAndAMissingOneIsNot() throws {
+    let folder = TemporaryDirectory()
+    #expect(try load(folder).serverURL == nil)
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/config/cairn/config", withIntermediateDirectories: true)
+    let error = #expect(throws: CairnError.self) { try load(folder) }
+    #expect(error?.status == .configuration)
+    #expect(error?.message == "the configuration file is not a regular file")
+  }
+
   @Test func aDotEnvOthersCanReadIsRefusedOnlyWhenItHoldsASecret() throws {
     let folder = TemporaryDirectory()
     try folder.file(".env", "IMMICH_URL=https://a.example\nOTHER_TOOL=1\n")

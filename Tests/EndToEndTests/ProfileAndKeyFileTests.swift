@@ -55,6 +55,18 @@ import Testing
         .compactMap(\.credential.name))
     #expect(keyNames == ["ben"])
 
+    // --check says which profile and where its key came from, never the key.
+    let checked = try await anna.shell(
+      "cairn-fetch --check --profile ben", environment: environment)
+    #expect(checked.status == 0, "\(checked.stderr)")
+    let keyFile = anna.path("config/cairn/ben.key")
+    let section = anna.path("config/cairn/config") + " [profile ben]"
+    #expect(
+      checked.stderr.contains(
+        "server URL and API key are set for profile ben (URL from \(section), key from the key"
+          + " file \(keyFile) (IMMICH_API_KEY_FILE from \(section)))"), "\(checked.stderr)")
+    outputs.append(checked)
+
     var annaEnvironment = environment
     annaEnvironment["CAIRN_PROFILE"] = "anna"
     let annas = try await anna.shell("cairn-fetch", environment: annaEnvironment)

@@ -23,14 +23,6 @@ package enum APIKeySource: Sendable, Equatable {
     }
   }
 
-  /// The path a key file or credential is read from.
-  package var path: String? {
-    switch self {
-    case .value: return nil
-    case .file(let path, _), .credential(let path): return path
-    }
-  }
-
   /// The systemd credential that holds the key of `profile` (or of the only profile).
   package static func credentialName(profile: String?) -> String {
     profile.map { "immich-api-key.\($0)" } ?? "immich-api-key"
