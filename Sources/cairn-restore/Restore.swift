@@ -46,7 +46,9 @@ struct Restore {
           + "future runs")
     }
     for target in outcome.failed.prefix(20) {
-      Diagnostics.warning("\(target.originalFileName ?? target.id): not restored")
+      Diagnostics.warning(
+        "\(target.originalFileName ?? target.id): not restored: "
+          + (outcome.reasons[target.id] ?? "unknown"))
     }
     if outcome.failed.count > 20 {
       Diagnostics.warning("\(outcome.failed.count - 20) more not restored (see the results)")
@@ -147,14 +149,7 @@ struct Restore {
   ) throws(CairnError) {
     guard !purged.isEmpty else { return }
     let reason = RestoreRun.notRestored(.absent, refused: nil)
-    for target in purged {
-      writer.write(
-        ResultRecord(
-          assetId: target.id, action: "failed", runId: target.runID, checksum: target.checksum,
-          originalFileName: target.originalFileName,
-          livePhotoVideo: target.livePhotoVideo ? true : nil, message: reason))
-    }
-    outcome.failed += purged
+    for target in purged { outcome.fail(target, reason, { writer.write($0) }) }
     guard !dryRun else { return }
     for (run, group) in Dictionary(grouping: purged, by: \.runID).sorted(by: { $0.key < $1.key }) {
       try journal.append(

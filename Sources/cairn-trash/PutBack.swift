@@ -44,7 +44,10 @@ struct PutBack {
       candidates: candidates.filter { !theirIDs.contains($0.assetId) },
       userID: userID, inTrash: inTrash, inLibrary: presence.isPresent)
     plan.skipped += theirs.map {
-      ($0, "restored by someone in Immich since a cairn run trashed it; no longer cairn's to restore")
+      (
+        $0,
+        "restored by someone in Immich since a cairn run trashed it; no longer cairn's to restore"
+      )
     }
     for (candidate, reason) in plan.skipped {
       Diagnostics.warning(

@@ -173,7 +173,8 @@ struct Trash {
   ) async throws(CairnError) -> TrashPlan {
     let screened = try await connection.runServer.completeOwnership(items)
     let runs = try await state.readRuns(
-      history, about: Set(screened.flatMap { [$0.assetId] + ($0.livePhotoVideoId.map { [$0] } ?? []) }),
+      history,
+      about: Set(screened.flatMap { [$0.assetId] + ($0.livePhotoVideoId.map { [$0] } ?? []) }),
       on: connection.runServer)
     // A motion video whose bytes the library holds now (or may: a snapshot that can't be read)
     // stays, whatever the stream says.
@@ -186,7 +187,10 @@ struct Trash {
       userID: connection.identity.userId, inTrash: runs.inCairnTrash,
       excluded: state.exclusions, inLibrary: { !videos.isAbsent($0) })
     plan.skipped += kept.map {
-      ($0, "restored in Immich by someone after a cairn run trashed it; kept while its file is gone")
+      (
+        $0,
+        "restored in Immich by someone after a cairn run trashed it; kept while its file is gone"
+      )
     }
     for (candidate, reason) in plan.skipped {
       Diagnostics.warning("\(candidate.originalFileName ?? candidate.assetId): skipped: \(reason)")

@@ -119,7 +119,8 @@ struct RestoreAgainstServerTests {
     let runs = history(["a0", "a1", "a2", "a3"])
     var ledger = FateLedger()
     let check = RestoreCheck(server: server, history: runs)
-    let first = try await check.check(targets(["a0", "a1", "a2", "a3"]), ledger: &ledger, at: Date())
+    let first = try await check.check(
+      targets(["a0", "a1", "a2", "a3"]), ledger: &ledger, at: Date())
     #expect(first.targets.map(\.id) == ["a0", "a3"])
     #expect(first.purged.map(\.id) == ["a2"])
     #expect(first.notes.contains { $0.contains("a1") && $0.contains("someone else") })
@@ -148,7 +149,8 @@ struct FateLedgerTests {
 
   @Test func anAssetActiveAgainWasRestoredByCairnOnlyIfCairnSentTheRestore() {
     var ledger = FateLedger()
-    ledger.learn(["a": .active, "b": .trashed, "c": .absent, "d": .active], history: runs, at: Date())
+    ledger.learn(
+      ["a": .active, "b": .trashed, "c": .absent, "d": .active], history: runs, at: Date())
     #expect(ledger.fate(of: "a", in: runs[0]) == .restoredElsewhere)
     #expect(ledger.fate(of: "b", in: runs[0]) == .inCairnTrash)
     #expect(ledger.fate(of: "c", in: runs[0]) == .purged)

@@ -12,10 +12,9 @@ struct WebApp {
   let environment: [String: String]
 
   func send(_ method: String, _ path: String, _ body: String? = nil) async throws {
-    var script = "curl -sS -f -X \(method) -H \"x-api-key: $IMMICH_API_KEY\" '\(apiBase)\(path)'"
-    if let body {
-      script += " -H 'Content-Type: application/json' --data '\(body)'"
-    }
+    let data = body.map { " -H 'Content-Type: application/json' --data '\($0)'" } ?? ""
+    let script =
+      "curl -sS -f -X \(method) -H \"x-api-key: $IMMICH_API_KEY\" '\(apiBase)\(path)'" + data
     let env = environment
     let result = try await ActFixture.offPool {
       try ToolRunner.shell(script, environment: env)
@@ -33,7 +32,9 @@ struct WebApp {
 
   /// "Delete permanently" of assets in the trash: marked deleted until the purge job runs.
   func deleteForGood(_ ids: String...) async throws {
-    try await send("DELETE", "/assets", "{\"ids\":[\(ids.map { "\"\($0)\"" }.joined(separator: ","))],\"force\":true}")
+    try await send(
+      "DELETE", "/assets",
+      "{\"ids\":[\(ids.map { "\"\($0)\"" }.joined(separator: ","))],\"force\":true}")
   }
 
   static func ids(_ ids: [String]) -> String {
@@ -75,7 +76,10 @@ struct ServerMovedOnTests {
     #expect(failed.compactMap { $0["assetId"] as? String } == [photos[1].id])
     #expect((failed.first?["message"] as? String)?.hasPrefix("purged") == true)
     #expect(
-      Set(results.filter { $0["action"] as? String == "restored" }.compactMap { $0["assetId"] as? String })
+      Set(
+        results.filter { $0["action"] as? String == "restored" }.compactMap {
+          $0["assetId"] as? String
+        })
         == [photos[0].id, photos[2].id])
     let run = try #require(try f.journal().runs.first { $0.runID == runID })
     #expect(run.restored == [photos[0].id, photos[2].id])
@@ -201,7 +205,10 @@ struct WebAppRestoreTests {
     let f = try await FieldLibrary(version: version)
     defer { Task { await f.stop() } }
     // One candidate in five matched passes (under the floor of 2); two would be refused.
-    let gate = "--threshold 20 --floor 2"
+    let config = try f.dir.file(
+      "config/cairn/config", "CAIRN_THRESHOLD_PERCENT=20\nCAIRN_FLOOR=2\n")
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: config)
+    let gate = ""
     try await trashA(f, gate: gate)
     try await webApp(f).restore(try f.asset("a.jpg").id)
 

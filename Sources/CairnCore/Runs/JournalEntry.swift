@@ -10,7 +10,8 @@ import Foundation
 /// `restored` (or `failed`, step `restore`) under the run it undoes. `reviewed` records that a dry run's plan was shown to a person.
 package struct JournalEntry: Sendable, Equatable {
   package enum Event: String, Sendable, CaseIterable {
-    case started, planned, tagged, sending, trashed, failed, untagged, restoring, restored, completed
+    case started, planned, tagged, sending, trashed, failed, untagged, restoring, restored,
+      completed
     case reviewed
   }
 

@@ -51,6 +51,8 @@ package struct RestoreRun {
   package struct Outcome: Sendable {
     package var restored: [Target] = []
     package var failed: [Target] = []
+    /// Why each failed asset was not restored, by id.
+    package var reasons: [String: String] = [:]
     /// Checksums of restored assets (as the server reports them): the caller excludes them so
     /// the next run doesn't trash them again.
     package var restoredChecksums: [String] = []
@@ -82,8 +84,7 @@ package struct RestoreRun {
     // The batch that failed stays `restoring` in the journal: it may have been applied.
     for target in targets.dropFirst(sent.count) {
       let reason = "not restored: \(outcome.failure?.message ?? "stopped")"
-      emit(result(target, "failed", reason))
-      outcome.failed.append(target)
+      outcome.fail(target, reason, emit)
     }
     await readBack(sent, refused: refused, into: &outcome, emit: emit)
     return outcome
@@ -120,10 +121,7 @@ package struct RestoreRun {
       try await sightings.read(sent.map(\.wanted), on: server)
     } catch {
       outcome.failure = outcome.failure ?? error
-      for target in sent {
-        emit(result(target, "failed", "could not read it back: \(error.message)"))
-      }
-      outcome.failed += sent
+      for target in sent { outcome.fail(target, "could not read it back: \(error.message)", emit) }
       return
     }
     var reasons: [String: String] = [:]
@@ -137,8 +135,7 @@ package struct RestoreRun {
       } else {
         let reason = Self.notRestored(sightings.sighting(target.id), refused: refused[target.id])
         reasons[target.id] = reason
-        outcome.failed.append(target)
-        emit(result(target, "failed", reason))
+        outcome.fail(target, reason, emit)
       }
     }
     do throws(CairnError) {
@@ -184,9 +181,27 @@ package struct RestoreRun {
   }
 
   private func result(_ target: Target, _ action: String, _ message: String?) -> ResultRecord {
+    target.result(action, message)
+  }
+}
+
+extension RestoreRun.Target {
+  /// This asset's result record.
+  package func result(_ action: String, _ message: String?) -> ResultRecord {
     ResultRecord(
-      assetId: target.id, action: action, runId: target.runID, checksum: target.checksum,
-      originalFileName: target.originalFileName, livePhotoVideo: target.livePhotoVideo ? true : nil,
+      assetId: id, action: action, runId: runID, checksum: checksum,
+      originalFileName: originalFileName, livePhotoVideo: livePhotoVideo ? true : nil,
       message: message)
+  }
+}
+
+extension RestoreRun.Outcome {
+  /// Counts `target` as failed for `reason` and says so.
+  package mutating func fail(
+    _ target: RestoreRun.Target, _ reason: String, _ emit: (ResultRecord) -> Void
+  ) {
+    failed.append(target)
+    reasons[target.id] = reason
+    emit(target.result("failed", reason))
   }
 }
