@@ -47,7 +47,8 @@ struct LostMountAcceptance {
       Diagnostics.emit(absence.acceptanceStatement, at: absence.path, color: "33")
     }
     if !confirmed {
-      let question = stated.count == 1 ? "Accept this change?" : "Accept these \(stated.count) changes?"
+      let question =
+        stated.count == 1 ? "Accept this change?" : "Accept these \(stated.count) changes?"
       guard Terminal.open()?.confirm(question) == true else {
         throw CairnError.refused(
           "not accepted, nothing was changed (it asks on the terminal; --yes accepts without "

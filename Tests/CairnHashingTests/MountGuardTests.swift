@@ -17,10 +17,14 @@ struct MountGuardTests {
       41 22 0:5 / /home/u/Photos/back\\134slash rw shared:4 master:2 - tmpfs none rw
       42 22 7:0 / /media/card rw - vfat /dev/loop0 rw
       """)
-    #expect(table.map(\.point) == ["/", "/home/u/Photos/My Disk", "/home/u/Photos/back\\slash", "/media/card"])
+    #expect(
+      table.map(\.point) == [
+        "/", "/home/u/Photos/My Disk", "/home/u/Photos/back\\slash", "/media/card",
+      ])
     #expect(table[1].fsRoot == "/data/disk")
     #expect(table[2].fsType == "tmpfs" && table[2].source == "none")
-    #expect(table[3].device == 7 << 8 && table[3].fsType == "vfat" && table[3].source == "/dev/loop0")
+    #expect(
+      table[3].device == 7 << 8 && table[3].fsType == "vfat" && table[3].source == "/dev/loop0")
   }
 
   @Test("the device number is composed as glibc's makedev does")
@@ -43,7 +47,8 @@ struct MountGuardTests {
       MountEntry(point: $0, device: 1, fsRoot: "/", fsType: "ext4", source: "/dev/x")
     }
     let table = Dictionary(uniqueKeysWithValues: entries.map { ($0.point, $0) })
-    #expect(MountTable.containing("/home/u/Photos/Disk/2024", in: table)?.point == "/home/u/Photos/Disk")
+    #expect(
+      MountTable.containing("/home/u/Photos/Disk/2024", in: table)?.point == "/home/u/Photos/Disk")
     #expect(MountTable.containing("/home/u/Photos", in: table)?.point == "/home")
     #expect(MountTable.containing("/var", in: table)?.point == "/")
   }

@@ -9,7 +9,9 @@ import Testing
 @Suite("Superblock UUIDs")
 struct SuperblockTests {
   static let tools = ["mkfs.ext4", "blkid"].allSatisfy { tool in
-    ["/usr/sbin/", "/sbin/", "/usr/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }
+    ["/usr/sbin/", "/sbin/", "/usr/bin/"].contains {
+      FileManager.default.isExecutableFile(atPath: $0 + tool)
+    }
   }
 
   @Test(

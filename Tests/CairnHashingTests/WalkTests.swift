@@ -206,7 +206,8 @@ struct WalkTests {
     #expect(result.stderr.contains("not valid UTF-8"))
   }
 
-  @Test("a file under two roots is listed once, under the innermost root", arguments: [false, true])
+  @Test(
+    "a file under two roots is listed once, under the innermost root", arguments: [false, true])
   func nestedRoots(innerFirst: Bool) async throws {
     let dir = TemporaryDirectory()
     try dir.file("Photos/a.jpg", "a")

@@ -99,7 +99,8 @@ struct MountLossTests {
     let env = dir.isolatedEnvironment()
     func hash(_ arguments: String) async throws -> ToolResult {
       try await ActFixture.offPool {
-        try ToolRunner.shell("cairn-hash \(arguments) '\(dir.path)/Photos' </dev/null", environment: env)
+        try ToolRunner.shell(
+          "cairn-hash \(arguments) '\(dir.path)/Photos' </dev/null", environment: env)
       }
     }
     func outOfScope(_ result: ToolResult) throws -> Int {
@@ -116,7 +117,8 @@ struct MountLossTests {
         "cairn-hash --accept-lost-mount '\(dir.path)/Photos/Disk' </dev/null", environment: env)
     }
     #expect(one.status == 25, "\(one.stderr)")
-    #expect(one.stderr.contains("cairn-hash: \(dir.path)/Photos/Disk: volume away: "), "\(one.stderr)")
+    #expect(
+      one.stderr.contains("cairn-hash: \(dir.path)/Photos/Disk: volume away: "), "\(one.stderr)")
     let elsewhere = try await ActFixture.offPool {
       try ToolRunner.shell("cairn-hash --accept-lost-mount /nowhere --yes", environment: env)
     }

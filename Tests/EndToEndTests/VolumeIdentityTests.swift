@@ -11,7 +11,8 @@ import Testing
 /// and losetup; skipped with a message elsewhere.
 @Suite(
   .serialized,
-  .enabled(if: LoopVolume.allowed, "loop devices are not usable here (needs root, losetup, mkfs.ext4)"))
+  .enabled(
+    if: LoopVolume.allowed, "loop devices are not usable here (needs root, losetup, mkfs.ext4)"))
 struct VolumeIdentityTests {
   @Test func anotherCardOnTheSameLoopDeviceIsNotTheFirstCardEmptied() async throws {
     let lib = AdversarialLibrary()

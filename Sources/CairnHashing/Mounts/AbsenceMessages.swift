@@ -16,8 +16,9 @@ extension VolumeAbsence {
     let accepting =
       switch kind {
       case .away: "accepting that this volume is gone for good"
-      case .replaced: "accepting \(now.map { "the " + $0.description } ?? "what is here now") "
-        + "as the volume at this place"
+      case .replaced:
+        "accepting \(now.map { "the " + $0.description } ?? "what is here now") "
+          + "as the volume at this place"
       case .emptied: "accepting that this volume no longer holds its photos"
       }
     return "\(kind.rawValue): \(change). Now \(accepting): from the next run on, those of the "

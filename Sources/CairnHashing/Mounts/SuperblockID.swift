@@ -54,7 +54,8 @@ enum SuperblockID {
 
   private static func matches(_ b: [UInt8], at offset: Int, _ text: String) -> Bool {
     let expected = Array(text.utf8)
-    return b.count >= offset + expected.count && Array(b[offset..<(offset + expected.count)]) == expected
+    return b.count >= offset + expected.count
+      && Array(b[offset..<(offset + expected.count)]) == expected
   }
 
   /// 16 bytes as `8-4-4-4-12` lower-case hex.
