@@ -26,10 +26,8 @@ package struct ScanOptions: Sendable {
   package var window = 4096
   /// Draw progress on stderr.
   package var showProgress = false
-  /// Where the mount points of each root's last scan are remembered; nil for no mount guard.
+  /// Where the volumes of each root's last scan are remembered; nil for no mount guard.
   package var mountMemoryPath: String?
-  /// Accept the mounts seen now as the new memory instead of reporting losses.
-  package var forgetMounts = false
 
   package init() {}
 }

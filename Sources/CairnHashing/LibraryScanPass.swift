@@ -18,7 +18,8 @@ extension LibraryScan {
     private(set) var summary = ScanSummary(roots: [])
     private var rootFiles: [Int]
     private var rootErrors: [Int]
-    private var rootMountLost: [Bool]
+    /// Each root's volumes away or replaced since its last scan.
+    private var rootAbsences: [[VolumeAbsence]]
     private var lastIdle = ContinuousClock.now
 
     init(scan: LibraryScan, cache: HashCache, writer: RecordWriter) {
@@ -31,12 +32,12 @@ extension LibraryScan {
       pipeline = OrderedHashPipeline(
         workers: max(1, scan.options.workers), window: max(16, scan.options.window),
         countsBytes: scan.options.showProgress)
-      let forget = scan.options.forgetMounts
-      mounts = scan.options.mountMemoryPath.map { MountWatch(memoryPath: $0, forget: forget) }
+      let paths = scan.roots.map(\.path)
+      mounts = scan.options.mountMemoryPath.map { MountWatch(memoryPath: $0, roots: paths) }
       escapedRoots = scan.roots.map { FileRecordEncoder.escaped($0.path) }
       rootFiles = Array(repeating: 0, count: scan.roots.count)
       rootErrors = Array(repeating: 0, count: scan.roots.count)
-      rootMountLost = Array(repeating: false, count: scan.roots.count)
+      rootAbsences = Array(repeating: [], count: scan.roots.count)
     }
 
     /// Walks every root in order and waits for the pipeline to write what the walk found.
@@ -44,6 +45,7 @@ extension LibraryScan {
     func walkRoots() -> [LibraryWalker.RootOutcome] {
       var walker = LibraryWalker(includeAll: options.includeAll)
       walker.mountPointsUnder = mounts.map { mounts in { mounts.mountPoints(under: $0) } }
+      if roots.count > 1 { walker.otherRoots = Set(roots.map { Array($0.path.utf8) }) }
       var outcomes: [LibraryWalker.RootOutcome] = []
       for (index, root) in roots.enumerated() {
         if let failure = root.failure {
@@ -56,11 +58,21 @@ extension LibraryScan {
         }
         let outcome = walker.walk(root: root.path) { found in self.visit(found, root: index) }
         outcomes.append(outcome)
-        if case .walked(folder: true) = outcome {
-          reportMountLosses(root: index, filesUnder: walker.filesUnderMount)
+        if case .walked(folder: true) = outcome, let mounts {
+          rootAbsences[index] = mounts.absences(
+            root: root.path, files: walker.filesInRoot, filesUnder: walker.filesUnderMount)
+          // Even with -q (a nightly timer's setting): a volume out of scope night after night
+          // must not go unnoticed, as deletions on it are not propagated meanwhile.
+          for absence in rootAbsences[index] {
+            Diagnostics.emit("warning: " + absence.scanWarning, at: absence.path, color: "33")
+          }
         }
       }
-      mounts?.save()
+      do {
+        try mounts?.save()
+      } catch {
+        Diagnostics.warning("cannot remember this scan's volumes: \(error.message)")
+      }
       progress.walkFinished = true
       pipeline.finish(emit: emit, idle: idle)
       progress.clear()
@@ -108,18 +120,6 @@ extension LibraryScan {
       }
       submit(item)
       progress.tick(hashed: pipeline.bytesReadSoFar)
-    }
-
-    /// A mount under the root that held files last time and is gone now fails the root.
-    private func reportMountLosses(root index: Int, filesUnder: [[UInt8]: Int]) {
-      guard let mounts else { return }
-      for loss in mounts.losses(root: roots[index].path, filesUnder: filesUnder) {
-        rootMountLost[index] = true
-        submit(
-          ScanItem(
-            rootIndex: index, path: Array(loss.path.utf8), status: nil, explicit: false,
-            outcome: .failed(SystemError(code: loss.code, message: loss.message))))
-      }
     }
 
     private func submit(_ item: ScanItem) {
@@ -185,7 +185,11 @@ extension LibraryScan {
     private func rootStatus(
       _ index: Int, _ root: ScanRoot, _ outcome: LibraryWalker.RootOutcome
     ) -> RootStatus {
-      var status = RootStatus(path: root.path, complete: true, files: rootFiles[index])
+      var status = RootStatus(
+        path: root.path, complete: true, files: rootFiles[index],
+        outOfScope: rootAbsences[index].map {
+          RootStatus.OutOfScope(path: $0.path, problem: $0.kind.rawValue, files: $0.files)
+        })
       switch outcome {
       case .missing:
         status.complete = false
@@ -194,10 +198,7 @@ extension LibraryScan {
         status.complete = false
         status.problem = "unreadable"
       case .walked(let folder):
-        if rootMountLost[index] {
-          status.complete = false
-          status.problem = "mount lost"
-        } else if rootErrors[index] > 0 {
+        if rootErrors[index] > 0 {
           status.complete = false
           status.problem = "unreadable"
         } else if rootFiles[index] == 0 {

@@ -37,7 +37,13 @@ package struct LibraryWalker {
   private var mountPoints = Set<[UInt8]>()
   /// Files found under each folder of `mountPoints` the walk entered.
   private(set) var filesUnderMount: [[UInt8]: Int] = [:]
-  private var filesVisited = 0
+  /// Files found under the root of the last walk.
+  package private(set) var filesInRoot = 0
+  /// The paths of every root of the same scan, as the walk writes paths: one met inside
+  /// another root is left to its own walk, so a file under two roots is listed once, under the
+  /// innermost. (A root reached only through a link inside another is never met: links are
+  /// not followed.)
+  var otherRoots = Set<[UInt8]>()
 
   package init(includeAll: Bool = false) {
     self.includeAll = includeAll
@@ -54,6 +60,7 @@ package struct LibraryWalker {
   /// Walks `root` (absolute), calling `visit` for every item in order.
   package mutating func walk(root: String, _ visit: (WalkItem) -> Void) -> RootOutcome {
     filesUnderMount = [:]
+    filesInRoot = 0
     var s = stat()
     guard stat(root, &s) == 0 else {
       let error = SystemError(errno: errno)
@@ -75,6 +82,7 @@ package struct LibraryWalker {
     }
     if includeAll || bytes.withUnsafeBufferPointer({ MediaTypes.isMedia(name: $0) }) {
       bytes.append(0)
+      filesInRoot += 1
       visit(.file(path: bytes, status: status, explicit: true))
     }
     return .walked(folder: false)
@@ -120,8 +128,9 @@ package struct LibraryWalker {
       defer { path.removeSubrange(base...) }
       switch entry.kind {
       case .file(let fileStatus):
+        guard otherRoots.isEmpty || !otherRoots.contains(path) else { continue }
         path.append(0)
-        filesVisited += 1
+        filesInRoot += 1
         visit(.file(path: path, status: fileStatus, explicit: false))
       case .directory:
         var s = stat()
@@ -133,14 +142,15 @@ package struct LibraryWalker {
         let child = FileStatus(s)
         // Replaced by a link or a file since the listing: not ours to follow.
         guard child.isDirectory else { continue }
+        guard otherRoots.isEmpty || !otherRoots.contains(path) else { continue }
         // One set lookup per folder, and only when the root has mount points under it.
         guard !mountPoints.isEmpty, mountPoints.contains(path) else {
           _ = walkDirectory(&path, child, &ancestors, visit)
           continue
         }
-        let before = filesVisited
+        let before = filesInRoot
         _ = walkDirectory(&path, child, &ancestors, visit)
-        filesUnderMount[path, default: 0] += filesVisited - before
+        filesUnderMount[path, default: 0] += filesInRoot - before
       case .failure(let error):
         visit(.failure(path: String(decoding: path, as: UTF8.self), error: error))
       }

@@ -38,9 +38,18 @@ package struct ScanInput: Sendable {
     }
   }
 
-  /// Roots that can make something gone: complete, no problem.
+  /// Roots whose scan is recorded as complete: no problem, and nothing out of scope. (A root
+  /// with a volume away is recorded as a partial scan, which only adds: the paths last seen on
+  /// the volume stay known, so a copy of one of its photos deleted elsewhere meanwhile is not
+  /// judged gone. The engine judges the rest of the root from the root statuses.)
   package var completeRoots: Set<String> {
-    Set(roots.filter { $0.complete && $0.problem == nil }.map(\.path))
+    Set(roots.filter { $0.complete && $0.problem == nil && $0.outOfScope.isEmpty }.map(\.path))
+  }
+
+  /// Roots scanned completely apart from folders out of scope: recorded as partial scans, but
+  /// covered by the scan's snapshot (see `PartitionStore.recordScan`).
+  package var scopedRoots: Set<String> {
+    Set(roots.filter { $0.complete && $0.problem == nil && !$0.outOfScope.isEmpty }.map(\.path))
   }
 
   /// Whether a stage upstream already recorded this scan in the observed store.

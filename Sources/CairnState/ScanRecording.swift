@@ -38,28 +38,37 @@ extension PartitionStore {
   /// next one, and the snapshot dates what it lists: a checksum's last-seen time is the later
   /// of `observed.lastSeen` and the snapshot's time when the snapshot lists it (see
   /// `ObservedStore`), so an unchanged million files cost no million-row update.
+  ///
+  /// `scopedRoots`: roots scanned completely apart from folders out of scope (a volume away).
+  /// They are recorded as a partial scan, which only adds (the paths and anchors last seen on
+  /// the volume stay), yet the scan leaves a snapshot over them, so the point-of-action check
+  /// can act on what the engine found gone in the rest of such a root. Always recorded whole.
   /// `preloaded`: the snapshot read ahead, if the caller did.
   @discardableResult
   package func recordScan(
-    _ files: ScanFiles, completeRoots: Set<String>, at now: Date,
+    _ files: ScanFiles, completeRoots: Set<String>, scopedRoots: Set<String> = [], at now: Date,
     preloaded: ScanSnapshotPreload? = nil
   ) throws(CairnError) -> ScanRecordingSummary {
     let time = now.stateValue
     snapshots.invalidate()
     let roots = Set(completeRoots.map(ByteKey.init))
-    let snapshotted = !roots.isEmpty && files.allRoots { roots.contains(ByteKey($0)) }
+    let snapshotRoots = completeRoots.union(scopedRoots)
+    let snapshotKeys = Set(snapshotRoots.map(ByteKey.init))
+    let snapshotted = !snapshotKeys.isEmpty && files.allRoots { snapshotKeys.contains(ByteKey($0)) }
     let last = snapshotted ? try lastScan(preloaded) : nil
     let recorded: Recorded
-    if let last, let delta = comparison(of: files, with: last, roots: roots) {
+    if scopedRoots.isEmpty, let last, let delta = comparison(of: files, with: last, roots: roots) {
       recorded = try recordByDifference(
         files, from: last, delta: delta, completeRoots: roots, time: time)
     } else {
       recorded = try recordWhole(
-        files, completeRoots: completeRoots, snapshotted: snapshotted, last: last, time: time)
+        files, completeRoots: completeRoots, snapshotRoots: snapshotted ? snapshotRoots : nil,
+        last: last, time: time)
     }
     // The engine's input, if it is loaded next, need not look for the absent checksums again.
     snapshots.remember(
-      recorded.snapshots, files: completeRoots.isEmpty ? nil : files, changes: recorded.changes)
+      recorded.snapshots, files: snapshotted || !completeRoots.isEmpty ? files : nil,
+      changes: recorded.changes)
     return recorded.summary
   }
 
@@ -126,17 +135,19 @@ extension PartitionStore {
     }
   }
 
-  /// Records `files` whole (`recordWholeScan`) and, when `snapshotted`, writes its snapshot
-  /// as a full file, first dating what the last one listed and this scan does not.
+  /// Records `files` whole (`recordWholeScan`) and, with `snapshotRoots`, writes its snapshot
+  /// over those roots as a full file, first dating what the last one listed and this scan does
+  /// not.
   private func recordWhole(
-    _ files: ScanFiles, completeRoots: Set<String>, snapshotted: Bool,
+    _ files: ScanFiles, completeRoots: Set<String>, snapshotRoots: Set<String>?,
     last: (row: ScanSnapshotStore.Row, scan: ScanSnapshot?)?, time: Double
   ) throws(CairnError) -> Recorded {
     try snapshots.withScanTables(files) { db in
       let summary = try recordWholeScan(
-        db, files: files, completeRoots: completeRoots, time: time)
+        db, files: files, completeRoots: completeRoots,
+        collectsAbsent: snapshotRoots != nil || !completeRoots.isEmpty, time: time)
       var recorded = Recorded(summary: summary, changes: 0)
-      if snapshotted {
+      if let snapshotRoots {
         if let last, let previous = last.scan {
           try Self.retireLastSeen(db, previous: previous, at: last.row.scannedAt, except: files)
         }
@@ -148,7 +159,7 @@ extension PartitionStore {
         recorded.snapshots.written = try snapshots.record(
           db,
           ScanSnapshot.Contents(
-            roots: completeRoots.sorted(), files: files, absent: absent,
+            roots: snapshotRoots.sorted(), files: files, absent: absent,
             sharedIdentities: shared), at: time)
       }
       try ScanBinding.recordScan(db, written: recorded.snapshots.written)
@@ -179,12 +190,13 @@ extension PartitionStore {
 
   /// Records the whole scan, every comparison with the store a join with the scan tables.
   private func recordWholeScan(
-    _ db: Database, files: ScanFiles, completeRoots: Set<String>, time: Double
+    _ db: Database, files: ScanFiles, completeRoots: Set<String>, collectsAbsent: Bool,
+    time: Double
   ) throws -> ScanRecordingSummary {
     var summary = ScanRecordingSummary()
     summary.files = files.count
     summary.newChecksums = try Self.observeScanned(db, time: time)
-    if !completeRoots.isEmpty { try ScanTable.collectAbsent(db) }
+    if collectsAbsent { try ScanTable.collectAbsent(db) }
     for root in completeRoots.sorted() { try Self.dropStalePaths(db, under: root) }
     summary.retiredEdits = try updateAnchors(
       db, files: files, completeRoots: completeRoots, time: time)

@@ -26,9 +26,13 @@ struct CairnHash: CairnCommand {
       $XDG_CACHE_HOME/cairn. Trash folders (.Trash, .Trash-*, .stversions, .dtrash, @Recycle, \
       #recycle) and junk (@eaDir, .DS_Store, ._*, Thumbs.db) are skipped.
 
+      A volume under a PATH that is away, or replaced by another, since the last scan puts its \
+      folder out of scope: nothing last seen there is judged deleted, while the rest of the PATH \
+      is. --accept-lost-mount accepts such a change, after saying what it does.
+
       Exit status: 0 all read; 1 some paths missing or unreadable (see the error records); \
-      64 usage; 78 configuration unreadable (at a terminal without PATH); 141 output pipe \
-      closed.
+      25 an acceptance not confirmed; 64 usage; 78 configuration unreadable (at a terminal \
+      without PATH); 141 output pipe closed.
       """,
     version: CairnVersion.current)
 
@@ -54,13 +58,28 @@ struct CairnHash: CairnCommand {
     help: "Neither read nor update the hash cache: read every file.")
   var noCache = false
 
+  @Option(
+    name: .customLong("accept-lost-mount"),
+    help: ArgumentHelp(
+      """
+      Accept that the volume last seen at this mount point (or root) is gone for good, or that \
+      the one there now replaces it. Says first what that does: the photos the old volume \
+      held that are nowhere else become candidates for Immich's trash. Asks, unless --yes. \
+      Scans nothing.
+      """, valueName: "path"),
+    completion: .directory)
+  var acceptLostMount: String?
+
   @Flag(
     name: .customLong("forget-mounts"),
     help: """
-      Accept the file systems mounted under each PATH now as they are: forget the mount points \
-      and devices of the last scan instead of reporting the lost ones.
+      Accept every volume away or replaced under each PATH, as --accept-lost-mount does for \
+      one, with the same statement and question. Scans nothing.
       """)
   var forgetMounts = false
+
+  @Flag(help: "Accept without asking (the statement is still printed).")
+  var yes = false
 
   @Option(
     name: .shortAndLong,
@@ -71,9 +90,27 @@ struct CairnHash: CairnCommand {
 
   func validate() throws {
     if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1…256") }
+    if acceptLostMount != nil && (forgetMounts || !paths.isEmpty) {
+      throw ValidationError("--accept-lost-mount takes no other path and no --forget-mounts")
+    }
+    if yes && acceptLostMount == nil && !forgetMounts {
+      throw ValidationError("--yes goes with --accept-lost-mount or --forget-mounts")
+    }
   }
 
   func run() async throws {
+    if acceptLostMount != nil || forgetMounts {
+      try await Tool.run(Self.self, common, writesRecords: false) {
+        let memoryPath = CairnPaths().stateHome + "/scan-mounts.json"
+        if let path = acceptLostMount {
+          return try LostMountAcceptance(memoryPath: memoryPath, confirmed: yes)
+            .accept(at: RootPath.absolute(path))
+        }
+        return try LostMountAcceptance(memoryPath: memoryPath, confirmed: yes)
+          .acceptAll(under: try inputRoots().map(\.path))
+      }
+      return
+    }
     try await Tool.run(Self.self, common) {
       var clock = PhaseClock()
       let roots = try inputRoots()
@@ -83,7 +120,6 @@ struct CairnHash: CairnCommand {
       options.cachePath = noCache ? nil : CairnPaths().hashCache
       if let jobs { options.workers = jobs }
       options.mountMemoryPath = CairnPaths().stateHome + "/scan-mounts.json"
-      options.forgetMounts = forgetMounts
       options.showProgress = Diagnostics.stderrIsTerminal && !common.quiet
 
       let writer = RecordWriter()

@@ -67,7 +67,9 @@ struct Observe {
 
     let complete = scan.end == nil ? [] : scan.completeRoots
     ProgressLine.standardError.phase("recording \(scan.files.count) files")
-    let summary = try store.recordScan(scan.files, completeRoots: complete, at: now)
+    let summary = try store.recordScan(
+      scan.files, completeRoots: complete,
+      scopedRoots: scan.end == nil ? [] : scan.scopedRoots, at: now)
     clock.lap("record", "\(summary.newChecksums) new checksums")
     var signals = 0
     if !options.noTrash {

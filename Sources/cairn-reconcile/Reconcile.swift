@@ -106,7 +106,8 @@ struct Reconcile {
     guard !scan.alreadyObserved else { return nil }
     ProgressLine.standardError.phase("recording \(scan.files.count) files")
     try store.recordScan(
-      scan.files, completeRoots: scan.completeRoots, at: now, preloaded: reading.lastScan())
+      scan.files, completeRoots: scan.completeRoots, scopedRoots: scan.scopedRoots, at: now,
+      preloaded: reading.lastScan())
     let checkpoint = store.checkpoint()
     clock.lap("record scan")
     return checkpoint
@@ -204,6 +205,13 @@ struct Reconcile {
     if !stray.isEmpty && !options.skipIncompleteRoots {
       throw CairnError.refused(
         "the scan carries \(stray.count) error record(s) outside any root; nothing was recorded")
+    }
+    for root in scan.roots {
+      for folder in root.outOfScope {
+        Diagnostics.warning(
+          "leaving out \(folder.path) (\(folder.problem), \(folder.files) media files at its "
+            + "last scan): nothing under it counts as gone until it is back")
+      }
     }
     guard !doubtful.isEmpty else { return }
     let names = doubtful.map { "\($0.path) (\($0.problem ?? "incomplete"))" }

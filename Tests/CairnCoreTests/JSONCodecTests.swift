@@ -105,6 +105,18 @@ import Testing
       tool: "cairn-hash", complete: false, errors: 2, counts: ["files": 3],
       roots: [RootStatus(path: "/p", complete: false, files: 3, problem: "unreadable")])
     #expect(try EndRecord(JSONObject(parsing: end.jsonBytes())) == end)
+
+    let scoped = EndRecord(
+      tool: "cairn-hash", complete: true, counts: ["files": 3],
+      roots: [
+        RootStatus(
+          path: "/p", complete: true, files: 3,
+          outOfScope: [.init(path: "/p/Card", problem: "volume away", files: 2)])
+      ])
+    let text = String(decoding: scoped.jsonBytes(), as: UTF8.self)
+    #expect(text.contains(#""outOfScope":[{"path":"/p/Card","problem":"volume away","files":2}]"#))
+    #expect(try EndRecord(JSONObject(parsing: scoped.jsonBytes())) == scoped)
+    #expect(!String(decoding: end.jsonBytes(), as: UTF8.self).contains("outOfScope"))
   }
 
   @Test func unknownFieldsAreIgnored() throws {

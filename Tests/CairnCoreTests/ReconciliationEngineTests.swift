@@ -161,6 +161,31 @@ import Testing
     #expect(output.candidates.isEmpty)
     #expect(output.gone.isEmpty)
   }
+
+  /// A volume away under a root: what was last seen on it is out of scope, anything else in
+  /// the root is judged; a checksum also last seen on the volume is not gone either.
+  @Test func aFolderOutOfScopeMakesNothingUnderItGoneAndTheRestOfTheRootIs() throws {
+    func entry(_ checksum: String, _ paths: [String]) -> ObservedEntry {
+      ObservedEntry(
+        checksum: checksum, roots: ["/lib"], paths: paths, firstSeen: now, lastSeen: now)
+    }
+    let card = RootStatus.OutOfScope(path: "/lib/Card", problem: "volume away", files: 2)
+    let input = ReconciliationInput(
+      scan: PlainScan(),
+      roots: [RootStatus(path: "/lib", complete: true, files: 5, outOfScope: [card])],
+      observed: [
+        "ON": entry("ON", ["/lib/Card/a.jpg"]),
+        "BOTH": entry("BOTH", ["/lib/b.jpg", "/lib/Card/b.jpg"]),
+        "BESIDE": entry("BESIDE", ["/lib/Cards/c.jpg"]), "ELSE": entry("ELSE", ["/lib/d.jpg"]),
+        "ROOT": entry("ROOT", ["/lib/Card"]),
+      ],
+      assets: PlainListing(
+        ["ON", "BOTH", "BESIDE", "ELSE", "ROOT"].map { asset($0.lowercased(), $0) }),
+      now: now)
+    let output = try ReconciliationEngine.reconcile(input)
+    #expect(output.gone == ["BESIDE", "ELSE"])
+    #expect(output.candidates.map(\.assetId) == ["beside", "else"])
+  }
 }
 
 @Suite struct SettingsTests {

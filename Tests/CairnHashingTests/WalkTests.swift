@@ -205,4 +205,47 @@ struct WalkTests {
     #expect(try Hash.end(result)["complete"] as? Bool == false)
     #expect(result.stderr.contains("not valid UTF-8"))
   }
+
+  @Test(
+    "a file under two roots is listed once, under the innermost root", arguments: [false, true])
+  func nestedRoots(innerFirst: Bool) async throws {
+    let dir = TemporaryDirectory()
+    try dir.file("Photos/a.jpg", "a")
+    try dir.file("Photos/Camera/b.jpg", "b")
+    try dir.file("Photos/Camera/Deep/c.jpg", "c")
+    try dir.file("Photos/d/e.jpg", "e")
+    let outer = dir.path + "/Photos"
+    let inner = dir.path + "/Photos/Camera"
+    let single = dir.path + "/Photos/d/e.jpg"
+    let roots = innerFirst ? [inner, single, outer] : [outer, inner, single]
+    let result = try await Hash.run(roots, in: dir)
+    #expect(result.status == 0, "\(result.stderr)")
+    let files = try result.records(ofType: "file")
+    let rootByPath = Dictionary(
+      files.map { ($0["path"] as? String ?? "", $0["root"] as? String ?? "") },
+      uniquingKeysWith: { first, _ in first })
+    #expect(files.count == 4, "\(files)")
+    #expect(rootByPath[outer + "/a.jpg"] == outer)
+    #expect(rootByPath[inner + "/b.jpg"] == inner)
+    #expect(rootByPath[inner + "/Deep/c.jpg"] == inner)
+    #expect(rootByPath[single] == single)
+    let statuses = try Hash.end(result)["roots"] as? [[String: Any]] ?? []
+    let filesByRoot = Dictionary(
+      statuses.map { ($0["path"] as? String ?? "", $0["files"] as? Int ?? -1) },
+      uniquingKeysWith: { first, _ in first })
+    #expect(filesByRoot == [outer: 1, inner: 2, single: 1])
+  }
+
+  @Test("a folder reached under another name (a link) is still listed under each name given")
+  func linkedRootIsNotNested() async throws {
+    let dir = TemporaryDirectory()
+    try dir.file("Photos/a.jpg", "a")
+    try dir.file("Elsewhere/b.jpg", "b")
+    #expect(symlink(dir.path + "/Elsewhere", dir.path + "/Photos/Linked") == 0)
+    let result = try await Hash.run([dir.path + "/Photos", dir.path + "/Photos/Linked"], in: dir)
+    #expect(result.status == 0, "\(result.stderr)")
+    let paths = try result.records(ofType: "file").compactMap { $0["path"] as? String }
+    // The walk of Photos does not follow the link; the root named through it is walked.
+    #expect(paths == [dir.path + "/Photos/a.jpg", dir.path + "/Photos/Linked/b.jpg"])
+  }
 }

@@ -20,7 +20,7 @@ function __cairn-hash_parse_tokens -S
     set -l unparsed_tokens (__cairn-hash_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-hash'
-        __cairn-hash_parse_subcommand -r 1 '0/null' 'all' 'no-cache' 'forget-mounts' 'j/jobs=' 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
+        __cairn-hash_parse_subcommand -r 1 '0/null' 'all' 'no-cache' 'accept-lost-mount=' 'forget-mounts' 'yes' 'j/jobs=' 'v/verbose' 'q/quiet' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-hash_parse_subcommand -r 1 'version'
@@ -81,7 +81,9 @@ complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positiona
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" 0 null' -s '0' -l 'null' -d 'Paths read from stdin are separated by NUL, as `find -print0` writes them.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" all' -l 'all' -d 'Hash every regular file, not only the image and video types Immich accepts.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" no-cache' -l 'no-cache' -d 'Neither read nor update the hash cache: read every file.'
-complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" forget-mounts' -l 'forget-mounts' -d 'Accept the file systems mounted under each PATH now as they are: forget the mount points and devices of the last scan instead of reporting the lost ones.'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" accept-lost-mount' -l 'accept-lost-mount' -d 'Accept that the volume last seen at this mount point (or root) is gone for good, or that the one there now replaces it. Says first what that does: the photos the old volume held that are nowhere else become candidates for Immich\'s trash. Asks, unless --yes. Scans nothing.' -rfa '(__cairn-hash_complete_directories)'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" forget-mounts' -l 'forget-mounts' -d 'Accept every volume away or replaced under each PATH, as --accept-lost-mount does for one, with the same statement and question. Scans nothing.'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" yes' -l 'yes' -d 'Accept without asking (the statement is still printed).'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" j jobs' -l 'jobs' -s 'j' -d 'Files to read at the same time (default: one per core).' -rfka ''
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'

@@ -5,7 +5,8 @@ import Foundation
 /// Rules (see `man/cairn-reconcile.1`):
 /// - Scope by containment: "gone" means absent from every file this run scanned and last seen
 ///   only at paths under roots this run scanned completely (and without a problem), whatever
-///   roots earlier runs named.
+///   roots earlier runs named, and outside every folder a root put out of scope (a volume
+///   away or replaced).
 /// - Edits: the first checksum of a file that still exists (its edit anchor) is never gone;
 ///   intermediate versions carry a positive signal from when they were replaced, so they wait
 ///   out the quarantine.
@@ -34,6 +35,7 @@ package enum ReconciliationEngine {
     let anchored = anchoredOriginals(input)
     let gone = Self.gone(
       input.observed, completeRoots: completeRoots,
+      outOfScope: input.roots.flatMap(\.outOfScope),
       absent: { !input.scan.contains($0) && !anchored.contains($0) })
     var summary = ReconciliationSummary()
     summary.localFiles = input.scan.count
@@ -60,17 +62,20 @@ package enum ReconciliationEngine {
   }
 
   /// The observed checksums absent from this run (`absent`) whose every last known path lies
-  /// under a root this run scanned completely, sorted. Scope is containment, not the root's
+  /// under a root this run scanned completely and outside every folder out of scope, sorted. Scope is containment, not the root's
   /// name: a library first scanned as `~/Photos` and now as `~/Photos/2025` (or the other way
   /// round) is judged by where each checksum was last seen. A path outside every complete root
   /// may still hold the bytes (a file moved from root A to root B, then a run over A alone),
   /// and a checksum with no known path has nowhere to be proved gone from: neither is gone.
+  /// A path under a volume that is away could be on it still, so it is not in scope either.
   static func gone(
-    _ observed: [String: ObservedEntry], completeRoots: Set<String>, absent: (String) -> Bool
+    _ observed: [String: ObservedEntry], completeRoots: Set<String>,
+    outOfScope: [RootStatus.OutOfScope] = [], absent: (String) -> Bool
   ) -> [String] {
     let scopes = completeRoots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     func inScope(_ path: String) -> Bool {
-      completeRoots.contains(path) || scopes.contains { path.hasPrefix($0) }
+      (completeRoots.contains(path) || scopes.contains { path.hasPrefix($0) })
+        && !outOfScope.contains { $0.contains(path) }
     }
     var gone: [String] = []
     for (checksum, entry) in observed

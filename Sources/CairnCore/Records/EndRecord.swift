@@ -58,21 +58,62 @@ package struct EndRecord: Record, Equatable {
   }
 }
 
-/// How the scan of one library root went. Only a complete, non-empty root can yield deletions.
+/// How the scan of one library root went. Only a complete, non-empty root can yield deletions,
+/// and none under its subtrees out of scope.
 package struct RootStatus: Sendable, Equatable {
+  /// A folder under the root whose volume is away or replaced since the last scan: nothing
+  /// last seen under it can be judged gone, while the rest of the root is judged as usual.
+  package struct OutOfScope: Sendable, Equatable {
+    /// The folder (a mount point, or the root itself), as the scan names paths.
+    package var path: String
+    /// `volume away`, `volume replaced` or `volume emptied`.
+    package var problem: String
+    /// Media files the volume held at its last scan.
+    package var files: Int
+
+    package init(path: String, problem: String, files: Int) {
+      self.path = path
+      self.problem = problem
+      self.files = files
+    }
+
+    init(_ object: JSONObject) throws(RecordError) {
+      path = try object.string("path")
+      problem = try object.string("problem")
+      files = try object.optionalInt("files") ?? 0
+    }
+
+    func write(to w: inout JSONObjectWriter) {
+      w.field("path", path)
+      w.field("problem", problem)
+      w.field("files", files)
+    }
+
+    /// Whether `path` is this folder or lies under it.
+    package func contains(_ path: String) -> Bool {
+      path == self.path || path.hasPrefix(self.path.hasSuffix("/") ? self.path : self.path + "/")
+    }
+  }
+
   package var path: String
-  /// Every file under the root was listed and read without error.
+  /// Every file under the root was listed and read without error (those out of scope aside).
   package var complete: Bool
   /// Media files found under the root.
   package var files: Int
   /// Why the root is incomplete or suspicious (missing, unreadable, empty), if it is.
   package var problem: String?
+  /// Folders under the root that are out of scope this scan.
+  package var outOfScope: [OutOfScope]
 
-  package init(path: String, complete: Bool, files: Int, problem: String? = nil) {
+  package init(
+    path: String, complete: Bool, files: Int, problem: String? = nil,
+    outOfScope: [OutOfScope] = []
+  ) {
     self.path = path
     self.complete = complete
     self.files = files
     self.problem = problem
+    self.outOfScope = outOfScope
   }
 
   package init(_ object: JSONObject) throws(RecordError) {
@@ -80,6 +121,8 @@ package struct RootStatus: Sendable, Equatable {
     complete = try object.bool("complete")
     files = try object.optionalInt("files") ?? 0
     problem = try object.optionalString("problem")
+    outOfScope = []
+    for folder in try object.objectArray("outOfScope") { outOfScope.append(try OutOfScope(folder)) }
   }
 
   package func write(to w: inout JSONObjectWriter) {
@@ -87,5 +130,6 @@ package struct RootStatus: Sendable, Equatable {
     w.field("complete", complete)
     w.field("files", files)
     w.field("problem", problem)
+    if !outOfScope.isEmpty { w.objects("outOfScope", outOfScope) { $1.write(to: &$0) } }
   }
 }

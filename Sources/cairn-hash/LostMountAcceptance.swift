@@ -1,0 +1,64 @@
+import CairnCore
+import CairnHashing
+
+/// `--accept-lost-mount PATH` and `--forget-mounts PATH…`: the explicit, separate act that
+/// lets photos last seen on an absent volume be judged deleted. It states what it will do
+/// before it asks, and it asks unless `--yes` said yes beforehand.
+struct LostMountAcceptance {
+  let memoryPath: String
+  /// `--yes`.
+  let confirmed: Bool
+
+  /// Accepts the absence at `path`, under whichever remembered roots hold it.
+  func accept(at path: String) throws(CairnError) -> ExitStatus {
+    let roots = MountAcceptance.roots(holding: path, memoryPath: memoryPath)
+    guard !roots.isEmpty else {
+      throw CairnError(.usage, "no scanned root holds this path; nothing to accept", at: path)
+    }
+    let acceptance = MountAcceptance(memoryPath: memoryPath, roots: roots)
+    let found = acceptance.absences().filter { $0.path == path }
+    guard !found.isEmpty else {
+      Diagnostics.info(
+        "\(path): nothing to accept: no volume here is away or replaced since the last scan")
+      return .success
+    }
+    return try confirmAndAccept(found, acceptance)
+  }
+
+  /// Accepts every absence under `roots` (`--forget-mounts`).
+  func acceptAll(under roots: [String]) throws(CairnError) -> ExitStatus {
+    let acceptance = MountAcceptance(memoryPath: memoryPath, roots: roots)
+    let found = acceptance.absences()
+    guard !found.isEmpty else {
+      Diagnostics.info("nothing to accept: no volume is away or replaced since the last scan")
+      return .success
+    }
+    return try confirmAndAccept(found, acceptance)
+  }
+
+  /// Prints each statement (once per place, though nested roots may both remember it), asks,
+  /// and writes the acceptance.
+  private func confirmAndAccept(
+    _ found: [VolumeAbsence], _ acceptance: MountAcceptance
+  ) throws(CairnError) -> ExitStatus {
+    var stated = Set<String>()
+    for absence in found where stated.insert(absence.path).inserted {
+      // Not silenced by -q: this is what the person is agreeing to.
+      Diagnostics.emit(absence.acceptanceStatement, at: absence.path, color: "33")
+    }
+    if !confirmed {
+      let question =
+        stated.count == 1 ? "Accept this change?" : "Accept these \(stated.count) changes?"
+      guard Terminal.open()?.confirm(question) == true else {
+        throw CairnError.refused(
+          "not accepted, nothing was changed (it asks on the terminal; --yes accepts without "
+            + "asking)")
+      }
+    }
+    try acceptance.accept(found)
+    Diagnostics.info(
+      "accepted \(stated.count) change\(stated.count == 1 ? "" : "s"); the next scan judges "
+        + "what is there now")
+    return .success
+  }
+}
