@@ -134,6 +134,7 @@ struct Reconcile {
       settings: settings, now: now)
     input.trashedByRuns = RunHistory.inTrash(
       try Journal(path: Journal.path(configuration.paths, store.partition)).read().runs)
+    try WatchGapNotice.say(store, roots: scan.roots.map(\.path), now: now)
     clock.lap("load the state")
     return input
   }
@@ -147,7 +148,7 @@ struct Reconcile {
     guard !options.noTrash && !scan.alreadyObserved else { return }
     let found = try store.recordTrashSignals(
       roots: scan.roots.map(\.path), configuration: configuration)
-    if found > 0 { input.confirmations = try store.signals.confirmations() }
+    if found > 0 { input.confirmations = try store.trustedConfirmations(now: now) }
     clock.lap("trash signals", "\(found) new")
   }
 
@@ -164,7 +165,7 @@ struct Reconcile {
     let found = try store.recordAndroidTrash(
       lastPaths: output.candidates.flatMap(\.paths), paths: configuration.paths)
     if found > 0 {
-      input.confirmations = try store.signals.confirmations()
+      input.confirmations = try store.trustedConfirmations(now: now)
       output = try store.reconcile(input)
     }
     clock.lap("Android trash", "\(found) new")
