@@ -48,7 +48,7 @@ release:
 # for ever, with and without a signal to the pipeline) run in a test process of their own:
 # beside the hundreds of other tests on two cores they can starve the in-process test servers,
 # which answer on the same cooperative pool, past their time-outs.
-ISOLATED_SUITES = SyncthingFieldTests|EndlessListingTests|PipelineSignalTests|WatcherTests|WatcherPipelineTests
+ISOLATED_SUITES = SyncthingFieldTests|EndlessListingTests|PipelineSignalTests|WatcherTests|WatcherPipelineTests|WatcherLoadTests
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(ISOLATED_SUITES)'

@@ -59,7 +59,7 @@ extension PartitionStore {
     return ReconciliationInput(
       scan: scan ?? PlainScan(files), roots: roots, observed: observed.entries,
       observedCount: observed.count,
-      missingSince: try signals.missing(), confirmations: try signals.confirmations(),
+      missingSince: try signals.missing(), confirmations: try trustedConfirmations(now: now),
       anchors: anchors, exclusions: try exclusions.checksums(), assets: assets,
       settings: settings, now: now)
   }
@@ -99,6 +99,7 @@ extension PartitionStore {
       throw CairnError(.malformedInput, error.message)
     }
     try signals.recordMissing(output.gone, at: input.now)
+    try closeWatchGaps(completeRoots: output.completeRoots, scannedAt: input.now)
     try meta.set(.lastReconcileAt, input.now)
     return output
   }

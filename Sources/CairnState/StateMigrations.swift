@@ -179,6 +179,19 @@ enum StateMigrations {
           ) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v9-watch-catch-up") { db in
+      // A gap's period runs from `since` (the last reconcile before it, for every cause but the
+      // watcher's start) until the watcher walked its root again (caughtUpAt); it is closed
+      // once a complete scan of the root came after that (closedAt); events counts the gap
+      // events one catch-up answered.
+      try db.execute(
+        sql: """
+          ALTER TABLE watchGap ADD COLUMN since REAL;
+          ALTER TABLE watchGap ADD COLUMN caughtUpAt REAL;
+          ALTER TABLE watchGap ADD COLUMN closedAt REAL;
+          ALTER TABLE watchGap ADD COLUMN events INTEGER NOT NULL DEFAULT 1;
+          """)
+    }
     return migrator
   }
 }

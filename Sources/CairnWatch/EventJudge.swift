@@ -39,14 +39,26 @@ package enum Decision: Sendable, Equatable {
   case gap(GapReason, roots: [Int])
 }
 
+/// Deletions the judge let go without confirming them, and why (the watcher says so).
+package enum Withheld: Sendable, Equatable {
+  /// Held deletions under a folder that was then removed itself: a tree removal.
+  case folderRemoved(path: String, count: Int)
+  /// A burst of deletions that emptied its root (at least half of its media files, and at
+  /// least ten).
+  case rootEmptied(root: Int, count: Int)
+}
+
 /// Decides, from the source's events alone, which are deletions, which renames and edits, and
 /// which are gaps. Pure: the caller hands it each event with its time and, for a file that was
 /// created, written or moved in, what `lstat` said of it; the only state is the folder tree,
 /// the moves waiting for their other half, and the deletions waiting to settle.
 ///
-/// A deletion is final only after `settle` seconds without a gap on its root: `rm -r` of a
-/// whole root unlinks every file before the root's own `IN_DELETE_SELF` arrives, and those
-/// unlinks are the root's disappearance, not deletions of photos.
+/// A deletion is final only when its root has had no deletion for `settle` seconds
+/// (`DeletionHold`), and then only if nothing said it was part of a tree removal: `rm -r`
+/// unlinks every file of a folder before the folder's own removal arrives (the root's
+/// `IN_DELETE_SELF` last of all), however many seconds that takes, and those unlinks are the
+/// tree's disappearance, not deletions of photos. A folder's removal drops what is held under
+/// it, a gap what is held in its roots, and a burst that empties its root drops itself.
 package struct EventJudge: Sendable {
   package private(set) var tree: FolderTree
   /// How long a `movedFrom` waits for its `movedTo` (the kernel queues both halves together).
@@ -60,15 +72,23 @@ package struct EventJudge: Sendable {
   }
 
   private var moves: [UInt32: (move: Move, at: Date)] = [:]
-  private(set) var unsettled: [WatchedDeletion] = []
+  private var hold: DeletionHold
+  private var withheld: [Withheld] = []
 
   package init(tree: FolderTree, moveWindow: TimeInterval = 0.5, settle: TimeInterval = 2) {
     self.tree = tree
     self.moveWindow = moveWindow
     self.settle = settle
+    hold = DeletionHold(settle: settle)
   }
 
-  package var waiting: Int { unsettled.count + moves.count }
+  package var waiting: Int { hold.count + moves.count }
+
+  /// What was let go unconfirmed since the last call.
+  package mutating func takeWithheld() -> [Withheld] {
+    defer { withheld = [] }
+    return withheld
+  }
 
   /// Gives the judge the folder tree the caller walked (after a start or a gap).
   package mutating func replaceTree(_ tree: FolderTree) { self.tree = tree }
@@ -128,7 +148,7 @@ package struct EventJudge: Sendable {
       guard Self.isLibraryFile(name) else { return [] }
       let known = tree.file(name, in: folder)
       tree.setFile(name, in: folder, nil)
-      unsettled.append(deletion(path, folder, known, now, movedOut: false))
+      hold([deletion(path, folder, known, now, movedOut: false)], arrived: now)
       return []
     case .movedFrom:
       guard Self.isLibraryFile(name) else { return [] }
@@ -171,8 +191,13 @@ package struct EventJudge: Sendable {
       return []
     case .removed:
       // `rm -r` unlinked (and reported) every file first; `rmdir` needs the folder empty.
+      // Those unlinks were the folder's removal: nothing held under it is confirmed.
       guard let sub = tree.subfolder(name, of: folder) else { return [] }
-      return [.unwatch(tree.removeFolder(sub))]
+      let path = tree.path(of: sub) ?? name
+      let removed = tree.removeFolder(sub)
+      let dropped = hold.drop(folders: Set(removed))
+      if dropped > 0 { withheld.append(.folderRemoved(path: path, count: dropped)) }
+      return [.unwatch(removed)]
     case .movedFrom:
       guard let sub = tree.subfolder(name, of: folder) else { return [] }
       moves[cookie] = (.folder(sub, path: tree.path(of: sub) ?? name), now)
@@ -182,7 +207,7 @@ package struct EventJudge: Sendable {
         let to = tree.path(of: folder, name: name) ?? name
         guard Self.isLibraryFolder(name) else {
           // Moved into a trash folder inside the root: its files left the library.
-          return movedOut(id, path: from, at: now)
+          return movedOut(id, path: from, at: now, now: now)
         }
         tree.moveFolder(id, to: folder, name: name)
         return [.renamed(from: from, to: to)]
@@ -198,27 +223,35 @@ package struct EventJudge: Sendable {
       moves[cookie] = nil
       switch move {
       case .file(let folder, _, let path, let file):
-        unsettled.append(deletion(path, folder, file, at, movedOut: true))
+        hold([deletion(path, folder, file, at, movedOut: true)], arrived: now)
       case .folder(let id, let path):
-        decisions += movedOut(id, path: path, at: at)
+        decisions += movedOut(id, path: path, at: at, now: now)
       }
     }
     return decisions
   }
 
-  /// Deletions that waited `settle` seconds without a gap on their root, oldest first.
+  /// The deletions of roots that have had no deletion for `settle` seconds, oldest first,
+  /// but for a burst that emptied its root (`takeWithheld` says so).
   package mutating func settled(now: Date) -> [WatchedDeletion] {
-    let ready = unsettled.filter { now.timeIntervalSince($0.at) >= settle }
-    unsettled.removeAll { now.timeIntervalSince($0.at) >= settle }
-    return ready
+    let (released, emptied) = hold.release(now: now)
+    for (root, count) in emptied { withheld.append(.rootEmptied(root: root, count: count)) }
+    return released
   }
 
   /// A hole in the record for `roots`: the deletions and moves not yet settled there are
   /// dropped (a root's disappearance begins with its files'), and nothing more is confirmed
   /// until the caller has walked the roots again.
   package mutating func gap(_ reason: GapReason, roots: [Int]) -> Decision {
+    forget(roots: roots)
+    return .gap(reason, roots: roots)
+  }
+
+  /// Drops the deletions and moves not yet settled in `roots`: at a gap, and again when the
+  /// caller has walked a root after one (what arrived in between belongs to the gap).
+  package mutating func forget(roots: [Int]) {
     let affected = Set(roots)
-    unsettled.removeAll { affected.contains($0.root) }
+    _ = hold.drop(roots: affected)
     for (cookie, (move, _)) in moves {
       let folder: FolderID
       switch move {
@@ -227,26 +260,41 @@ package struct EventJudge: Sendable {
       }
       if let root = tree.root(of: folder), affected.contains(root) { moves[cookie] = nil }
     }
-    return .gap(reason, roots: roots)
   }
 
-  private mutating func movedOut(_ id: FolderID, path: String, at: Date) -> [Decision] {
+  private mutating func movedOut(_ id: FolderID, path: String, at: Date, now: Date)
+    -> [Decision]
+  {
     guard let root = tree.root(of: id) else { return [] }
+    var deletions: [DeletionHold.Held] = []
     for (folder, file) in tree.files(under: id) {
       let where_ = tree.path(of: folder) ?? path
-      unsettled.append(
-        WatchedDeletion(
-          path: where_, stamp: stamp(folder, file), at: at, root: root, movedOut: true))
+      deletions.append(
+        DeletionHold.Held(
+          deletion: WatchedDeletion(
+            path: where_, stamp: stamp(folder, file), at: at, root: root, movedOut: true),
+          folder: folder))
     }
-    return [.unwatch(tree.removeFolder(id))]
+    let removed = tree.removeFolder(id)
+    hold(deletions, arrived: now)
+    return [.unwatch(removed)]
+  }
+
+  /// Holds one root's deletions (already gone from the tree) until their burst ends.
+  private mutating func hold(_ deletions: [DeletionHold.Held], arrived: Date) {
+    guard let root = deletions.first?.deletion.root else { return }
+    let before = hold.bursting(root) ? 0 : tree.fileCount(inRoot: root) + deletions.count
+    hold.add(deletions, root: root, arrived: arrived, filesBefore: before)
   }
 
   private func deletion(
     _ path: String, _ folder: FolderID, _ file: FolderTree.File?, _ at: Date, movedOut: Bool
-  ) -> WatchedDeletion {
-    WatchedDeletion(
-      path: path, stamp: file.map { stamp(folder, $0) }, at: at, root: tree.root(of: folder) ?? 0,
-      movedOut: movedOut)
+  ) -> DeletionHold.Held {
+    DeletionHold.Held(
+      deletion: WatchedDeletion(
+        path: path, stamp: file.map { stamp(folder, $0) }, at: at,
+        root: tree.root(of: folder) ?? 0, movedOut: movedOut),
+      folder: folder)
   }
 
   private func stamp(_ folder: FolderID, _ file: FolderTree.File) -> FileStamp {

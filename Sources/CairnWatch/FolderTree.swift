@@ -33,6 +33,16 @@ package struct FolderTree: Sendable {
   package var folderCount: Int { folders.count }
   package var fileCount: Int { folders.values.reduce(0) { $0 + $1.files.count } }
 
+  /// The media files known under one root.
+  package func fileCount(inRoot root: Int) -> Int {
+    folders.values.reduce(0) { $0 + ($1.root == root ? $1.files.count : 0) }
+  }
+
+  /// The folders of one root, the root's own included.
+  package func folders(ofRoot root: Int) -> Set<FolderID> {
+    Set(folders.filter { $0.value.root == root }.keys)
+  }
+
   package func contains(_ id: FolderID) -> Bool { folders[id] != nil }
   package func root(of id: FolderID) -> Int? { folders[id]?.root }
   package func rootFolder(_ root: Int) -> FolderID? { rootFolders[root] }

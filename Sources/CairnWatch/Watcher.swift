@@ -16,33 +16,61 @@ package struct ConfirmedWatchDeletion: Sendable, Equatable {
   package var movedOut: Bool
 }
 
-/// A hole in the watcher's record of one root.
+/// A hole in the watcher's record of one root, opened at `at`.
 package struct WatchGap: Sendable, Equatable {
   package var reason: GapReason
   package var root: String
   package var at: Date
 }
 
+/// The end of a root's gaps: the walk that rebuilt its watches and files finished at `at`.
+package struct WatchCatchUp: Sendable, Equatable {
+  package var root: String
+  package var at: Date
+  /// The gap events the one walk answered (an overflow storm is many, caught up once).
+  package var events: Int
+  /// False when folders were left unwatched (the watch limit): that gap stays open.
+  package var complete: Bool
+}
+
 /// Where the watcher's findings go: the partition's state.
 package protocol WatchRecorder: AnyObject {
   /// Records what was seen; false when the state is busy (the watcher tries again later).
-  func record(_ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap]) -> Bool
+  func record(_ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap], caughtUp: [WatchCatchUp])
+    -> Bool
+  /// What the watcher is doing, for `cairn-observe watch --status` (at most once a second).
+  func report(_ activity: WatchActivity)
 }
 
 /// The event loop: walks the roots (one watch per folder, each media file's inode and change
 /// time), feeds the source's events to the judge, and hands settled deletions, with their
 /// checksums, and gaps to the recorder.
 ///
-/// Catching up after a gap is walking the roots again: the watches and the file table are
+/// Catching up after a gap is walking the root again: the watches and the file table are
 /// rebuilt from what is there now, and nothing that vanished in the gap is confirmed. What
 /// the files' bytes are now is the next scan's business (`cairn-nightly`), as it always was.
+/// A root is caught up once however many gap events arrive (an overflow storm is thousands):
+/// they are gathered until none has come for `catchUpQuiet` seconds (or for `catchUpLatest`
+/// since the first), and the walk re-adds the watches it already has, which the kernel
+/// answers without an event, so the walk itself never overflows the queue again.
 package final class Watcher {
   package struct Options: Sendable {
     package var settle: TimeInterval = 2
     package var moveWindow: TimeInterval = 0.5
     /// How often a missing root is looked for, and a busy state written again.
     package var retry: TimeInterval = 0.25
+    /// How long a root's gap events must pause before it is walked again.
+    package var catchUpQuiet: TimeInterval = 0.5
+    /// How long after its first gap event a root is walked again, pause or not.
+    package var catchUpLatest: TimeInterval = 10
     package init() {}
+  }
+
+  /// A root whose record has a hole, waiting for its catch-up walk.
+  struct PendingCatchUp {
+    var first: Date
+    var last: Date
+    var events: Int
   }
 
   private let roots: [String]
@@ -53,13 +81,20 @@ package final class Watcher {
   private var judge: EventJudge
   private var missingRoots = Set<Int>()
   private var mountsUnder: [Int: Set<String>] = [:]
-  private var outbox: (deletions: [ConfirmedWatchDeletion], gaps: [WatchGap]) = ([], [])
+  private var pending: [Int: PendingCatchUp] = [:]
+  private var outbox:
+    (deletions: [ConfirmedWatchDeletion], gaps: [WatchGap], caughtUp: [WatchCatchUp]) = (
+      [], [], []
+    )
   private var lastAttempt = Date.distantPast
   private var limitReported = false
-  /// False during the first walk of the roots.
-  private var walkedOnce = false
+  /// True while a walk could not watch every folder (the watch limit).
+  private var walkShortfall = false
   /// Folders counted by the last walk, watched or not.
   package private(set) var foldersNeeded = 0
+  package private(set) var activity: WatchActivity
+  private var lastReport = Date.distantPast
+  private var reported: WatchActivity?
 
   package init(
     roots: [String], source: EventSource, hashCache: String, recorder: WatchRecorder,
@@ -72,6 +107,8 @@ package final class Watcher {
     self.options = options
     judge = EventJudge(
       tree: FolderTree(roots: roots), moveWindow: options.moveWindow, settle: options.settle)
+    activity = WatchActivity(
+      pid: Int(getpid()), startedAt: Date(), roots: roots, settleSeconds: options.settle)
   }
 
   /// Watches until SIGTERM or SIGINT (`StopSignal`), then writes what settled and returns.
@@ -79,14 +116,17 @@ package final class Watcher {
     let now = Date()
     foldersNeeded = 0
     for index in roots.indices {
-      // Whatever happened while no watcher ran is unknown: the start is a gap.
+      // Whatever happened while no watcher ran is unknown: the start is a gap, caught up by
+      // the first walk.
       outbox.gaps.append(WatchGap(reason: .started, root: roots[index], at: now))
-      walk(index)
+      pending[index] = PendingCatchUp(first: now, last: now, events: 1)
+      catchUp(index, announce: false)
     }
     report()
     flush(force: true)
     while !StopSignal.requested {
       let events = source.next(milliseconds: 100)
+      if !events.isEmpty { activity.lastEventAt = Date() }
       for event in events { handle(event) }
       tick(Date())
     }
@@ -95,6 +135,8 @@ package final class Watcher {
       Diagnostics.info("stopping: \(dropped) event(s) not yet settled are not recorded")
     }
     flush(force: true)
+    activity.stopping = true
+    recorder.report(activity)
   }
 
   private func report() {
@@ -144,21 +186,51 @@ package final class Watcher {
     case .unwatch(let folders):
       for folder in folders { source.unwatch(folder) }
     case .gap(let reason, let affected):
-      let now = Date()
-      for index in affected {
-        Diagnostics.info(
-          "gap (\(reason.rawValue)) in \(roots[index]): nothing that goes unseen is confirmed; "
-            + "watching it again, the next scan catches up")
-        outbox.gaps.append(WatchGap(reason: reason, root: roots[index], at: now))
-        rewalk(index)
-      }
+      for index in affected { openGap(reason, index, at: Date()) }
     }
+  }
+
+  /// Starts a root's catch-up, or adds the event to the one already waiting: one gap row and
+  /// one walk however many events (an overflow storm sends thousands).
+  private func openGap(_ reason: GapReason, _ index: Int, at now: Date) {
+    if var waiting = pending[index] {
+      waiting.events += 1
+      waiting.last = now
+      pending[index] = waiting
+      if waiting.events == 2 {
+        Diagnostics.verbose(
+          "more gap events (\(reason.rawValue)) in \(roots[index]) while its catch-up waits: "
+            + "counted into that one walk")
+      }
+      return
+    }
+    Diagnostics.info(
+      "gap (\(reason.rawValue)) in \(roots[index]): nothing that goes unseen is confirmed; "
+        + "catching up when the events pause, the next scan judges what vanished")
+    pending[index] = PendingCatchUp(first: now, last: now, events: 1)
+    outbox.gaps.append(WatchGap(reason: reason, root: roots[index], at: now))
+  }
+
+  /// The roots whose gap events have paused (or waited long enough), and missing roots to
+  /// look for again.
+  private func dueCatchUps(_ now: Date) -> [Int] {
+    pending.filter { index, waiting in
+      if missingRoots.contains(index) {
+        return now.timeIntervalSince(waiting.last) >= options.retry
+      }
+      return now.timeIntervalSince(waiting.last) >= options.catchUpQuiet
+        || now.timeIntervalSince(waiting.first) >= options.catchUpLatest
+    }.keys.sorted()
   }
 
   private func tick(_ now: Date) {
     for decision in judge.expireMoves(now: now) { apply(decision) }
     var confirmed: [ConfirmedWatchDeletion] = []
     for deletion in judge.settled(now: now) {
+      guard pending[deletion.root] == nil else {
+        Diagnostics.verbose("not confirmed, its root has a gap: \(deletion.path)")
+        continue
+      }
       guard rootIntact(deletion.root) else {
         apply(judge.gap(.rootReplaced, roots: [deletion.root]))
         continue
@@ -182,37 +254,86 @@ package final class Watcher {
         ConfirmedWatchDeletion(
           checksum: checksum, at: deletion.at, path: deletion.path, movedOut: deletion.movedOut))
     }
+    for notice in judge.takeWithheld() { withheld(notice) }
     outbox.deletions += confirmed
-    if !missingRoots.isEmpty && now.timeIntervalSince(lastAttempt) >= options.retry {
-      for index in missingRoots.sorted() { walk(index) }
-    }
+    activity.confirmed += confirmed.count
+    for index in dueCatchUps(now) { catchUp(index, announce: true) }
     flush(force: !confirmed.isEmpty)
+    reportActivity(now)
+  }
+
+  private func withheld(_ notice: Withheld) {
+    switch notice {
+    case .folderRemoved(let path, let count):
+      Diagnostics.info(
+        "folder removed with its \(count) deleted file(s): a tree removal, nothing confirmed "
+          + "(the scan judges it): \(path)")
+    case .rootEmptied(let root, let count):
+      Diagnostics.info(
+        "\(count) deletion(s) emptied \(roots[root]) (half or more of its photos): nothing "
+          + "confirmed (the scan judges it)")
+    }
+  }
+
+  /// Hands the recorder what the watcher is doing when it changed, at most once a second.
+  private func reportActivity(_ now: Date) {
+    activity.catchingUp = pending.keys.sorted().map { roots[$0] }
+    activity.folders = judge.tree.folderCount
+    activity.waiting = judge.waiting
+    guard activity != reported, now.timeIntervalSince(lastReport) >= 1 else { return }
+    lastReport = now
+    reported = activity
+    recorder.report(activity)
   }
 
   /// Writes the outbox when it holds something and the last attempt was long enough ago (or
   /// `force`); a busy state keeps it for the next try.
   private func flush(force: Bool) {
-    guard !outbox.deletions.isEmpty || !outbox.gaps.isEmpty else { return }
+    guard !outbox.deletions.isEmpty || !outbox.gaps.isEmpty || !outbox.caughtUp.isEmpty else {
+      return
+    }
     let now = Date()
     guard force || now.timeIntervalSince(lastAttempt) >= options.retry else { return }
     lastAttempt = now
-    if recorder.record(outbox.deletions, gaps: outbox.gaps) {
-      outbox = ([], [])
+    if recorder.record(outbox.deletions, gaps: outbox.gaps, caughtUp: outbox.caughtUp) {
+      outbox = ([], [], [])
     }
   }
 
   // MARK: - Walking
 
-  private func rewalk(_ index: Int) {
-    if let root = judge.tree.rootFolder(index) {
-      for folder in judge.tree.descendants(of: root) + [root] { source.unwatch(folder) }
-    }
+  /// Walks a root again and ends its gap. The watches the walk finds again are re-added, which
+  /// the kernel answers with the same descriptor and no event; only folders that are gone are
+  /// unwatched. (Removing every watch first would queue an `IN_IGNORED` per folder: past the
+  /// queue's length that is an overflow, a new gap, another walk, for ever.)
+  private func catchUp(_ index: Int, announce: Bool) {
+    guard let waiting = pending[index] else { return }
+    let before = judge.tree.folders(ofRoot: index)
     judge.updateTree { $0.removeRoot(index) }
-    walk(index)
+    walkShortfall = false
+    let found = walk(index)
+    for folder in before.subtracting(judge.tree.folders(ofRoot: index)) {
+      source.unwatch(folder)
+    }
+    guard found else {
+      pending[index]?.last = Date()  // looked for again after `retry`
+      return
+    }
+    pending[index] = nil
+    judge.forget(roots: [index])
+    activity.catchUpWalks += 1
+    let now = Date()
+    outbox.caughtUp.append(
+      WatchCatchUp(root: roots[index], at: now, events: waiting.events, complete: !walkShortfall))
+    if announce {
+      Diagnostics.info(
+        "watching again: \(roots[index]) (caught up once after \(waiting.events) gap "
+          + "event(s); \(judge.tree.folders(ofRoot: index).count) folder(s) walked)")
+    }
   }
 
-  /// Watches a root and everything under it; a root that is not there is looked for again.
-  private func walk(_ index: Int) {
+  /// Watches a root and everything under it; false when the root is not there.
+  private func walk(_ index: Int) -> Bool {
     lastAttempt = Date()
     let root = roots[index]
     var info = stat()
@@ -221,18 +342,17 @@ package final class Watcher {
         Diagnostics.warning(
           "root is missing; nothing under it is confirmed until it is back", at: root)
       }
-      return
+      return false
     }
     missingRoots.remove(index)
-    if walkedOnce { Diagnostics.info("watching again: \(root)") }
     let id = FolderID(
       device: UInt64(truncatingIfNeeded: info.st_dev),
       inode: UInt64(truncatingIfNeeded: info.st_ino))
     judge.updateTree { $0.addRoot(index, id: id) }
     mountsUnder[index] = mounts(under: index)
-    defer { walkedOnce = index == roots.count - 1 || walkedOnce }
-    guard watch(root, id: id, root: index) else { return }
+    guard watch(root, id: id, root: index) else { return true }
     walkContents(root, id: id, root: index)
+    return true
   }
 
   private func walkFolder(_ path: String, name: String, parent: FolderID, root: Int) {
@@ -253,6 +373,7 @@ package final class Watcher {
       return true
     } catch {
       guard case .other(let message) = error else {
+        walkShortfall = true
         reportLimit(root)
         return true  // keep walking: the count says how many are needed
       }

@@ -15,10 +15,14 @@ struct Watch: AsyncParsableCommand {
       it; it then waits out the quarantine like any other. A move within the roots is a \
       rename, a rename onto a photo an edit. An unmount, a root removed or replaced, a \
       queue overflow, the watch limit and the watcher's own start are gaps: logged, recorded, \
-      never confirmed; the watcher walks the roots again and the next scan catches up.
+      never confirmed; the watcher walks the root again once its gap events pause, and \
+      the next scan judges what vanished. A root's deletions are held while they keep \
+      coming; a folder removed with its files, or a burst that empties a root, confirms \
+      nothing.
 
       The roots default to CAIRN_LIBRARY (colon-separated). One inotify watch per folder: \
-      the start says how many are needed against fs.inotify.max_user_watches.
+      the start says how many are needed against fs.inotify.max_user_watches. --status \
+      says whether a watcher runs, what it watches and its recent gaps.
       """)
 
   @OptionGroup var common: CommonOptions
@@ -28,7 +32,24 @@ struct Watch: AsyncParsableCommand {
     help: "Library folders to watch (default: CAIRN_LIBRARY).", completion: .directory)
   var roots: [String] = []
 
+  @Flag(
+    help: "Say whether a watcher runs (pid), its roots, last event and recent gaps, and exit.")
+  var status = false
+
+  func validate() throws {
+    if status && !roots.isEmpty {
+      throw ValidationError("--status takes no folders: it reports the partition's watcher")
+    }
+  }
+
   func run() async throws {
+    if status {
+      try await Tool.run(CairnObserve.self, common, writesRecords: false) {
+        try WatchStatus.print(partition, common)
+        return .success
+      }
+      return
+    }
     try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let configuration = try Configuration.load()
       let folders = try libraryRoots(configuration)
@@ -37,6 +58,7 @@ struct Watch: AsyncParsableCommand {
         fetchArguments: common.quiet ? ["--quiet"] : common.verbose ? ["--verbose"] : [])
       // Opened once here so a damaged or newer database stops the watcher at the start.
       try PartitionStore.open(identity.partition, paths: configuration.paths, brief: true).close()
+      try WatchPresence.claim(configuration.paths, identity.partition)
       let recorder = StateRecorder(partition: identity.partition, paths: configuration.paths)
       let stop = StopSignal.install()
       let source = try makeSource(wake: stop)
@@ -94,13 +116,22 @@ final class StateRecorder: WatchRecorder {
     self.paths = paths
   }
 
-  func record(_ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap]) -> Bool {
+  func report(_ activity: WatchActivity) {
+    WatchPresence.write(activity, paths, partition)
+  }
+
+  func record(
+    _ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap], caughtUp: [WatchCatchUp]
+  ) -> Bool {
     do {
       let store = try PartitionStore.open(partition, paths: paths, brief: true)
       defer { store.close() }
       let added = try store.recordWatcher(
         deletions.map { WatchedDeletionSignal(checksum: $0.checksum, at: $0.at, path: $0.path) },
-        gaps: gaps.map { WatchGapRecord(at: $0.at, reason: $0.reason.rawValue, root: $0.root) })
+        gaps: gaps.map { WatchGapRecord(at: $0.at, reason: $0.reason.rawValue, root: $0.root) },
+        caughtUp: caughtUp.map {
+          WatchCatchUpRecord(root: $0.root, at: $0.at, events: $0.events, complete: $0.complete)
+        })
       recorded += added
       if !deletions.isEmpty {
         Diagnostics.verbose(

@@ -143,6 +143,7 @@ struct Reconcile {
     if let summary = runs.summary { Diagnostics.info(summary) }
     input.trashedByRuns = runs.inCairnTrash
     input.exclusions.formUnion(runs.keptOnServer)
+    try WatchGapNotice.say(store, roots: scan.roots.map(\.path), now: now)
     clock.lap("load the state")
     return input
   }
@@ -156,7 +157,7 @@ struct Reconcile {
     guard !options.noTrash && !scan.alreadyObserved else { return }
     let found = try store.recordTrashSignals(
       roots: scan.roots.map(\.path), configuration: configuration)
-    if found > 0 { input.confirmations = try store.signals.confirmations() }
+    if found > 0 { input.confirmations = try store.trustedConfirmations(now: now) }
     clock.lap("trash signals", "\(found) new")
   }
 
@@ -173,7 +174,7 @@ struct Reconcile {
     let found = try store.recordAndroidTrash(
       lastPaths: output.candidates.flatMap(\.paths), paths: configuration.paths)
     if found > 0 {
-      input.confirmations = try store.signals.confirmations()
+      input.confirmations = try store.trustedConfirmations(now: now)
       output = try store.reconcile(input)
     }
     clock.lap("Android trash", "\(found) new")

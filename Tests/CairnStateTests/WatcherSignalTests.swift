@@ -44,7 +44,11 @@ struct WatcherSignalTests {
     let queue = try DatabaseQueue(path: path)
     try queue.write { db in
       try db.execute(sql: "DROP TABLE watchGap")
-      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v7-watch-gaps'")
+      try db.execute(
+        sql: """
+          DELETE FROM grdb_migrations
+          WHERE identifier IN ('v7-watch-gaps', 'v8-watch-catch-up')
+          """)
     }
     try queue.close()
     let reopened = try fixture.open()

@@ -81,6 +81,26 @@ final class WatcherProcess: @unchecked Sendable {
   }
 }
 
+/// `fs.inotify.max_queued_events`, lowered (as root) only while a watcher starts: the kernel
+/// reads it when an inotify instance is made, and it is put back even when the start fails.
+enum InotifyQueue {
+  static let path = "/proc/sys/fs/inotify/max_queued_events"
+  static var adjustable: Bool { access(path, W_OK) == 0 }
+
+  static func withLimit<T>(_ limit: Int, _ body: () async throws -> T) async throws -> T {
+    let saved = try String(contentsOfFile: path, encoding: .utf8)
+    try "\(limit)\n".write(toFile: path, atomically: false, encoding: .utf8)
+    do {
+      let result = try await body()
+      try saved.write(toFile: path, atomically: false, encoding: .utf8)
+      return result
+    } catch {
+      try saved.write(toFile: path, atomically: false, encoding: .utf8)
+      throw error
+    }
+  }
+}
+
 /// What the watcher left in a partition's state.
 struct WatcherState {
   let confirmations: [String: DeletionConfirmation]

@@ -38,6 +38,7 @@ function __cairn-observe_parse_tokens -S
             __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'yes' 'version' 'h/help'
         case 'watch'
             __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'version' 'h/help'
+            __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'server=' 'status' 'version' 'h/help'
         case 'help'
             __cairn-observe_parse_subcommand -r 1 'version'
         end
@@ -163,6 +164,7 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe watch" -ge 1' -fa '(__cairn-observe_complete_directories)'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" status' -l 'status' -d 'Say whether a watcher runs (pid), its roots, last event and recent gaps, and exit.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe help" version' -l 'version' -d 'Show the version.'

@@ -120,6 +120,17 @@ extension ReconciliationEngine {
       candidate.detail =
         "\(place) \(how) on \(confirmation.confirmedAt.iso8601), as a gallery's delete or "
         + "the Immich app's \"Free up space\" leaves it; a person decides"
+    } else if confirmation.source == DeletionConfirmation.watcherSource
+      && input.settings.strictness == .trusting
+    {
+      // Trusting mode trashes a deletion nobody saw as soon as a scan finds it gone; one the
+      // watcher saw happen is no weaker, so it does not wait longer (the quarantine is what
+      // strict mode asks instead of a person).
+      candidate.reason = "confirmed"
+      candidate.eligibleAt = confirmation.confirmedAt
+      candidate.detail =
+        "\(place) \(how) on \(confirmation.confirmedAt.iso8601); trusting mode trashes it as "
+        + "it would a deletion a scan found, without a quarantine"
     } else if input.now >= eligible {
       candidate.reason = "confirmed"
       candidate.detail =

@@ -14,7 +14,8 @@ import Foundation
 /// - A checksum on the server more than once makes every such asset a candidate: they are the
 ///   same bytes, and the local copy that justified keeping them is gone.
 /// - Buckets: a confirmed deletion is `held` until confirmedAt + quarantine, then `delete`;
-///   an unconfirmed one is `delete` when trusting and `pending` when strict. A favourite, and a
+///   an unconfirmed one is `delete` when trusting and `pending` when strict. One the watcher
+///   saw is `delete` at once when trusting: it never waits longer than one nobody saw. A favourite, and a
 ///   Live Photo still whose motion video stays, is `pending` rather than `delete`; so is a
 ///   photo in Android's trash (`android-trash`): the Immich app's "Free up space" leaves the
 ///   same name for photos the user keeps on the server.

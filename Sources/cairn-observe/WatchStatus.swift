@@ -1,0 +1,71 @@
+import CairnCore
+import CairnReconcile
+import CairnState
+import CairnWatch
+import Foundation
+
+/// `cairn-observe watch --status`: whether the partition's watcher runs, what it last
+/// reported, and its recent gaps with their causes and ends, as lines for a person.
+enum WatchStatus {
+  /// How many gaps are listed, newest last.
+  static let recentGaps = 10
+
+  static func print(_ options: PartitionOptions, _ common: CommonOptions) throws(CairnError) {
+    let configuration = try Configuration.load()
+    let identity = try ServerListing.identity(
+      serverFile: options.serverFile,
+      fetchArguments: common.quiet ? ["--quiet"] : common.verbose ? ["--verbose"] : [])
+    let paths = configuration.paths
+    let partition = identity.partition
+    // Read beside whatever holds the lock: a status never waits for a run.
+    let store = try PartitionStore.open(partition, paths: paths, locking: false)
+    defer { store.close() }
+    let gaps = try store.watchGaps()
+    let writer = RecordWriter()
+    for line in lines(
+      pid: WatchPresence.holder(paths, partition),
+      activity: WatchPresence.read(paths, partition), gaps: gaps)
+    {
+      writer.writeText(line)
+    }
+    writer.flush()
+  }
+
+  /// The report, from what the kernel, the status file and the state say.
+  static func lines(pid: Int?, activity: WatchActivity?, gaps: [WatchGapRecord]) -> [String] {
+    var lines: [String] = []
+    if let pid {
+      lines.append("watcher: running (pid \(pid))")
+    } else {
+      lines.append("watcher: not running")
+    }
+    if let activity {
+      let when = pid == nil ? "last ran" : "started"
+      lines.append("\(when): pid \(activity.pid), \(activity.startedAt.iso8601)")
+      lines.append("roots: " + activity.roots.joined(separator: ", "))
+      lines.append("last event: " + (activity.lastEventAt?.iso8601 ?? "none yet"))
+      lines.append(
+        "folders watched: \(activity.folders); waiting to settle: \(activity.waiting); "
+          + "confirmed: \(activity.confirmed); catch-up walks: \(activity.catchUpWalks)")
+      if pid != nil && !activity.catchingUp.isEmpty {
+        lines.append("catching up: " + activity.catchingUp.joined(separator: ", "))
+      }
+    }
+    let open = gaps.filter(\.isOpen).count
+    lines.append("gaps: \(gaps.count) recorded, \(open) open")
+    for gap in gaps.suffix(recentGaps) { lines.append("  " + describe(gap)) }
+    return lines
+  }
+
+  static func describe(_ gap: WatchGapRecord) -> String {
+    var text = "\(gap.at.iso8601)  \(gap.reason)  \(gap.root)  "
+    if let caughtUp = gap.caughtUpAt {
+      text += "caught up \(caughtUp.iso8601)"
+      if gap.events > 1 { text += " (\(gap.events) gap events, one walk)" }
+      text += gap.closedAt.map { "; closed by the scan of \($0.iso8601)" } ?? "; not scanned since"
+    } else {
+      text += "not caught up"
+    }
+    return text
+  }
+}
