@@ -12,6 +12,9 @@ package struct ReviewInput: Sendable {
   package var webBase: String?
   /// The rail's refusal line, when the plan was refused.
   package var refusal: String?
+  /// True when the threshold rail refused: the page then offers to add
+  /// `--override-threshold` with the page's digest to its command.
+  package var overThreshold: Bool
   /// By lower-case asset id; an id without an entry is shown as `notFetched`.
   package var thumbnails: [String: ThumbnailOutcome]
   /// Lines for the summary (why no thumbnails were fetched, say).
@@ -20,8 +23,10 @@ package struct ReviewInput: Sendable {
 
   package init(
     plan: GatePlan, streamDigest: String, webBase: String?, refusal: String?,
-    thumbnails: [String: ThumbnailOutcome], notes: [String] = [], generatedAt: Date = Date()
+    overThreshold: Bool = false, thumbnails: [String: ThumbnailOutcome], notes: [String] = [],
+    generatedAt: Date = Date()
   ) {
+    self.overThreshold = overThreshold
     self.plan = plan
     self.streamDigest = streamDigest
     self.webBase = webBase

@@ -45,7 +45,8 @@ package enum ReviewPage {
     var out = "<header>\n<h1>cairn review</h1>\n"
     out += "<p class=\"about\">This page talks to nothing: not to your Immich server, not to "
     out += "cairn's state. Ticking a box changes nothing. What acts is the command below, run in "
-    out += "place of <code>cairn-gate</code> in your pipeline; it is bound to this plan, and "
+    out += "place of <code>cairn-gate</code> in your pipeline; it is bound to this plan (as your "
+    out += "own exclusions leave it, so it can be run again after a dry run), and "
     out += "<code>cairn-gate</code> refuses it (storing nothing) for any other.</p>\n"
     if let refusal = input.refusal {
       out += "<p class=\"refused\"><strong>The safety rails refused this plan:</strong> "
@@ -78,6 +79,12 @@ package enum ReviewPage {
     out += "<div class=\"command\"><p>Your selection: <span id=\"selection\">none</span>. "
     out += "Run it in place of <code>cairn-gate</code>: "
     out += "<code>… | cairn-reconcile | <em>this command</em> | cairn-trash</code></p>\n"
+    if input.overThreshold {
+      // The override is a person's explicit act: a box, never ticked for them.
+      out += "<p><label><input type=\"checkbox\" id=\"override\"> Let this plan, with your "
+      out += "selection, through the threshold rail (<code>--override-threshold</code>)</label>"
+      out += "</p>\n"
+    }
     out += "<pre id=\"command\">cairn-gate --plan \(HTMLText.escape(input.streamDigest))</pre>"
     out += "</div>\n</header>\n"
     return out

@@ -14,9 +14,11 @@ enum ReviewScript {
   /// - a tile's approve and exclude boxes exclude each other;
   /// - a group's box ticks or clears that kind of box on every tile of the group;
   /// - the command is `cairn-gate --plan DIGEST` plus one `--approve` or `--exclude` per ticked
-  ///   tile, in page order (two for a Live Photo whose video is a candidate too);
+  ///   tile, in page order (two for a Live Photo whose video is a candidate too), and
+  ///   `--override-threshold DIGEST` when the override box (shown only when the threshold rail
+  ///   refused) is ticked;
   /// - a selection can be given in the address's fragment (`#approve=ID,ID&exclude=ID&group=
-  ///   GROUP:approve`), which never leaves the machine: tests use it, and a person can keep a
+  ///   GROUP:approve&override=yes`), which never leaves the machine: tests use it, and a person can keep a
   ///   selection in a bookmark;
   /// - once the page has loaded it marks each image `data-decoded="yes"` or `"no"` and the
   ///   document `data-ready`.
@@ -36,6 +38,8 @@ enum ReviewScript {
       }
       function build() {
         var words = ['cairn-gate', '--plan', plan];
+        var override = document.getElementById('override');
+        if (override && override.checked) { words.push('--override-threshold', plan); }
         var approve = 0, exclude = 0;
         all('input.pick').forEach(function (box) {
           if (!box.checked) { return; }
@@ -66,6 +70,11 @@ enum ReviewScript {
           var pair = part.split('=');
           var values = (pair[1] || '').split(',').filter(function (v) { return v !== ''; });
           values.forEach(function (value) {
+            if (pair[0] === 'override') {
+              var box = document.getElementById('override');
+              if (box) { box.checked = value === 'yes'; }
+              return;
+            }
             if (pair[0] === 'group') {
               var bits = value.split(':');
               all('.group').forEach(function (section) {

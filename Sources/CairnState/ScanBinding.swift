@@ -127,12 +127,37 @@ package struct ScanBinding: Sendable {
     }
   }
 
-  /// Records that `cairn-gate` passed `plan` for `scan` (with the override a person named).
-  package func recordGatePass(_ pass: GatePass) throws(CairnError) {
+  /// Records that `cairn-gate` passed `plan` for `scan` (with the override a person named),
+  /// and the plan's items (`members`: what it trashes and restores), replacing the last pass.
+  package func recordGatePass(_ pass: GatePass, members: [CandidateRecord] = [])
+    throws(CairnError)
+  {
     try database.write { db in
       try Self.set(db, Key.gateScan, pass.scan)
       try Self.set(db, Key.gatePlan, pass.plan)
       try Self.set(db, Key.gateOverride, pass.overrideDigest)
+      try db.execute(sql: "DELETE FROM passedPlan")
+      let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO passedPlan VALUES (?, ?, ?)")
+      for member in members {
+        try insert.execute(arguments: [
+          member.assetId.lowercased(), member.checksum, member.bucket.rawValue,
+        ])
+      }
+    }
+  }
+
+  /// The items of the plan `cairn-gate` last passed, by lower-case asset id, when that pass
+  /// was for the latest scan (empty otherwise).
+  package func passedPlan() throws(CairnError) -> [String: Proposal] {
+    try database.read { db in
+      guard let scan = try Self.value(db, Key.scan), try Self.value(db, Key.gateScan) == scan
+      else { return [:] }
+      var found: [String: Proposal] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT assetId, checksum, bucket FROM passedPlan") {
+        let member = Proposal(assetId: row[0], checksum: row[1], bucket: row[2])
+        found[member.assetId] = member
+      }
+      return found
     }
   }
 

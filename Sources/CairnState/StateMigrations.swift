@@ -192,6 +192,24 @@ enum StateMigrations {
           ALTER TABLE watchGap ADD COLUMN events INTEGER NOT NULL DEFAULT 1;
           """)
     }
+    migrator.registerMigration("v10-passed-plan") { db in
+      // The items of the plan `cairn-gate` last passed (`ScanBinding.recordGatePass`), so that
+      // `cairn-trash` can take a filtered part of it; and the plans a person shaped on a review
+      // page (`PlanShapes`), so that the page's command keeps working after its exclusions.
+      try db.execute(
+        sql: """
+          CREATE TABLE passedPlan (
+            assetId TEXT PRIMARY KEY NOT NULL,
+            checksum TEXT NOT NULL,
+            bucket TEXT NOT NULL
+          ) WITHOUT ROWID;
+          CREATE TABLE planShape (
+            reviewed TEXT PRIMARY KEY NOT NULL,
+            shaped TEXT NOT NULL,
+            at REAL NOT NULL
+          ) WITHOUT ROWID;
+          """)
+    }
     return migrator
   }
 }

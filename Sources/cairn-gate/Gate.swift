@@ -17,17 +17,19 @@ struct Gate {
     var clock = PhaseClock()
     let stream = try read()
     clock.lap("read", "\(stream.candidates.count) candidates")
-    // Bound to one plan: checked before any decision is stored.
-    try PlanBinding.check(expectedPlan, stream.candidates)
     let configuration = try Configuration.load()
     let state = try GateStateStore.open(
       partition: stream.server.partition, configuration: configuration)
-    let resolved = try record(decisions.resolve(stream.candidates), stream.candidates, state)
-    clock.lap(
-      "decisions", "\(resolved.exclusions.count) excluded, \(resolved.approvals.count) approved")
     let passed: Passed
     do throws(CairnError) {
-      passed = try await checkRails(stream, state, configuration)
+      // Bound to one plan: checked before any decision is stored.
+      let binding = PlanBinding(stream.candidates, state: state)
+      try binding.check(expectedPlan)
+      let resolved = try record(decisions.resolve(stream.candidates), stream.candidates, state)
+      try binding.recordShape(expectedPlan)
+      clock.lap(
+        "decisions", "\(resolved.exclusions.count) excluded, \(resolved.approvals.count) approved")
+      passed = try await checkRails(stream, state, configuration, binding)
     } catch {
       state.close()
       clock.lap("rails", error.status == .refused ? "refused" : "failed")
@@ -52,7 +54,9 @@ struct Gate {
 
   private func read() throws(CairnError) -> Stream {
     let reader = try input.reader()
-    let stream = try RecordStream(reader: reader)
+    // A filtered candidate stream (jq between the stages) can only make a smaller plan.
+    let stream = try RecordStream(
+      reader: reader, countRule: .subset(of: [CandidateRecord.recordType]))
     var candidates: [CandidateRecord] = []
     var passThrough: [InputLine] = []
     while let line = try stream.next() {
@@ -109,11 +113,13 @@ struct Gate {
   /// Previews the plan and runs the rails over it; a plan they pass is recorded for
   /// cairn-trash, which acts only on the plan passed here, with the override accepted here.
   private func checkRails(
-    _ stream: Stream, _ state: GateStateStore, _ configuration: Configuration
+    _ stream: Stream, _ state: GateStateStore, _ configuration: Configuration,
+    _ binding: PlanBinding
   ) async throws(CairnError) -> Passed {
     let plan = GatePlan(
       candidates: stream.candidates, exclusions: try state.exclusions(),
       approvals: try state.approvals())
+    let overrideDigest = try override(for: plan, binding)
     // The numbers the rails compare are the ones cairn-reconcile recorded for this scan, not
     // the ones the stream claims.
     let reconciled = try state.reconciled()
@@ -132,18 +138,31 @@ struct Gate {
     try await review?.write(
       ReviewWriter.Plan(
         plan: plan, candidates: stream.candidates, header: stream.header,
-        refusal: refusal?.description),
+        refusal: refusal?.description, overThreshold: refusal?.rail == .threshold),
       configuration)
     if let refusal { throw refusal.error }
     if let matched = inputs.matched, matched > 0 { try state.setLastMatched(matched) }
     try state.recordPass(
       ScanBinding.GatePass(
         scan: reconciled?.scan ?? "", plan: plan.digest,
-        overrideDigest: overrideDigest == plan.digest ? overrideDigest : nil))
+        overrideDigest: overrideDigest == plan.digest ? overrideDigest : nil),
+      members: plan.toTrash + plan.toRestore)
     if overrideDigest != nil && plan.toTrash.count >= inputs.settings.floor {
       Diagnostics.info("threshold overridden for plan \(plan.digest)")
     }
     return Passed(plan: plan, inputs: inputs)
+  }
+
+  /// `--override-threshold` names the plan the threshold refusal printed, or the plan a review
+  /// page showed (the page's command carries the digest it shows): either way the person
+  /// approved this plan, shaped by the decisions they made on that page. It is recorded under
+  /// the plan's own digest, the one `cairn-trash` re-runs the threshold rail with.
+  private func override(for plan: GatePlan, _ binding: PlanBinding) throws(CairnError)
+    -> String?
+  {
+    guard let overrideDigest else { return nil }
+    if overrideDigest != plan.digest, try binding.names(overrideDigest) { return plan.digest }
+    return overrideDigest
   }
 
   /// The header, the candidates to trash and to restore, the records passed through, and an

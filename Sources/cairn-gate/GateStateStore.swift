@@ -60,8 +60,18 @@ struct GateStateStore {
     try store.binding.reconciled()
   }
 
-  func recordPass(_ pass: ScanBinding.GatePass) throws(CairnError) {
-    try store.binding.recordGatePass(pass)
+  /// Records the plan the rails passed, with its items (what it trashes and restores), which
+  /// `cairn-trash` checks a filtered part of the plan against.
+  func recordPass(_ pass: ScanBinding.GatePass, members: [CandidateRecord]) throws(CairnError) {
+    try store.binding.recordGatePass(pass, members: members)
+  }
+
+  func shapedPlan(_ reviewed: String) throws(CairnError) -> String? {
+    try store.planShapes.shaped(reviewed)
+  }
+
+  func recordShape(reviewed: String, shaped: String) throws(CairnError) {
+    try store.planShapes.record(reviewed: reviewed, shaped: shaped)
   }
 
   func close() { store.close() }

@@ -162,7 +162,8 @@ struct Restore {
   /// Asset ids (and the run they came from, when the record says) from asset, result or
   /// candidate records.
   private func readRecords(_ reader: RecordReader) throws(CairnError) -> [(String, String?)] {
-    let stream = try RecordStream(reader: reader)
+    // Restoring a filtered part of a run (jq between the stages) only restores less.
+    let stream = try RecordStream(reader: reader, countRule: .assetSelection)
     var ids: [(String, String?)] = []
     while let line = try stream.next() {
       switch line.type {

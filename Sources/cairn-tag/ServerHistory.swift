@@ -64,7 +64,8 @@ struct ServerHistory {
     -> ExitStatus
   {
     var clock = PhaseClock()
-    let stream = try RecordStream(reader: try input.reader())
+    // Tagging a filtered part of a stream (jq between the stages) only tags less.
+    let stream = try RecordStream(reader: try input.reader(), countRule: .assetSelection)
     var ids: [String] = []
     var seen: Set<String> = []
     while let line = try stream.next() {

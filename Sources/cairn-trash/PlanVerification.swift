@@ -12,10 +12,12 @@ struct PlanVerification {
   let state: PartitionAccess
   let configuration: Configuration
 
-  /// The scan binding, the gate's pass and the gate's rails, re-run from the state.
+  /// The scan binding, the gate's pass and the gate's rails, re-run from the state. `partOf`
+  /// is the whole plan's digest when the stream is a filtered part of it (`digest` being the
+  /// part's): every item must then be one of the plan the gate passed, as it passed it.
   func verifyPlan(
     header: HeaderRecord, end: EndRecord?, errorRecords: Int, candidates: [CandidateRecord],
-    digest: String
+    digest: String, partOf: String? = nil
   ) throws(CairnError) {
     let binding = state.store.binding
     if let refusal = SafetyRails.scanBinding(
@@ -23,13 +25,15 @@ struct PlanVerification {
     {
       throw refusal.error
     }
-    guard let pass = try binding.gatePass(), pass.scan == header.scan, pass.plan == digest else {
+    let named = partOf ?? digest
+    guard let pass = try binding.gatePass(), pass.scan == header.scan, pass.plan == named else {
       throw SafetyRails.Refusal(
         .gatePass,
-        "this plan (\(digest.prefix(12))) is not the one cairn-gate passed for the "
+        "this plan (\(named.prefix(12))) is not the one cairn-gate passed for the "
           + "latest scan", "feed cairn-trash the output of cairn-gate, run just now"
       ).error
     }
+    if partOf != nil { try verifyPart(candidates, of: try binding.passedPlan()) }
     guard let reconciled = try binding.reconciled() else {
       throw SafetyRails.Refusal(
         .scan, "no cairn-reconcile run is recorded for the latest scan",
@@ -44,8 +48,30 @@ struct PlanVerification {
       lastMatched: try state.store.meta.int(.lastMatchedCount),
       settings: SafetyRails.Settings(
         thresholdPercent: settings.thresholdPercent, floor: settings.floor),
-      planDigest: digest, overrideDigest: pass.overrideDigest)
+      planDigest: pass.plan, overrideDigest: pass.overrideDigest)
     if let refusal = SafetyRails.check(inputs) { throw refusal.error }
+  }
+
+  /// A filtered part of a plan: each item must be in the plan the gate passed, with the same
+  /// checksum and bucket. A part can then only trash or restore less than the plan the gate
+  /// showed and its rails passed (the threshold rail is re-run on the part's count, with the
+  /// override the gate accepted for the whole).
+  private func verifyPart(
+    _ candidates: [CandidateRecord], of passed: [String: ScanBinding.Proposal]
+  ) throws(CairnError) {
+    for candidate in candidates {
+      let member = passed[candidate.assetId.lowercased()]
+      guard let member, member.checksum == candidate.checksum,
+        member.bucket == candidate.bucket.rawValue
+      else {
+        throw SafetyRails.Refusal(
+          .planMismatch,
+          "\(candidate.originalFileName ?? candidate.assetId) is not in the plan cairn-gate "
+            + "passed (or not as it passed it); a filtered plan may only leave items out",
+          "filter cairn-gate's output, not a stream made or edited by hand"
+        ).error
+      }
+    }
   }
 
   /// The items the trash stage acts on: the delete, pending and held buckets. (Other buckets

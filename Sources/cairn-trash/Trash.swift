@@ -68,10 +68,16 @@ struct Trash {
     let candidates: [CandidateRecord]
     let digest: String
     let server: ServerIdentity
+    /// When the stream is a filtered part of a plan: the digest of the whole plan its end
+    /// record names (`digest` is then the part's).
+    let partOf: String?
   }
 
   private func readPlan() throws(CairnError) -> PlanInput {
-    let stream = try RecordStream(reader: try input.reader())
+    // A part of the plan (jq between cairn-gate and cairn-trash) can only trash less; what
+    // part of which plan is checked against the state (`PlanVerification`).
+    let stream = try RecordStream(
+      reader: try input.reader(), countRule: .subset(of: [CandidateRecord.recordType]))
     var candidates: [CandidateRecord] = []
     while let line = try stream.next() {
       guard line.type == CandidateRecord.recordType else { continue }
@@ -84,7 +90,9 @@ struct Trash {
       throw refusal.error
     }
     let digest = PlanDigest.of(candidates)
-    if let refusal = SafetyRails.planDigest(stated: stream.end?.plan, computed: digest) {
+    let part = stream.filteredOut[CandidateRecord.recordType] != nil
+    // A whole plan must be the one its end record names; a part is checked item by item.
+    if !part, let refusal = SafetyRails.planDigest(stated: stream.end?.plan, computed: digest) {
       throw refusal.error
     }
     guard let server = stream.header.server else {
@@ -94,7 +102,8 @@ struct Trash {
     }
     return PlanInput(
       header: stream.header, end: stream.end, errorRecords: stream.errors.count,
-      candidates: candidates, digest: digest, server: server)
+      candidates: candidates, digest: digest, server: server,
+      partOf: part ? stream.end?.plan : nil)
   }
 
   /// Connects to the configured server, which must be the one the plan was made for.
@@ -122,7 +131,7 @@ struct Trash {
     let verification = PlanVerification(state: state, configuration: configuration)
     try verification.verifyPlan(
       header: plan.header, end: plan.end, errorRecords: plan.errorRecords,
-      candidates: plan.candidates, digest: plan.digest)
+      candidates: plan.candidates, digest: plan.digest, partOf: plan.partOf)
     return try await verification.checkItems(
       PlanVerification.trashItems(plan.candidates), server: server)
   }

@@ -21,6 +21,28 @@ struct GatePlanTests {
     #expect(plan.digest == PlanDigest.of([c("a", .delete), c("b", .pending)]))
   }
 
+  @Test func theShapedDigestIsTheDigestOfTheStreamReconciledAfterTheExclusions() {
+    var still = c("S", .delete)
+    still.livePhotoVideoId = "V"
+    still.livePhotoVideoChecksum = "sum-V"
+    let video = c("V", .delete)
+    let other = c("O", .delete)
+    let before = [still, video, other, c("P", .pending)]
+    // What cairn-reconcile proposes once the motion video is excluded: no video, and the still
+    // kept for review because its video stays.
+    var kept = still
+    kept.bucket = .pending
+    kept.reason = "live-video-kept"
+    kept.livePhotoVideoKept = true
+    let after = [kept, other, c("P", .pending)]
+    let shaped = GatePlan.shapedDigest(before, exclusions: ["sum-V"])
+    #expect(shaped == GatePlan.shapedDigest(after, exclusions: ["sum-V"]))
+    #expect(shaped == PlanDigest.of(after))
+    #expect(shaped != PlanDigest.of(before))
+    // Approvals do not shape it; another exclusion does.
+    #expect(shaped != GatePlan.shapedDigest(before, exclusions: ["sum-V", "sum-O"]))
+  }
+
   @Test func exclusionsWinOverEverything() {
     let plan = GatePlan(
       candidates: [c("a", .delete), c("b", .pending)], exclusions: ["sum-a", "sum-b"],

@@ -21,10 +21,10 @@ import Testing
     try drain(bytes: Array((lines.joined(separator: "\n") + "\n").utf8))
   }
 
-  private func drain(bytes: [UInt8]) throws -> RecordStream {
+  private func drain(bytes: [UInt8], countRule: CountRule = .exact) throws -> RecordStream {
     let folder = TemporaryDirectory()
     let path = try folder.file("input.ndjson", contents: bytes)
-    let stream = try RecordStream(reader: RecordReader(path: path))
+    let stream = try RecordStream(reader: RecordReader(path: path), countRule: countRule)
     while try stream.next() != nil {}
     return stream
   }
@@ -57,6 +57,60 @@ import Testing
   @Test func aTypeTheEndDoesNotCountIsMalformed() {
     let error = malformed([header, file("a"), error, end(#"{"file":1}"#)])
     #expect(error?.message.contains("counts 0 'error' record(s), but the stream carried 1") == true)
+  }
+
+  @Test func aReaderThatAcceptsPartsTakesFewerOfThoseTypesAndSaysHowManyWereLeftOut() throws {
+    let lines = [header, file("a"), end(#"{"file":3}"#)]
+    let stream = try drain(
+      bytes: Array((lines.joined(separator: "\n") + "\n").utf8), countRule: .subset(of: ["file"]))
+    #expect(stream.filteredOut == ["file": 2])
+    let whole = try drain(
+      bytes: Array(([header, file("a"), end(#"{"file":1}"#)].joined(separator: "\n") + "\n").utf8),
+      countRule: .subset(of: ["file"]))
+    #expect(whole.filteredOut.isEmpty)
+  }
+
+  @Test func aPartNeverHasMoreLinesNorFewerErrorsThanItsEndCounts() {
+    func read(_ lines: [String]) -> CairnError? {
+      let error = #expect(throws: CairnError.self) {
+        try drain(
+          bytes: Array((lines.joined(separator: "\n") + "\n").utf8),
+          countRule: .subset(of: ["file", "error"]))
+      }
+      #expect(error?.status == .malformedInput)
+      return error
+    }
+    let added = read([header, file("a"), file("b"), end(#"{"file":1}"#)])
+    #expect(added?.message.contains("counts 1 'file' record(s), but the stream carried 2") == true)
+    // An error record is never filtered out: a dropped one would hide an incomplete scan.
+    let dropped = read([header, file("a"), end(#"{"error":1,"file":1}"#)])
+    #expect(
+      dropped?.message.contains("counts 1 'error' record(s), but the stream carried 0") == true)
+  }
+
+  @Test(arguments: [
+    (#""errors":-1"#, "errors is -1"),
+    (#""errors":0,"counts":{"files":-4}"#, "counts.files is -4"),
+    (#""errors":0,"records":{"file":-1}"#, "records.file is -1"),
+    (#""errors":0,"records":{"file":1,"header":1}"#, "records.header is 1"),
+    (
+      #""errors":0,"roots":[{"path":"/p","complete":true,"files":-1}]"#,
+      "root /p holds -1 files"
+    ),
+  ])
+  func anEndWithImpossibleStatisticsIsMalformed(_ field: String, _ said: String) {
+    var end = #"{"type":"end","tool":"cairn-hash","complete":true,"# + field
+    if !field.contains("records") { end += #","records":{"file":1}"# }
+    end += "}"
+    for rule in [CountRule.exact, .subset(of: ["file"])] {
+      let error = #expect(throws: CairnError.self) {
+        try drain(
+          bytes: Array(([header, file("a"), end].joined(separator: "\n") + "\n").utf8),
+          countRule: rule)
+      }
+      #expect(error?.status == .malformedInput)
+      #expect(error?.description.contains(":3: the end record is impossible: \(said)") == true)
+    }
   }
 
   @Test func anEndWithoutCountsIsMalformed() {

@@ -95,6 +95,36 @@ struct ReviewPageBrowserTests {
     #expect(page.pageRequests == [])
   }
 
+  @Test func theOverrideBoxIsOfferedOnlyWhenTheThresholdRefused() {
+    var input = fixture.input
+    #expect(!ReviewPage.html(input).contains(#"id="override""#))
+    input.refusal = "refused by the threshold rail: 8 candidates are 80.0% of 10 matched assets"
+    input.overThreshold = true
+    let page = ReviewPage.html(input)
+    // Offered, never ticked for the person.
+    #expect(page.contains(#"<input type="checkbox" id="override">"#))
+    #expect(page.contains("--override-threshold"))
+  }
+
+  @Test func theOverrideBoxAddsTheOverrideWithThePagesDigest() async throws {
+    let dir = TemporaryDirectory("cairn-review-override")
+    let path = dir.path + "/review.html"
+    var input = fixture.input
+    input.refusal = "refused by the threshold rail"
+    input.overThreshold = true
+    try ReviewPage.html(input).write(toFile: path, atomically: true, encoding: .utf8)
+    let digest = PlanDigest.of(fixture.candidates)
+    let page = try await HeadlessBrowser.render(
+      path, fragment: "exclude=\(fixture.ids[0])&override=yes")
+    let command = try #require(page.dom.firstMatch(of: /<pre id="command">([^<]*)<\/pre>/)?.1)
+    #expect(
+      command
+        == "cairn-gate --plan \(digest) --override-threshold \(digest) --exclude \(fixture.ids[0])")
+    let untouched = try await HeadlessBrowser.render(path, fragment: "exclude=\(fixture.ids[0])")
+    let plain = try #require(untouched.dom.firstMatch(of: /<pre id="command">([^<]*)<\/pre>/)?.1)
+    #expect(plain == "cairn-gate --plan \(digest) --exclude \(fixture.ids[0])")
+  }
+
   /// The net-log check can fail: a page that loads an image over HTTP is caught.
   @Test func aPageThatFetchesIsCaught() async throws {
     let dir = TemporaryDirectory("cairn-review-probe")

@@ -54,6 +54,40 @@ struct ScanBindingTests {
     }
   }
 
+  @Test func thePassedPlansItemsAreKeptForTheLatestScanOnly() throws {
+    let fixture = StoreFixture()
+    let store = try fixture.open()
+    defer { store.close() }
+    let scan = try recordedLibrary(store)
+    try store.binding.recordGatePass(
+      .init(scan: scan, plan: "p", overrideDigest: nil),
+      members: [candidate("ID-C", "C"), candidate("ID-D", "D", .pending)])
+    let passed = try store.binding.passedPlan()
+    #expect(passed.keys.sorted() == ["id-c", "id-d"])
+    #expect(passed["id-d"]?.bucket == "pending" && passed["id-d"]?.checksum == "D")
+    // A new pass replaces the items; a new scan voids them.
+    try store.binding.recordGatePass(
+      .init(scan: scan, plan: "q", overrideDigest: nil), members: [candidate("ID-C", "C")])
+    #expect(try store.binding.passedPlan().keys.sorted() == ["id-c"])
+    try store.recordScan([file("/lib/a", "A", inode: 1)], completeRoots: ["/lib"], at: t0 + 3 * day)
+    #expect(try store.binding.passedPlan().isEmpty)
+  }
+
+  @Test func aShapedPlanIsRememberedForTheNewestPagesOnly() throws {
+    let fixture = StoreFixture()
+    let store = try fixture.open()
+    defer { store.close() }
+    try store.planShapes.record(reviewed: "page", shaped: "one", at: t0)
+    try store.planShapes.record(reviewed: "page", shaped: "two", at: t0 + 1)
+    #expect(try store.planShapes.shaped("page") == "two")
+    #expect(try store.planShapes.shaped("other") == nil)
+    for n in 0..<PlanShapeStore.kept {
+      try store.planShapes.record(reviewed: "later-\(n)", shaped: "s", at: t0 + 10 + Double(n))
+    }
+    #expect(try store.planShapes.shaped("page") == nil)
+    #expect(try store.planShapes.shaped("later-0") == "s")
+  }
+
   @Test func theCheckPassesOnlyProposedObservedGoneAndApprovedItems() throws {
     let fixture = StoreFixture()
     let store = try fixture.open()

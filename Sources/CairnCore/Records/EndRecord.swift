@@ -133,3 +133,31 @@ package struct RootStatus: Sendable, Equatable {
     if !outOfScope.isEmpty { w.objects("outOfScope", outOfScope) { $1.write(to: &$0) } }
   }
 }
+
+extension EndRecord {
+  /// What makes this end record's statistics impossible, in words, or nil when they can be:
+  /// a negative count anywhere, a count of records no stream carries between its header and
+  /// its end (`header`, `end`, `abort`), or a root holding a negative number of files.
+  /// Such a record was not written by cairn, and no count in it can be trusted.
+  package var impossibleStatistic: String? {
+    if errors < 0 { return "errors is \(errors)" }
+    for (name, value) in counts.sorted(by: { $0.key < $1.key }) where value < 0 {
+      return "counts.\(name) is \(value)"
+    }
+    for (type, value) in (records ?? [:]).sorted(by: { $0.key < $1.key }) {
+      if value < 0 { return "records.\(type) is \(value)" }
+      if Self.uncounted.contains(type) && value != 0 {
+        return "records.\(type) is \(value), but \(type) records are never counted"
+      }
+    }
+    if let root = roots.first(where: { $0.files < 0 }) {
+      return "root \(root.path) holds \(root.files) files"
+    }
+    return nil
+  }
+
+  /// Record types a stream never counts: its frame, and the abort that replaces its end.
+  private static let uncounted: Set<String> = [
+    HeaderRecord.recordType, EndRecord.recordType, AbortRecord.recordType,
+  ]
+}

@@ -60,6 +60,19 @@ package struct GatePlan: Sendable {
     digest = PlanDigest.of(toTrash + toRestore)
   }
 
+  /// The digest of `candidates` as `exclusions` leave them, before any approval: every
+  /// candidate not excluded, in the bucket the gate puts it in. A stream reconciled after the
+  /// exclusions were stored has this digest too (`cairn-reconcile` no longer proposes an
+  /// excluded checksum, and keeps the still of an excluded motion video for review, as
+  /// `keepExcludedVideo` does here), which is how a review page's plan is recognised once the
+  /// person's own exclusions have shaped it.
+  package static func shapedDigest(_ candidates: [CandidateRecord], exclusions: Set<String>)
+    -> String
+  {
+    let plan = GatePlan(candidates: candidates, exclusions: exclusions, approvals: [])
+    return PlanDigest.of(plan.toTrash + plan.pending + plan.held + plan.toRestore)
+  }
+
   /// A Live Photo still whose motion video was excluded since the stream was made (by this
   /// very gate, say) keeps its video and waits for a person, as the engine would have decided.
   static func keepExcludedVideo(_ candidate: inout CandidateRecord, _ exclusions: Set<String>) {

@@ -3,11 +3,17 @@
 /// Stages read their input through this so every one of them enforces the same rules
 /// (`cairn-records(5)`): no header or a newer schema is malformed input; records after the
 /// end, or a second header, are malformed; the end record's per-type counts must be those of
-/// the records read; a missing end means the stream was cut short; an `abort` record anywhere
-/// stops the stage with the failed stage's status.
+/// the records read (`CountRule`); a missing end means the stream was cut short; an `abort`
+/// record anywhere stops the stage with the failed stage's status.
 package final class RecordStream {
   package let reader: RecordReader
   package let header: HeaderRecord
+  /// How this reader compares the end record's counts with what it read.
+  package let countRule: CountRule
+  /// Records of each type the end record counts but the stream did not carry: the lines a
+  /// filter between stages dropped (only types the count rule allows fewer of). Known once the
+  /// end record is read.
+  package private(set) var filteredOut: [String: Int] = [:]
   package private(set) var end: EndRecord?
   /// The `error` records seen so far, in order.
   package private(set) var errors: [ErrorRecord] = []
@@ -15,9 +21,11 @@ package final class RecordStream {
   /// The records read so far by type, header and end left out.
   private var tally = RecordTally()
 
-  /// Reads and checks the header.
-  package init(reader: RecordReader) throws(CairnError) {
+  /// Reads and checks the header. `countRule` says which record types this reader accepts
+  /// fewer of than the end record counts; by default every count must be exact.
+  package init(reader: RecordReader, countRule: CountRule = .exact) throws(CairnError) {
     self.reader = reader
+    self.countRule = countRule
     let first: InputLine?
     do {
       first = try reader.next()
@@ -118,6 +126,7 @@ package final class RecordStream {
 
   /// The end record must count, type by type, the records this stream carried: a line lost
   /// on the way (a filter in a script) or added would otherwise read as a file that is gone.
+  /// Only where the count rule allows it may the stream carry fewer; never more.
   private func checkCounts(_ end: EndRecord, at location: String) throws(CairnError) {
     guard let stated = end.records else {
       throw CairnError(
@@ -125,10 +134,17 @@ package final class RecordStream {
         "the end record has no 'records' counts (a stream older than schema \(Schema.current)? "
           + "make it again with this cairn)", at: location)
     }
+    if let impossible = end.impossibleStatistic {
+      throw CairnError(.malformedInput, "the end record is impossible: \(impossible)", at: location)
+    }
     let read = tally.counts
     for type in Set(stated.keys).union(read.keys).sorted() {
       let says = stated[type] ?? 0
       let found = read[type] ?? 0
+      if found < says && countRule.allowsFewer(type) {
+        filteredOut[type] = says - found
+        continue
+      }
       guard says == found else {
         throw CairnError(
           .malformedInput,

@@ -16,6 +16,8 @@ struct ReviewWriter {
     var candidates: [CandidateRecord]
     var header: HeaderRecord
     var refusal: String?
+    /// The threshold rail refused: the page offers the override.
+    var overThreshold = false
   }
 
   func write(_ gate: Plan, _ configuration: Configuration) async throws(CairnError) {
@@ -39,7 +41,8 @@ struct ReviewWriter {
     let input = ReviewInput(
       plan: gate.plan, streamDigest: PlanDigest.of(gate.candidates),
       webBase: gate.header.server.flatMap { HTMLText.webBase(apiBase: $0.url) },
-      refusal: gate.refusal, thumbnails: thumbnails, notes: notes)
+      refusal: gate.refusal, overThreshold: gate.overThreshold, thumbnails: thumbnails,
+      notes: notes)
     do {
       try Data(ReviewPage.html(input).utf8).write(
         to: URL(fileURLWithPath: path), options: .atomic)
