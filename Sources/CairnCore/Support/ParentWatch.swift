@@ -39,7 +39,7 @@ package enum ParentWatch {
     #if os(Linux)
       if cairn_die_with_parent(SIGKILL) != 0 {
         Diagnostics.warning(
-          "cannot tie this run to \(parent)'s: \(String(cString: strerror(errno)))")
+          "cannot watch the parent process \(parent): \(String(cString: strerror(errno)))")
       }
     #elseif canImport(Darwin)
       let queue = kqueue()
@@ -52,15 +52,15 @@ package enum ParentWatch {
       let thread = Thread {
         var event = kevent()
         while kevent(queue, nil, 0, &event, 1, nil) < 0 && errno == EINTR {}
-        endNow()
+        ParentWatch.endNow()
       }
       thread.name = "parent watch"
       thread.start()
     #endif
   }
 
-  /// Ends the process as the parent's death would have ended it with the pipeline's signal:
-  /// nothing to tidy (a listing keeps no state but its caches, committed in transactions).
+  /// Ends the process at once, as the kernel's SIGKILL would: nothing to tidy (a listing keeps
+  /// no state but its caches, committed in transactions).
   private static func endNow() -> Never {
     kill(getpid(), SIGKILL)
     _exit(Int32(ExitStatus.interrupted.rawValue))
