@@ -59,10 +59,12 @@ struct PlanVerification {
   private func verifyPart(
     _ candidates: [CandidateRecord], of passed: [String: ScanBinding.Proposal]
   ) throws(CairnError) {
+    var seen: Set<String> = []
     for candidate in candidates {
       let member = passed[candidate.assetId.lowercased()]
+      // A filter only leaves lines out: an item twice was not filtered, it was written.
       guard let member, member.checksum == candidate.checksum,
-        member.bucket == candidate.bucket.rawValue
+        member.bucket == candidate.bucket.rawValue, seen.insert(member.assetId).inserted
       else {
         throw SafetyRails.Refusal(
           .planMismatch,

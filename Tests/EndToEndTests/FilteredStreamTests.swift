@@ -68,6 +68,26 @@ struct FilteredStreamTests {
     #expect(world.trashed == Set(world.names.prefix(2)))
   }
 
+  @Test func aFilteredRunTagsOnlyThatPart() async throws {
+    let world = try await Self.threeGone()
+    defer { Task { await world.stop() } }
+    let run = try await world.shell(
+      "\(world.reconcile) | cairn-gate -q | setsid cairn-trash --yes > run.ndjson")
+    #expect(run.status == 0, "\(run.stderr)")
+    world.server.log.clear()
+    let one = world.names[0]
+    let tag = try await world.shell(
+      "jq -c 'select(.type != \"result\" or .originalFileName == \"\(one)\")' run.ndjson "
+        + "| cairn-tag --add kept-for-later")
+    #expect(tag.status == 0, "\(tag.stderr)")
+    let tagged = world.server.log.mutating.filter { $0.path == "/api/tags/assets" }
+    #expect(tagged.count == 1)
+    let body = tagged.first?.body ?? ""
+    #expect(body.contains(world.ids[one]!))
+    #expect(
+      !body.contains(world.ids[world.names[1]]!) && !body.contains(world.ids[world.names[2]]!))
+  }
+
   @Test func aFileLineDroppedBeforeReconcileIsStillMalformedAndTrashesNothing() async throws {
     let world = try await Self.threeGone()
     defer { Task { await world.stop() } }

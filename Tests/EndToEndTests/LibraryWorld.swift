@@ -17,12 +17,26 @@ final class LibraryWorld: @unchecked Sendable {
 
   static func bytes(_ name: String) -> [UInt8] { Array("cairn world bytes of \(name)\n".utf8) }
 
-  init(photos: Int) async throws {
-    names = (1...photos).map { String(format: "IMG_%04d.JPG", $0) }
+  /// `photos` plain photos, and for each of `livePhotos` a Live Photo: `NAME.HEIC` and its
+  /// motion video `NAME.MOV` in the library, a still and its hidden video on the server.
+  init(photos: Int, livePhotos: [String] = []) async throws {
+    let plain = (1...photos).map { String(format: "IMG_%04d.JPG", $0) }
+    names = plain + livePhotos.flatMap { ["\($0).HEIC", "\($0).MOV"] }
     var scenario = Scenario(version: .v3_1)
     let (me, _) = scenario.addUser(email: "me@example.com", keySecret: ActFixture.secret)
     var ids: [String: String] = [:]
-    for name in names {
+    for base in livePhotos {
+      let video = Scenario.Asset(
+        ownerId: me.id, checksum: Scenario.checksum(of: Self.bytes("\(base).MOV")),
+        originalFileName: "\(base).MOV", type: .video, visibility: .hidden, durationMs: 2500)
+      let still = Scenario.Asset(
+        ownerId: me.id, checksum: Scenario.checksum(of: Self.bytes("\(base).HEIC")),
+        originalFileName: "\(base).HEIC", livePhotoVideoId: video.id)
+      scenario.assets += [video, still]
+      ids["\(base).MOV"] = video.id
+      ids["\(base).HEIC"] = still.id
+    }
+    for name in plain {
       ids[name] =
         scenario.addAsset(
           owner: me, fileName: name, checksum: Scenario.checksum(of: Self.bytes(name))

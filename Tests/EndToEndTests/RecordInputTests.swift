@@ -28,10 +28,11 @@ struct RecordInputTests {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
     let valid = try f.reconcileStream([f.candidate(f.photos[0])])
-    // A lost line: malformed, so each stage names where it read it and changes nothing.
+    // An added line: malformed for every stage (a lost candidate line is a part some stages
+    // take), so each stage names where it read it and changes nothing.
     let lines = valid.split(separator: "\n").map(String.init)
     let spoilt = try f.write(
-      "spoilt.ndjson", ([lines[0]] + lines.dropFirst(2)).joined(separator: "\n") + "\n")
+      "spoilt.ndjson", ([lines[0], lines[1]] + lines.dropFirst()).joined(separator: "\n") + "\n")
     for stage in MalformedStreamTests.stages {
       let named = try await f.shell("timeout 30 \(stage) '\(spoilt)' < /dev/ptmx")
       #expect(named.status == 65, "\(stage) FILE: \(named.stderr)")

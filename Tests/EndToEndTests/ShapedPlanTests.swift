@@ -55,6 +55,26 @@ struct ShapedPlanTests {
     #expect(world.trashed == Set(world.names.prefix(2)))
   }
 
+  @Test func excludingALivePhotosVideoOnThePageKeepsTheCommandBound() async throws {
+    let world = try await LibraryWorld(photos: 8, livePhotos: ["IMG_LIVE"])
+    defer { Task { await world.stop() } }
+    #expect(try await world.seed().status == 0)
+    for name in ["IMG_0001.JPG", "IMG_LIVE.HEIC", "IMG_LIVE.MOV"] { try world.delete(name) }
+    let (review, digest) = try await Self.reviewDigest(
+      world, page: world.dir.path + "/review.html")
+    #expect(review.status == 0, "\(review.stderr)")
+    // Keep the motion video: cairn-reconcile then proposes the still alone, for review.
+    let command = "cairn-gate --plan \(digest) --exclude \(world.ids["IMG_LIVE.MOV"]!)"
+    for trash in ["setsid cairn-trash --yes", "setsid cairn-trash --dry-run"] {
+      let run = try await world.shell("\(world.reconcile) | \(command) | \(trash)")
+      #expect(run.status == 0, "\(run.stderr)")
+    }
+    let real = try await world.shell(
+      "\(world.reconcile) | \(command) | setsid cairn-trash --yes")
+    #expect(real.status == 0, "\(real.stderr)")
+    #expect(world.trashed == ["IMG_0001.JPG"])
+  }
+
   @Test func aThresholdRefusalIsOverriddenByTheCommandThePageBuilds() async throws {
     let world = try await LibraryWorld(photos: 12)
     world.extra["CAIRN_FLOOR"] = "3"
