@@ -135,12 +135,12 @@ import Testing
     let lib = AdversarialLibrary()
     try await lib.start()
     defer { Task { await lib.stop() } }
-    func check(_ keyFile: String) async throws -> ToolResult {
+    func check(_ keyFile: String, as runner: String = "") async throws -> ToolResult {
       var environment = lib.dir.isolatedEnvironment([
         "IMMICH_URL": lib.apiBase, "IMMICH_API_KEY_FILE": keyFile, "CAIRN_HTTP_ATTEMPTS": "1",
       ])
       environment["IMMICH_API_KEY"] = nil
-      return try await lib.shell("cairn-fetch --check", environment: environment)
+      return try await lib.shell(runner + "cairn-fetch --check", environment: environment)
     }
     let missing = try await check(lib.path("secrets/none"))
     #expect(missing.status == 78)
@@ -160,6 +160,22 @@ import Testing
     #expect(unreadable.status == 78)
     #expect(unreadable.stderr.contains("the API key file is not a regular file"))
 
+    // A key file its reader may not open: root may open any, so as root the tool runs as
+    // nobody (the folders on the way only let it pass).
+    let locked = try lib.dir.privateFile("secrets/locked", AdversarialLibrary.secret + "\n")
+    var runner = ""
+    if getuid() == 0 {
+      for folder in [lib.dir.path, lib.path("secrets")] {
+        try FileManager.default.setAttributes([.posixPermissions: 0o711], ofItemAtPath: folder)
+      }
+      runner = "setpriv --reuid 65534 --regid 65534 --clear-groups "
+    } else {
+      try FileManager.default.setAttributes([.posixPermissions: 0o200], ofItemAtPath: locked)
+    }
+    let denied = try await check(locked, as: runner)
+    #expect(denied.status == 78, "\(denied.stderr)")
+    #expect(denied.stderr.contains("\(locked): cannot read the API key file: Permission denied"))
+
     let good = try lib.dir.privateFile("secrets/good", AdversarialLibrary.secret + "\n")
     let accepted = try await check(good)
     #expect(accepted.status == 0, "\(accepted.stderr)")
@@ -167,7 +183,7 @@ import Testing
       accepted.stderr.contains(
         "key from the key file \(good) (IMMICH_API_KEY_FILE from environment)"))
     #expect(accepted.stderr.contains("API key accepted"))
-    for output in [missing, openResult, unreadable, accepted] {
+    for output in [missing, openResult, unreadable, denied, accepted] {
       #expect(!output.stdout.contains(AdversarialLibrary.secret))
       #expect(!output.stderr.contains(AdversarialLibrary.secret))
     }
