@@ -108,6 +108,10 @@ status=0
 t1=$(now)
 real=$(seconds "$t0" "$t1")
 real_requests=$(requests)
+breakdown=$(curl -s "$base/__testserver/requests" | python3 -c '
+import collections, json, sys
+count = collections.Counter(r["method"] + " " + r["path"].split("/api/")[-1] for r in json.load(sys.stdin))
+print(", ".join("%d %s" % (n, k) for k, n in sorted(count.items(), key=lambda kv: -kv[1])))')
 cpu=$(python3 -c 'import sys; u, s = open(sys.argv[1]).read().split()[-2:]; print("%.2f" % (float(u) + float(s)))' "$out/cpu")
 restored=$(grep -c '"action":"restored"' "$out/results.ndjson" || true)
 failed=$(grep -c '"action":"failed"' "$out/results.ndjson" || true)
@@ -117,4 +121,5 @@ per=$(python3 -c 'import sys; print("%.1f" % (float(sys.argv[1]) * 1000 / int(sy
 echo "cairn-restore, a run of $n assets, one purged"
 echo "  baseline (curl: restore batches):  ${baseline} s, $baseline_requests requests"
 echo "  cairn-restore (exit $status):             ${real} s, ${cpu} s CPU, $real_requests requests ($per per 1,000), $restored restored, $failed failed"
+echo "  requests by route:                 $breakdown"
 echo "  ratio cairn-restore / baseline:    $ratio"

@@ -28,15 +28,19 @@ struct JournalView {
       if contents.tornTail {
         Diagnostics.warning("the last line was cut short by a crash; it is ignored", at: path)
       }
+      let ledger = try FateStore.ledger(inPartitionFolder: servers + "/" + partition)
+      // In trash: still in cairn's trash, as far as cairn has seen the server.
+      var inCairnTrash: [String: Int] = [:]
+      for (_, run) in ledger.cairnsTrash(contents.runs) { inCairnTrash[run, default: 0] += 1 }
       for run in contents.runs where !run.reviewedOnly {
         if let wanted = showRun {
           guard run.runID == wanted else { continue }
           found = true
-          let ledger = try FateStore.ledger(inPartitionFolder: servers + "/" + partition)
           show(run, later: contents.runs, ledger: ledger, table: table, writer: writer)
         } else {
           found = true
-          let record = RunRecord(journal: run)
+          var record = RunRecord(journal: run)
+          record.inTrash = inCairnTrash[run.runID] ?? 0
           if table {
             print(
               "\(run.runID)  \(partition)  planned \(record.assets), in trash \(record.inTrash), "
