@@ -182,11 +182,22 @@ extension LibraryScan {
       progress.bytes = summary.bytes
     }
 
+    /// The root's own files and those of the roots nested in it, which their own walks listed:
+    /// all are under it, and an outer root holding only an inner one is not empty.
+    private func filesUnder(_ index: Int) -> Int {
+      let prefix = roots[index].path == "/" ? "/" : roots[index].path + "/"
+      var files = rootFiles[index]
+      for (other, root) in roots.enumerated() where other != index && root.path.hasPrefix(prefix) {
+        files += rootFiles[other]
+      }
+      return files
+    }
+
     private func rootStatus(
       _ index: Int, _ root: ScanRoot, _ outcome: LibraryWalker.RootOutcome
     ) -> RootStatus {
       var status = RootStatus(
-        path: root.path, complete: true, files: rootFiles[index],
+        path: root.path, complete: true, files: filesUnder(index),
         outOfScope: rootAbsences[index].map {
           RootStatus.OutOfScope(path: $0.path, problem: $0.kind.rawValue, files: $0.files)
         })
@@ -201,7 +212,7 @@ extension LibraryScan {
         if rootErrors[index] > 0 {
           status.complete = false
           status.problem = "unreadable"
-        } else if rootFiles[index] == 0 {
+        } else if status.files == 0 {
           status.problem = "empty"
           // A listed file that isn't media is simply not part of the library; an empty folder
           // may be an unmounted volume, which the user should hear about.

@@ -74,7 +74,8 @@ struct CairnHash: CairnCommand {
     name: .customLong("forget-mounts"),
     help: """
       Accept every volume away or replaced under each PATH, as --accept-lost-mount does for \
-      one, with the same statement and question. Scans nothing.
+      one: their photos that are nowhere else become candidates for Immich's trash. Says so \
+      and asks first, unless --yes. Scans nothing.
       """)
   var forgetMounts = false
 

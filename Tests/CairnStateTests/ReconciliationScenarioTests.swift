@@ -328,7 +328,49 @@ let scenarios: [Scenario] = [
       }(),
     ],
     assets: [asset("x1", "X"), asset("y1", "Y")], expected: ["y1": .delete]),
+  Scenario(
+    name: "a volume away: its photos, and a copy of one deleted elsewhere meanwhile, stay",
+    runs: [
+      scan(
+        day: 0,
+        [
+          ("a.jpg", "A", 1), ("b.jpg", "B", 2), ("c.jpg", "X", 5), ("Card/x.jpg", "X", 3),
+          ("Card/y.jpg", "Y", 4),
+        ]),
+      away(scan(day: 1, [("a.jpg", "A", 1), ("c.jpg", "X", 5)]), "Card"),
+      away(scan(day: 2, [("a.jpg", "A", 1)]), "Card"),
+    ],
+    assets: [asset("a1", "A"), asset("b1", "B"), asset("x1", "X"), asset("y1", "Y")],
+    expected: ["b1": .delete]),
+  Scenario(
+    name: "a volume back after being away: nothing of it was judged meanwhile",
+    runs: [
+      scan(day: 0, [("a.jpg", "A", 1), ("Card/x.jpg", "X", 3), ("Card/y.jpg", "Y", 4)]),
+      away(scan(day: 1, [("a.jpg", "A", 1)]), "Card"),
+      scan(day: 2, [("a.jpg", "A", 1), ("Card/x.jpg", "X", 3)]),
+    ],
+    assets: [asset("a1", "A"), asset("x1", "X"), asset("y1", "Y")], expected: ["y1": .delete]),
 ]
+
+/// `run` with the folder `relative` under its root out of scope, as cairn-hash reports a
+/// volume away.
+func away(_ run: Run, _ relative: String) -> Run {
+  var run = run
+  run.roots[0].outOfScope = [
+    RootStatus.OutOfScope(
+      path: run.roots[0].path + "/" + relative, problem: "volume away", files: 2)
+  ]
+  return run
+}
+
+/// How cairn-observe and cairn-reconcile record a run's roots (see `ScanInput`).
+func recorded(_ run: Run) -> (complete: Set<String>, scoped: Set<String>) {
+  let judged = run.roots.filter { $0.complete && $0.problem == nil }
+  return (
+    Set(judged.filter { $0.outOfScope.isEmpty }.map(\.path)),
+    Set(judged.filter { !$0.outOfScope.isEmpty }.map(\.path))
+  )
+}
 
 @Suite struct ReconciliationScenarioTests {
   @Test(arguments: scenarios)
@@ -339,8 +381,8 @@ let scenarios: [Scenario] = [
     var output: ReconciliationOutput?
     for run in scenario.runs {
       let now = t0 + run.day * day
-      let complete = Set(run.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
-      try store.recordScan(run.files, completeRoots: complete, at: now)
+      let (complete, scoped) = recorded(run)
+      try store.recordScan(run.files, completeRoots: complete, scopedRoots: scoped, at: now)
       try store.signals.union(
         run.trashed.map { DeletionConfirmation(checksum: $0, confirmedAt: now, source: "folder") })
       output = try store.reconcile(
@@ -368,8 +410,8 @@ let scenarios: [Scenario] = [
     // reuses what the recording found).
     for justRecorded in [false, true] {
       if justRecorded {
-        let complete = Set(run.roots.filter { $0.complete && $0.problem == nil }.map(\.path))
-        try store.recordScan(run.files, completeRoots: complete, at: now)
+        let (complete, scoped) = recorded(run)
+        try store.recordScan(run.files, completeRoots: complete, scopedRoots: scoped, at: now)
       }
       let lean = try store.reconciliationInput(
         files: run.files, roots: run.roots, assets: PlainListing(scenario.assets),

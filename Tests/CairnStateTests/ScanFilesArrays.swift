@@ -10,10 +10,12 @@ import Foundation
 extension PartitionStore {
   @discardableResult
   func recordScan(
-    _ files: [ScannedFile], completeRoots: Set<String>, at now: Date,
-    preloaded: ScanSnapshotPreload? = nil
+    _ files: [ScannedFile], completeRoots: Set<String>, scopedRoots: Set<String> = [],
+    at now: Date, preloaded: ScanSnapshotPreload? = nil
   ) throws(CairnError) -> ScanRecordingSummary {
-    try recordScan(ScanFiles(files), completeRoots: completeRoots, at: now, preloaded: preloaded)
+    try recordScan(
+      ScanFiles(files), completeRoots: completeRoots, scopedRoots: scopedRoots, at: now,
+      preloaded: preloaded)
   }
 
   func reconcile(
