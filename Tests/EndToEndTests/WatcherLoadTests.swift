@@ -136,6 +136,7 @@ struct WatcherLoadTests {
     #expect(try await watcher.stop() == 0)
     let after = try await status()
     #expect(after.stdout.hasPrefix("watcher: not running\nlast ran: pid \(watcher.pid)"))
+    #expect(after.stdout.contains("stopped on a signal"))
     #expect(try await status().status == 0)
     // With folders it is a usage error: the status is the partition's, not a root's.
     let usage = try await ToolRunner.runDetached(
