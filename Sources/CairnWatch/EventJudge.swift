@@ -216,6 +216,30 @@ package struct EventJudge: Sendable {
     }
   }
 
+  /// A file or folder a walk found in a folder the watcher had only just begun to watch: the
+  /// other half of a move whose `IN_MOVED_TO` came before the watch did
+  /// (`mkdir 2025 && mv a.jpg 2025/`) is a rename, not a move out.
+  package mutating func walked(
+    into folder: FolderID, name: String, file: FileStamp? = nil, folderID: FolderID? = nil
+  ) -> [Decision] {
+    guard !moves.isEmpty else { return [] }
+    for (cookie, (move, _)) in moves {
+      switch move {
+      case .file(let from, _, let path, let known):
+        guard let file, let known, known.inode == file.inode, from.device == file.device else {
+          continue
+        }
+        moves[cookie] = nil
+        return [.renamed(from: path, to: tree.path(of: folder, name: name) ?? name)]
+      case .folder(let id, let path):
+        guard id == folderID else { continue }
+        moves[cookie] = nil
+        return [.renamed(from: path, to: tree.path(of: folder, name: name) ?? name)]
+      }
+    }
+    return []
+  }
+
   /// Moves whose other half did not come within the window left every root.
   package mutating func expireMoves(now: Date) -> [Decision] {
     var decisions: [Decision] = []

@@ -122,8 +122,9 @@ package final class Watcher {
       pending[index] = PendingCatchUp(first: now, last: now, events: 1)
       catchUp(index, announce: false)
     }
-    report()
+    // Recorded before it says it is watching: whatever reads the log then finds the start.
     flush(force: true)
+    report()
     while !StopSignal.requested {
       let events = source.next(milliseconds: 100)
       if !events.isEmpty { activity.lastEventAt = Date() }
@@ -361,7 +362,9 @@ package final class Watcher {
     let id = FolderID(
       device: UInt64(truncatingIfNeeded: info.st_dev),
       inode: UInt64(truncatingIfNeeded: info.st_ino))
+    let moved = judge.walked(into: parent, name: name, folderID: id)
     judge.updateTree { $0.addFolder(id, parent: parent, name: name) }
+    for decision in moved { apply(decision) }
     guard watch(path, id: id, root: root) else { return }
     walkContents(path, id: id, root: root)
   }
@@ -405,6 +408,7 @@ package final class Watcher {
               name, in: id,
               FolderTree.File(inode: stamp.inode, changeNanoseconds: stamp.changeNanoseconds))
           }
+          for decision in judge.walked(into: id, name: name, file: stamp) { apply(decision) }
         }
         continue
       }

@@ -40,8 +40,14 @@ enum WatchStatus {
       lines.append("watcher: not running")
     }
     if let activity {
-      let when = pid == nil ? "last ran" : "started"
-      lines.append("\(when): pid \(activity.pid), \(activity.startedAt.iso8601)")
+      if pid == nil {
+        // A watcher that did not stop on a signal was killed, or its machine went down.
+        let end = activity.stopping ? "stopped on a signal" : "ended without stopping cleanly"
+        lines.append(
+          "last ran: pid \(activity.pid), started \(activity.startedAt.iso8601), \(end)")
+      } else {
+        lines.append("started: pid \(activity.pid), \(activity.startedAt.iso8601)")
+      }
       lines.append("roots: " + activity.roots.joined(separator: ", "))
       lines.append("last event: " + (activity.lastEventAt?.iso8601 ?? "none yet"))
       lines.append(

@@ -54,6 +54,31 @@ import Testing
     #expect(candidate?.eligibleAt == confirmedAt.addingTimeInterval(Double(days) * 86_400))
   }
 
+  /// A deletion the watcher saw never waits longer than one nobody saw: trusting mode trashes
+  /// both at once; strict mode holds it for its quarantine where one nobody saw is pending.
+  /// A trash's signal keeps its quarantine in both.
+  @Test(arguments: [Strictness.trusting, .strict])
+  func aDeletionTheWatcherSawWaitsNoLongerThanOneNobodySaw(strictness: Strictness) throws {
+    let input = ReconciliationInput(
+      scan: PlainScan(), roots: [RootStatus(path: "/lib", complete: true, files: 1)],
+      observed: ["W": observed("W"), "T": observed("T"), "U": observed("U")],
+      confirmations: [
+        "W": DeletionConfirmation(checksum: "W", confirmedAt: now, source: "watcher"),
+        "T": DeletionConfirmation(checksum: "T", confirmedAt: now, source: "freedesktop"),
+      ],
+      assets: PlainListing([asset("w", "W"), asset("t", "T"), asset("u", "U")]),
+      settings: ReconciliationSettings(strictness: strictness), now: now)
+    let buckets = Dictionary(
+      uniqueKeysWithValues: try ReconciliationEngine.reconcile(input).candidates.map {
+        ($0.assetId, $0.bucket)
+      })
+    if strictness == .trusting {
+      #expect(buckets == ["w": .delete, "t": .held, "u": .delete])
+    } else {
+      #expect(buckets == ["w": .held, "t": .held, "u": .pending])
+    }
+  }
+
   /// The store passes only the checksums absent from the scan, with the total: the engine
   /// must decide and count exactly as with every entry.
   @Test func onlyAbsentEntriesWithACountDecideAsTheWholeStore() throws {

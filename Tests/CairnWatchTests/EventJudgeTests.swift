@@ -63,6 +63,25 @@ struct EventJudgeTests {
     #expect(judge.tree.file("c.jpg", in: Self.album) == .init(inode: 100, changeNanoseconds: 5))
   }
 
+  @Test func aMoveIntoAFolderWatchedTooLateIsARenameFoundByTheWalk() {
+    // `mkdir 2025 && mv a.jpg 2025/`: the move lands before 2025 is watched, so only the
+    // walk of 2025 finds the other half, by its inode.
+    var judge = Self.judge()
+    _ = judge.judge(Self.entry(.movedFrom, Self.root, "a.jpg", cookie: 7), at: Self.t0)
+    let year = FolderID(device: 1, inode: 12)
+    judge.updateTree { $0.addFolder(year, parent: Self.root, name: "2025") }
+    #expect(
+      judge.walked(
+        into: year, name: "a.jpg", file: FileStamp(device: 1, inode: 999, changeNanoseconds: 5)
+      ).isEmpty)
+    #expect(
+      judge.walked(
+        into: year, name: "a.jpg", file: FileStamp(device: 1, inode: 100, changeNanoseconds: 7))
+        == [.renamed(from: "/lib/a.jpg", to: "/lib/2025/a.jpg")])
+    #expect(judge.expireMoves(now: after(5)).isEmpty)
+    #expect(judge.settled(now: after(5)).isEmpty)
+  }
+
   @Test func aMoveWithNoOtherHalfIsAMoveOutDatedWhenItHappened() {
     var judge = Self.judge()
     _ = judge.judge(Self.entry(.movedFrom, Self.root, "a.jpg", cookie: 7), at: Self.t0)

@@ -25,9 +25,9 @@ struct WatcherLoadTests {
 
   /// Removes every file under the library one by one with a pause each, then its folders:
   /// `rm -rf` slowed down, as a large tree removal or a sync tool's deletion runs.
-  static func slowRemoval(of folder: String) -> String {
+  static func slowRemoval(of folder: String, pause: Double = 0.004) -> String {
     """
-    find '\(folder)' -type f | while read -r f; do rm "$f"; sleep 0.004; done
+    find '\(folder)' -type f | while read -r f; do rm "$f"; sleep \(pause); done
     find '\(folder)' -depth -type d -exec rmdir {} \\;
     """
   }
@@ -63,7 +63,7 @@ struct WatcherLoadTests {
       serverFile: f.serverFile, settleMilliseconds: 2000)
     defer { watcher.killIfRunning() }
     let started = Date()
-    try await sh(f, Self.slowRemoval(of: f.library + "/f1"))
+    try await sh(f, Self.slowRemoval(of: f.library + "/f1", pause: 0.025))
     #expect(Date().timeIntervalSince(started) > 2)
     try await watcher.waitForLog(containing: "folder removed with its 100 deleted file(s)")
     try await sh(f, "rm '\(f.library)/sentinel.jpg'")
@@ -136,6 +136,7 @@ struct WatcherLoadTests {
     #expect(try await watcher.stop() == 0)
     let after = try await status()
     #expect(after.stdout.hasPrefix("watcher: not running\nlast ran: pid \(watcher.pid)"))
+    #expect(after.stdout.contains("stopped on a signal"))
     #expect(try await status().status == 0)
     // With folders it is a usage error: the status is the partition's, not a root's.
     let usage = try await ToolRunner.runDetached(
