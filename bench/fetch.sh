@@ -3,6 +3,9 @@
 #
 #   bench/fetch.sh [count]          (default 100000; CONFIG=debug to use a debug build)
 #
+# IMMICH_VERSION=v3.2 (or v2.7; default v3.1) makes the server imitate that release: from 3.2
+# on the listing pages with the structured search's cursor instead of page numbers.
+#
 # Starts immich-testserver with `count` generated assets, then measures with /usr/bin/time -v:
 #   1. the page-by-page listing (--no-sync): wall time, requests, peak RSS (target < 200 MB);
 #   2. the first sync-stream listing after --login (fills the cache);
@@ -24,7 +27,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-"$bin/immich-testserver" --generate "$count" --port 0 >"$work/url" 2>"$work/server.err" &
+"$bin/immich-testserver" --generate "$count" --version "${IMMICH_VERSION:-v3.1}" --port 0 \
+  >"$work/url" 2>"$work/server.err" &
 server_pid=$!
 i=0
 while [ ! -s "$work/url" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
@@ -51,7 +55,7 @@ run() {
   eval "${name}_secs=$secs"
 }
 
-echo "cairn-fetch bench: $count assets, $config build, $(nproc) cores"
+echo "cairn-fetch bench: $count assets, Immich ${IMMICH_VERSION:-v3.1}, $config build, $(nproc) cores"
 run full --no-sync
 "$bin/cairn-fetch" --login -q
 run first_sync
