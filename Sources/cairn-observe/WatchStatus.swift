@@ -17,10 +17,15 @@ enum WatchStatus {
       fetchArguments: common.quiet ? ["--quiet"] : common.verbose ? ["--verbose"] : [])
     let paths = configuration.paths
     let partition = identity.partition
-    // Read beside whatever holds the lock: a status never waits for a run.
-    let store = try PartitionStore.open(partition, paths: paths, locking: false)
-    defer { store.close() }
-    let gaps = try store.watchGaps()
+    // A status changes nothing: a partition with no state yet has no gaps, and is not made.
+    var gaps: [WatchGapRecord] = []
+    if FileManager.default.fileExists(atPath: paths.partitionDirectory(partition) + "/state.sqlite")
+    {
+      // Read beside whatever holds the lock: a status never waits for a run.
+      let store = try PartitionStore.open(partition, paths: paths, locking: false)
+      defer { store.close() }
+      gaps = try store.watchGaps()
+    }
     let writer = RecordWriter()
     for line in lines(
       pid: WatchPresence.holder(paths, partition),

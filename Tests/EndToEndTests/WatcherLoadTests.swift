@@ -107,6 +107,14 @@ struct WatcherLoadTests {
         "cairn-observe", ["watch", "--status", "--server", f.serverFile],
         environment: f.environment())
     }
+    // With no state for the partition yet, it says so and makes none.
+    let emptyState = f.directory.path + "/no-state"
+    let fresh = try await ToolRunner.runDetached(
+      "cairn-observe", ["watch", "--status", "--server", f.serverFile],
+      environment: f.environment(["XDG_STATE_HOME": emptyState]))
+    #expect(fresh.status == 0, "\(fresh.stderr)")
+    #expect(fresh.stdout == "watcher: not running\ngaps: 0 recorded, 0 open\n")
+    #expect(!FileManager.default.fileExists(atPath: emptyState + "/cairn/servers"))
     let before = try await status()
     #expect(before.status == 0, "\(before.stderr)")
     #expect(before.stdout.hasPrefix("watcher: not running\n"))
