@@ -10,15 +10,19 @@ struct CairnRestore: CairnCommand {
       Selects assets of cairn runs by run id, by asset id, by a regular expression on the \
       original file name, or from asset, result or candidate records (in the file named, or on \
       standard input when no other selection is given), and restores \
-      them with POST /api/trash/restore/assets (both halves of a Live Photo). Checks that each \
-      is active again, journals the restore under the run that trashed it, and excludes the \
-      restored checksums so the next run does not trash them again.
+      them with POST /api/trash/restore/assets (both halves of a Live Photo, whichever was \
+      named). First reads the selection against the server: what someone else restored, or \
+      restored and trashed again, is left as it is; what was purged is reported. A request \
+      the server refuses is halved, so one purged asset never blocks the others. Reads back \
+      which are active again, journals the restore under the run that trashed it, and \
+      excludes the restored checksums so the next run does not trash them again.
 
       Only runs cairn made are touched: they are found in the local journal, or, when the \
       journal is lost, from the server's cairn/v1/run/<run-id> tags.
 
       --list and --show read the local journal only (no server needed): the runs of every \
-      partition, or one run's assets.
+      partition, or one run's assets and what happened to each since, as far as cairn has \
+      seen the server.
       """,
     version: CairnVersion.current)
 
