@@ -47,7 +47,7 @@ struct WatcherSignalTests {
       try db.execute(
         sql: """
           DELETE FROM grdb_migrations
-          WHERE identifier IN ('v7-watch-gaps', 'v8-watch-catch-up')
+          WHERE identifier IN ('v7-watch-gaps', 'v9-watch-catch-up')
           """)
     }
     try queue.close()
