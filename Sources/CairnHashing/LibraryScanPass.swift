@@ -45,6 +45,7 @@ extension LibraryScan {
     func walkRoots() -> [LibraryWalker.RootOutcome] {
       var walker = LibraryWalker(includeAll: options.includeAll)
       walker.mountPointsUnder = mounts.map { mounts in { mounts.mountPoints(under: $0) } }
+      walker.foldersToSkipUnder = mounts.map { mounts in { _ in mounts.replacedMountPoints() } }
       if roots.count > 1 { walker.otherRoots = Set(roots.map { Array($0.path.utf8) }) }
       var outcomes: [LibraryWalker.RootOutcome] = []
       for (index, root) in roots.enumerated() {

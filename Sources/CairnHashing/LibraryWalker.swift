@@ -35,6 +35,11 @@ package struct LibraryWalker {
   /// thousand file roots costs nothing.
   var mountPointsUnder: ((String) -> Set<[UInt8]>)?
   private var mountPoints = Set<[UInt8]>()
+  /// Folders under a folder root not to walk (walk paths, no NUL): another volume mounted
+  /// where a remembered one was is not part of the library until the person accepts it.
+  /// Asked after `mountPointsUnder`.
+  var foldersToSkipUnder: ((String) -> Set<[UInt8]>)?
+  private var skippedFolders = Set<[UInt8]>()
   /// Files found under each folder of `mountPoints` the walk entered.
   private(set) var filesUnderMount: [[UInt8]: Int] = [:]
   /// Files found under the root of the last walk.
@@ -71,6 +76,7 @@ package struct LibraryWalker {
     var bytes = Array(root.utf8)
     if status.isDirectory {
       mountPoints = mountPointsUnder?(root) ?? []
+      skippedFolders = foldersToSkipUnder?(root) ?? []
       var ancestors: [DirectoryKey] = []
       if let error = walkDirectory(&bytes, status, &ancestors, visit) { return .unreadable(error) }
       return .walked(folder: true)
@@ -143,6 +149,7 @@ package struct LibraryWalker {
         // Replaced by a link or a file since the listing: not ours to follow.
         guard child.isDirectory else { continue }
         guard otherRoots.isEmpty || !otherRoots.contains(path) else { continue }
+        guard skippedFolders.isEmpty || !skippedFolders.contains(path) else { continue }
         // One set lookup per folder, and only when the root has mount points under it.
         guard !mountPoints.isEmpty, mountPoints.contains(path) else {
           _ = walkDirectory(&path, child, &ancestors, visit)

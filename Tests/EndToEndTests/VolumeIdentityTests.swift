@@ -41,7 +41,7 @@ struct VolumeIdentityTests {
     try LoopVolume.run("losetup", ["-d", device])
     try LoopVolume.run("losetup", [device, second.image])
     try LoopVolume.run("/bin/mount", [device, card])
-    try lib.photo("Photos/Card/IMG_0100.jpg", onServer: false)
+    try lib.photo("Photos/Card/IMG_0100.jpg")
     try lib.remove("Photos/a.jpg")
 
     let scan = try await lib.shell("cairn-hash Photos")
@@ -52,6 +52,9 @@ struct VolumeIdentityTests {
     #expect(outOfScope?.first?["problem"] as? String == "volume replaced")
     #expect(outOfScope?.first?["files"] as? Int == 6)
     #expect(scan.stderr.contains(first.uuid) && scan.stderr.contains(second.uuid), "\(scan.stderr)")
+    // Not part of the library until accepted: the second card's files are not listed.
+    let listed = try scan.records(ofType: "file").compactMap { $0["path"] as? String }
+    #expect(!listed.contains { $0.hasPrefix(card + "/") }, "\(listed)")
 
     let firstCard = Set(try cardPhotos.map { try lib.asset($0).id })
     let deleted = try lib.asset("Photos/a.jpg").id
@@ -62,6 +65,21 @@ struct VolumeIdentityTests {
       #expect(lib.trashed.isDisjoint(with: firstCard))
     }
     #expect(lib.trashed == [deleted])
+
+    // The first card back for a night: the second card's photo, never part of the library, is
+    // no deletion.
+    func insert(_ volume: LoopVolume.Volume) throws {
+      try LoopVolume.run("/bin/umount", [card])
+      try LoopVolume.run("losetup", ["-d", device])
+      try LoopVolume.run("losetup", [device, volume.image])
+      try LoopVolume.run("/bin/mount", [device, card])
+    }
+    try insert(first)
+    let firstBack = try await lib.pipeline(["Photos"])
+    #expect(firstBack.status["hash"] == 0, "\(firstBack.stderr)")
+    #expect(firstBack.candidateIDs().isEmpty, "\(firstBack.candidates)")
+    #expect(lib.trashed == [deleted])
+    try insert(second)
 
     // Accepting the second card: the statement first, with the count, and a question.
     let asked = try await lib.shell("cairn-hash --accept-lost-mount Photos/Card </dev/null")
@@ -79,6 +97,7 @@ struct VolumeIdentityTests {
     let after = try await lib.pipeline(["Photos"])
     let proposed = Set(after.candidateIDs())
     #expect(proposed.isSubset(of: firstCard), "\(after.stderr)")
+    #expect(!proposed.contains(try lib.asset("Photos/Card/IMG_0100.jpg").id))
     #expect(proposed.isSuperset(of: try cardPhotos.dropFirst().map { try lib.asset($0).id }))
     #expect(after.status["gate"] == 25, "\(after.stderr)")
     #expect(after.stderr.contains("threshold"), "\(after.stderr)")

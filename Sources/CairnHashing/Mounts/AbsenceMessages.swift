@@ -5,7 +5,9 @@ extension VolumeAbsence {
   /// The scan's warning: what changed, that nothing under it is judged, and what accepting
   /// would do.
   package var scanWarning: String {
-    "\(kind.rawValue): \(change); nothing last seen under it is judged deleted until it is back. "
+    "\(kind.rawValue): \(change); nothing last seen under it is judged deleted until it is back"
+      + (kind == .replaced
+        ? ", and the new volume's files are not listed until it is accepted. " : ". ")
       + "If the change is meant, `cairn-hash --accept-lost-mount \(shellQuoted(path))` tells "
       + "what accepting it does and asks first: the photos the old volume held that are "
       + "nowhere else in the library would become candidates for Immich's trash"

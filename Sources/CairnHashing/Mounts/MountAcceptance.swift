@@ -24,6 +24,7 @@ package final class MountAcceptance {
   package func absences() -> [VolumeAbsence] {
     var walker = LibraryWalker()
     walker.mountPointsUnder = { [watch] in watch.mountPoints(under: $0) }
+    walker.foldersToSkipUnder = { [watch] _ in watch.replacedMountPoints() }
     if roots.count > 1 { walker.otherRoots = Set(roots.map { Array($0.utf8) }) }
     var found: [VolumeAbsence] = []
     for root in roots {

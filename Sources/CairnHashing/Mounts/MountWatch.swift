@@ -23,6 +23,7 @@ final class MountWatch {
   private var relativeByWalkPath: [[UInt8]: String] = [:]
   private var mounted: [String: VolumeIdentity] = [:]
   private var nested: [String] = []
+  private var currentRoot = ""
   /// What each root's walk saw, for judging it again with an absence accepted.
   private var sightings: [String: VolumeSighting] = [:]
 
@@ -42,6 +43,7 @@ final class MountWatch {
     relativeByWalkPath = [:]
     mounted = [:]
     nested = []
+    currentRoot = root
     guard let table, let canonical = MountTable.canonical(root) else { return [] }
     nested = Array(MountGuard.mountPoints(under: root, in: roots))
     for point in MountGuard.mountPoints(under: canonical, in: table.keys) {
@@ -53,6 +55,21 @@ final class MountWatch {
       relativeByWalkPath[Array(MountGuard.join(root, point).utf8)] = point
     }
     return Set(relativeByWalkPath.keys)
+  }
+
+  /// The walk paths of the mount points under the root of the last `mountPoints(under:)`
+  /// where another volume is mounted than the one remembered: their files are not listed, so
+  /// they are never observed, and can't read as deleted when the first volume comes back.
+  func replacedMountPoints() -> Set<[UInt8]> {
+    guard let last = remembered.roots[currentRoot] else { return [] }
+    var skipped = Set<[UInt8]>()
+    for (walkPath, point) in relativeByWalkPath {
+      guard let was = last.mounts[point]?.identity, let now = mounted[point],
+        !was.isSameVolume(as: now)
+      else { continue }
+      skipped.insert(walkPath)
+    }
+    return skipped
   }
 
   /// After a folder root's walk: the volumes it lost. `files` is the walker's count of files
