@@ -227,7 +227,26 @@ run busy
 check "a run while another holds the lock exits 75" [ "$(status_of busy)" = 75 ]
 check "at once" [ "$(cat "$tmp/busy.secs")" -le 3 ]
 
-# 10. The key is in no notification, no output and no diagnostics.
+# 10. A server newer than cairn was tested with is named once per version: in the summary and
+# in a notification when nothing else needed one.
+jq '.version = "v3.2" | .reportedVersion = "3.3.0"' "$tmp/scenario.json" > "$tmp/newer.json"
+"$bin/immich-testserver" --port 0 --scenario "$tmp/newer.json" > "$tmp/newer.url" \
+  2> "$tmp/newer.log" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/newer.url" ] && break; sleep 0.1; done
+newer_url=$(head -n 1 "$tmp/newer.url")
+flock "$home/.local/state/cairn/nightly.lock" true # until step 9's holder lets go
+before=$(received)
+run newer IMMICH_URL="$newer_url"
+check "a run against a newer server exits 0" [ "$(status_of newer)" = 0 ]
+check "its summary names the newer server" has "$tmp/newer.out" \
+  "cairn-nightly: warning: Immich 3.3.0 is newer than 3.2.2"
+check "and it notifies" jq -e '.body | fromjson | .event == "newer-server"' <<< "$(last_received)"
+check "once" [ "$(received)" = $((before + 1)) ]
+run newer_again IMMICH_URL="$newer_url"
+check "the next run does not say it again" bash -c '! grep -q "newer than" "$1"' _ "$tmp/newer_again.out"
+
+# 11. The key is in no notification, no output and no diagnostics.
 check "the API key appears in nothing received or printed" \
   bash -c '! grep -l demo-secret "$1"/received "$1"/refusing "$1"/*.out "$1"/*.err' _ "$tmp"
 

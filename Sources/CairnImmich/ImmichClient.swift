@@ -163,7 +163,9 @@ package final class ImmichClient: Sendable {
       next = page.next(after: current)
       if let cursor = next?.cursor, !seenCursors.insert(cursor).inserted || page.items.isEmpty {
         throw ImmichError(
-          .server, "POST /api/search/metadata: the server's cursor repeats; the search is stopped")
+          .server,
+          "POST /api/search/metadata: the server's next cursor repeats one or follows an empty"
+            + " page; the search is stopped")
       }
       if let following = next?.page, next?.cursor == nil, following <= current.page {
         throw ImmichError(
