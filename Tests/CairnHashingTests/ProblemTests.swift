@@ -117,11 +117,15 @@ struct ProblemTests {
     #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "141")
   }
 
-  @Test("a bad option exits 64 with nothing on stdout")
+  /// Into a pipe, a usage error is an abort record and nothing else, so the end of the
+  /// pipeline exits 64 too (cairn(7), EXIT STATUS).
+  @Test("a bad option exits 64 with only its abort record on stdout")
   func usage() async throws {
     let dir = TemporaryDirectory()
     let result = try await Hash.run(["--jobs", "0", dir.path], in: dir)
     #expect(result.status == 64)
-    #expect(result.stdout.isEmpty)
+    #expect(result.lines.count == 1)
+    #expect(result.stdout.contains(#""type":"abort""#))
+    #expect(result.stdout.contains(#""status":64"#))
   }
 }

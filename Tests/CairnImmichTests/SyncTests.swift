@@ -164,7 +164,7 @@ import Testing
 
       // The thousand lines that arrived whole were committed and acknowledged, in batches,
       // and nothing said the stream was complete.
-      let type = version == .v3_1 ? "AssetV2" : "AssetV1"
+      let type = version == .v2_7 ? "AssetV1" : "AssetV2"
       let serverAck = try await refresher.client.syncAcks().first { $0.type == type }?.ack
       #expect(serverAck != nil)
       #expect(serverAck == (try refresher.cache.meta("ack.\(type)")))

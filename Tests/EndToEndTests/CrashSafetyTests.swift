@@ -75,7 +75,7 @@ struct CrashSafetyTests {
     let intended = assets + [f.live.video]
     let plan = try await savedPlan(f, assets)
     f.server.faults.inject(
-      Fault(method: "DELETE", path: "/api/assets", count: 1, action: .delay(seconds: 3)))
+      Fault(method: "DELETE", path: "/api/assets", count: 1, action: .delay(seconds: 8)))
     try await ActFixture.offPool { try self.killWhileDeleting(f, plan: plan, batchSize: 1000) }
     let rerun = try await f.shell("setsid cairn-trash --yes < '\(plan)'")
     #expect(rerun.status == 0, "\(rerun.stderr)")
@@ -100,7 +100,7 @@ struct CrashSafetyTests {
     let plan = try await savedPlan(f, assets)
     // The first batch (the Live Photo's two halves) is held by a slow DELETE when the run dies.
     f.server.faults.inject(
-      Fault(method: "DELETE", path: "/api/assets", count: 1, action: .delay(seconds: 3)))
+      Fault(method: "DELETE", path: "/api/assets", count: 1, action: .delay(seconds: 8)))
     try await ActFixture.offPool { try self.killWhileDeleting(f, plan: plan, batchSize: 2) }
     f.server.faults.inject(
       Fault(

@@ -43,6 +43,8 @@ struct ManPageExampleTests {
       .status(0),
     "cairn-hash.1: find ~/Pictures -type f -mtime -7 -print0 | cairn-hash -0": .status(0),
     "cairn-hash.1: cairn-hash ~/Pictures | cairn-reconcile | cairn-gate | cairn-trash": .status(0),
+    "cairn-hash.1: cairn-hash --accept-lost-mount ~/Pictures/Card": .notHere(
+      "a volume under a root that went away (a loop mount as root); VolumeIdentityTests runs it"),
     "cairn-nightly.1: echo CAIRN_LIBRARY=$HOME/Photos >> ~/.config/cairn/config": .notHere(
       "a systemd user manager and lingering (systemctl --user, loginctl); "
         + "make check-nightly installs and runs the units"),
@@ -53,6 +55,10 @@ struct ManPageExampleTests {
       "a crontab line, not a command; make check-nightly runs it as cron would"),
     "cairn-nightly.1: CAIRN_NOTIFY_URL=https://ntfy.sh/my-cairn-topic": .notHere(
       "lines of the configuration file, not commands"),
+    "cairn-nightly.1: CAIRN_NOTIFY_URL=https://ntfy.sh/our-photos": .notHere(
+      "lines of the configuration file, not commands"),
+    "cairn-nightly.1: cairn-nightly --profile ben --override-threshold 5c1f...e2": .notHere(
+      "a configuration of two profiles on two servers; make check-nightly runs profiles so"),
     "cairn-nightly.1: cairn-nightly --override-threshold 69004281380b319a2ca1...f662": .status(0),
     "cairn-observe.1: cairn-hash ~/Photos | cairn-observe | cairn-reconcile | cairn-gate":
       .status(0),
@@ -89,6 +95,7 @@ struct ManPageExampleTests {
       .status(0),
     "cairn-trash.1: jq -c 'select(.event == \"completed\")' ~/.local/state/cairn/servers/*/journal.ndjson":
       .status(0),
+    "cairn.1: cairn-hash ~/Photos | cairn-reconcile | cairn-gate | cairn-trash": .status(0),
     "cairn.7: cairn-fetch --check": .status(0),
     "cairn.7: cairn-hash ~/Photos | cairn-reconcile | cairn-gate | cairn-trash --dry-run":
       .status(0),
