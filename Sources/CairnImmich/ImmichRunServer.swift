@@ -64,7 +64,7 @@ package struct ImmichRunServer: RunServer {
     }
   }
 
-  /// A 400 is the all-or-nothing access check refusing the list (API-FACTS §5): one id the
+  /// A 400 is the all-or-nothing access check refusing the list (docs/IMMICH-API.md §5): one id the
   /// server no longer has or that is not the caller's. A 403 (a missing permission), 401 and
   /// every other failure stop the restore.
   package func restore(assetIDs: [String]) async throws(RestoreFailure) {

@@ -8,7 +8,7 @@ import Foundation
 /// the user is told — once per new version, not on every nightly run.
 package enum TestedVersions {
   /// The newest release cairn's end-to-end suites ran against (the test double models 3.2.0;
-  /// 3.2.1 and 3.2.2 changed nothing cairn uses, API-FACTS §14). Raise it with the tests.
+  /// 3.2.1 and 3.2.2 changed nothing cairn uses, docs/IMMICH-API.md §14). Raise it with the tests.
   package static let newest = ServerVersion(major: 3, minor: 2, patch: 2)
 
   /// The oldest release cairn knows.

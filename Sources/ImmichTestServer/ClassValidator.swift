@@ -1,4 +1,4 @@
-/// v2.7.5 validated with class-validator, not zod (API-FACTS §8.2), so its 400s list
+/// v2.7.5 validated with class-validator, not zod (docs/IMMICH-API.md §8.2), so its 400s list
 /// class-validator's default sentences — `"each value in ids must be a UUID"`,
 /// `"size must not be greater than 1000"` — rather than zod's issues. The double keeps one
 /// issue per problem and words it the way the class-validator constraint for it would.

@@ -23,7 +23,7 @@ struct AssetRecord: Sendable {
   var isFavorite: Bool
   var durationMs: Int?
   var updateId: String
-  /// External-library assets only (API-FACTS §13).
+  /// External-library assets only (docs/IMMICH-API.md §13).
   var libraryId: String? = nil
   var isOffline = false
   /// The import path of an external-library asset; nil for the upload folder.

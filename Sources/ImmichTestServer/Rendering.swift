@@ -158,7 +158,7 @@ enum Rendering {
     ]
   }
 
-  /// `SyncAssetV2` (v3) or `SyncAssetV1` (v2). API-FACTS §7.2: V1 has the same fields except a
+  /// `SyncAssetV2` (v3) or `SyncAssetV1` (v2). docs/IMMICH-API.md §7.2: V1 has the same fields except a
   /// text `duration` and no `createdAt` — `isEdited` included.
   static func syncAsset(_ a: AssetRecord, version: ImmichVersion) -> ImmichJSON {
     var fields: [(String, ImmichJSON)] = [

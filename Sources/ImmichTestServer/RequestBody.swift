@@ -1,6 +1,6 @@
 import Foundation
 
-/// What Express's body parsers leave in `req.body` (API-FACTS §8.4): JSON only under
+/// What Express's body parsers leave in `req.body` (docs/IMMICH-API.md §8.4): JSON only under
 /// `Content-Type: application/json`, a form under `application/x-www-form-urlencoded`, and
 /// nothing at all under any other type or none — which is where a client that forgets the
 /// header goes wrong: v3 refuses the request, v2.7.5 quietly runs it with every default.

@@ -39,7 +39,7 @@ extension ImmichTestServer {
     let correlationId = Identifiers.newAssetID()
     var headers = HTTPFields()
     // HTTPTypes is not a direct dependency; its field names are reached through HTTPFields.
-    // v2 sent the id on every response as `x-immich-cid` (API-FACTS §8.2).
+    // v2 sent the id on every response as `x-immich-cid` (docs/IMMICH-API.md §8.2).
     if let name = HTTPFields.Element.Name(version.isV3 ? "X-Correlation-ID" : "x-immich-cid") {
       headers[name] = correlationId
     }

@@ -155,7 +155,7 @@ package struct Scenario: Codable, Sendable {
     package var isFavorite: Bool
     /// Videos only; milliseconds.
     package var durationMs: Int?
-    /// The external library the asset was imported from; nil for uploads (API-FACTS §13).
+    /// The external library the asset was imported from; nil for uploads (docs/IMMICH-API.md §13).
     package var libraryId: String?
     /// An external-library asset whose file the library scan could not `stat`: Immich sets
     /// `isOffline` and `deletedAt` but leaves `status` active, so trash restore and "empty

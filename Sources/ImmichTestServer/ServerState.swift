@@ -178,7 +178,7 @@ package final class ServerState: @unchecked Sendable {
   package func hardDelete(_ ids: [String]) { withStore { $0.purge(ids) } }
 
   /// Ids a force delete or "empty trash" marked `deleted` and the purge job has not yet
-  /// removed: real Immich still answers for them (API-FACTS §13).
+  /// removed: real Immich still answers for them (docs/IMMICH-API.md §13).
   package var pendingPurgeIDs: Set<String> {
     withStore { Set($0.assets.values.filter { $0.status == .deleted }.map(\.id)) }
   }

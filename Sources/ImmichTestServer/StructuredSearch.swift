@@ -1,7 +1,7 @@
 import Foundation
 
 /// 3.2's structured search body (`filter`, `orderBy`, `cursor`, `size`), read the way
-/// `search.dto.ts` and `utils/search-cursor.ts` do (API-FACTS §14).
+/// `search.dto.ts` and `utils/search-cursor.ts` do (docs/IMMICH-API.md §14).
 ///
 /// What differs from the flat fields: no trash default (trashed rows and force-deleted ones
 /// awaiting the purge come back unless `trashedAt: {eq: null}`), a strict filter object, a

@@ -24,13 +24,13 @@ import Testing
 
   @Test func aBadLineNamesFileAndLine() throws {
     let folder = TemporaryDirectory()
-    try folder.file("work/.env", "# fine\nIMMICH_URL\n")
+    try folder.file("project/.env", "# fine\nIMMICH_URL\n")
     let error = #expect(throws: CairnError.self) {
       try Configuration.load(
-        environment: folder.isolatedEnvironment(), workingDirectory: folder.path + "/work")
+        environment: folder.isolatedEnvironment(), workingDirectory: folder.path + "/project")
     }
     #expect(error?.status == .configuration)
-    #expect(error?.location?.hasSuffix("/work/.env:2") == true)
+    #expect(error?.location?.hasSuffix("/project/.env:2") == true)
   }
 
   @Test func outOfRangeSettingsAreConfigurationErrors() throws {

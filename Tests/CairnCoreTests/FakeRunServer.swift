@@ -101,7 +101,7 @@ final class FakeRunServer: RunServer, @unchecked Sendable {
   }
 
   /// Ids that were emptied from the trash and await the purge: the access check passes them,
-  /// but they are not restored (API-FACTS §5, §13).
+  /// but they are not restored (docs/IMMICH-API.md §5, §13).
   var emptied: Set<String> = []
   var restoreCalls = 0
 

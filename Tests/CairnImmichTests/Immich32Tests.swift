@@ -5,7 +5,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// Immich 3.2 (API-FACTS §14): the structured search where the server has it, the trash
+/// Immich 3.2 (docs/IMMICH-API.md §14): the structured search where the server has it, the trash
 /// settings from `GET /config`, and the shape Immich 4 is expected to have.
 @Suite struct Immich32Tests {
   /// The same client as `connection`'s, made without the version: it speaks the flat fields.

@@ -4,7 +4,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// Two mistakes a real Immich punishes and a lenient double would forgive (API-FACTS §8.4,
+/// Two mistakes a real Immich punishes and a lenient double would forgive (docs/IMMICH-API.md §8.4,
 /// §12): a JSON body sent without `Content-Type: application/json` — v2.7.5 then runs a search
 /// without its filters and answers with the first page of the timeline — and an upper-case
 /// uuid, which fails every all-or-nothing access check. Every client call that sends a body or

@@ -78,7 +78,7 @@ import Testing
     }
   }
 
-  /// API-FACTS §13: `force` marks the row `deleted`; only the purge job removes it, and the
+  /// docs/IMMICH-API.md §13: `force` marks the row `deleted`; only the purge job removes it, and the
   /// Live Photo video with it.
   @Test(arguments: ImmichVersion.allCases)
   func forceDeleteWaitsForThePurgeJobWhichCascadesToTheMotionVideo(version: ImmichVersion)
@@ -107,7 +107,7 @@ import Testing
     }
   }
 
-  /// While the purge waits, search, restore and sync still see the row (API-FACTS §13).
+  /// While the purge waits, search, restore and sync still see the row (docs/IMMICH-API.md §13).
   @Test func aRowAwaitingThePurgeIsListedAsTrashedAndCannotBeRestored() async throws {
     try await withWorld(.v3_1) { w, server, client in
       let token = try await client.login("alice@example.com", "alice-pw")

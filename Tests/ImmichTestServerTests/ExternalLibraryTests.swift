@@ -2,7 +2,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// API-FACTS §13: external-library assets carry `libraryId` and a checksum of their path, not
+/// docs/IMMICH-API.md §13: external-library assets carry `libraryId` and a checksum of their path, not
 /// of their bytes; an offline one is trashed by the library scan but keeps `status` active, so
 /// restore and "empty trash" pass it by.
 @Suite struct ExternalLibraryTests {

@@ -2,7 +2,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// API-FACTS §8.4: a body is JSON only under `Content-Type: application/json`. A client that
+/// docs/IMMICH-API.md §8.4: a body is JSON only under `Content-Type: application/json`. A client that
 /// forgets the header must fail here as it would against Immich — loudly on v3, and on v2.7.5
 /// with a search that quietly drops its filters.
 @Suite struct RequestBodyTests {

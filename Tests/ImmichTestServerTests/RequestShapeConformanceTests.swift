@@ -87,7 +87,7 @@ struct RequestShapeConformanceTests {
     Shape("PUT", "/tags/assets", "empty lists", ["tagIds": [], "assetIds": []]),
     Shape("PUT", "/sessions/{id}", "empty", [:]),
     Shape("POST", "/sync/stream", "no types, reset", ["types": [], "reset": true]),
-    // `{"acks": []}` fits the schema too, but the real server fails it with 500 (API-FACTS
+    // `{"acks": []}` fits the schema too, but the real server fails it with 500 (docs/IMMICH-API.md
     // §7.3), which `SyncTests.anEmptyAckListIsA500` pins.
     Shape("DELETE", "/sync/ack", "types omitted", [:]),
     Shape("POST", "/assets/bulk-upload-check", "no assets", ["assets": []]),

@@ -2,7 +2,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// 3.2's structured search as API-FACTS §14 describes it: the path a body chooses, the trash
+/// 3.2's structured search as docs/IMMICH-API.md §14 describes it: the path a body chooses, the trash
 /// semantics, strict validation, the cursor, and the shape Immich 4 is expected to have.
 @Suite struct StructuredSearchTests {
   func ids(_ reply: HTTPReply) -> [String] {

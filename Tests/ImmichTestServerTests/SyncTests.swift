@@ -182,7 +182,7 @@ import Testing
     }
   }
 
-  /// API-FACTS §7.3: kysely cannot insert an empty list; the error interceptor names the handler.
+  /// docs/IMMICH-API.md §7.3: kysely cannot insert an empty list; the error interceptor names the handler.
   @Test(arguments: ImmichVersion.allCases)
   func anEmptyAckListIsA500(version: ImmichVersion) async throws {
     try await withWorld(version) { _, _, client in

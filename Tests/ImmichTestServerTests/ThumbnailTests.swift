@@ -2,7 +2,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// `GET /api/assets/:id/thumbnail` (API-FACTS §13; `asset-media.service.ts` `viewThumbnail`):
+/// `GET /api/assets/:id/thumbnail` (docs/IMMICH-API.md §13; `asset-media.service.ts` `viewThumbnail`):
 /// real JPEG bytes made from the asset's own pixels, `asset.view`, and the real errors.
 struct ThumbnailTests {
   /// Width and height from a baseline JPEG's SOF0 segment, or nil when it is not one.

@@ -2,7 +2,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// API-FACTS §12: an upper-case uuid passes validation everywhere, then fails only where the
+/// docs/IMMICH-API.md §12: an upper-case uuid passes validation everywhere, then fails only where the
 /// server compares id sets as strings (DELETE, restore, tag-by-id, a path id); wherever the id
 /// reaches SQL, Postgres' uuid cast matches it.
 @Suite struct UpperCaseIdTests {

@@ -3,7 +3,7 @@ import ImmichTestServer
 import Testing
 
 /// There is no v2.7 document here, so v2.7 mode is checked against the v3.1 document: the only
-/// schema violations allowed are the differences API-FACTS documents for v2.x. That pins each
+/// schema violations allowed are the differences docs/IMMICH-API.md documents for v2.x. That pins each
 /// difference and shows, in passing, that the conformance check does catch wrong documents.
 // Skipped (and reported as skipped) without Immich's OpenAPI document; see OpenAPIDocument.
 @Suite(.enabled(if: OpenAPIDocument.isAvailable, "Immich's OpenAPI document was not found"))

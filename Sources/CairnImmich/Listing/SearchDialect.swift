@@ -17,7 +17,7 @@ package enum SearchDialect: Sendable, Equatable {
     self = (version.map { $0 >= Self.firstStructured } ?? false) ? .structured : .flat
   }
 
-  /// The first release with the structured search (API-FACTS §14).
+  /// The first release with the structured search (docs/IMMICH-API.md §14).
   package static let firstStructured = ServerVersion(major: 3, minor: 2, patch: 0)
 }
 

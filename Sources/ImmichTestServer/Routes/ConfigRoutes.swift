@@ -1,4 +1,4 @@
-/// 3.2's configuration endpoints (API-FACTS §14): `GET /config` (`userConfig.read`) holds the
+/// 3.2's configuration endpoints (docs/IMMICH-API.md §14): `GET /config` (`userConfig.read`) holds the
 /// trash settings that `/server/config` and `/server/features` held; `GET /public/config` holds
 /// none. Older versions answer 404.
 enum ConfigRoutes {

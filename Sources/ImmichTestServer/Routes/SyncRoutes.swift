@@ -19,7 +19,7 @@ enum SyncRoutes {
       try r.finish()
       var session = try sessionOf(call, in: store)
       // kysely builds invalid SQL for an empty `values([])`; the error interceptor names the
-      // handler (API-FACTS §7.3).
+      // handler (docs/IMMICH-API.md §7.3).
       guard !acks.isEmpty else { throw APIError(status: 500, message: "Failed to send sync ack") }
       var checkpoints: [String: String] = [:]
       for ack in acks {
