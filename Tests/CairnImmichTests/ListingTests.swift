@@ -60,8 +60,9 @@ import Testing
       #expect(listing.assets.count == library.expectedIds.count)
       #expect(listing.assets.map(\.id) == library.expectedIds)
       let searches = h.server.log.requests(method: "POST", path: "/api/search/metadata")
-      // timeline: 2,103 assets → 3 pages; archive and hidden: 1 page each.
-      #expect(searches.count == 5)
+      // timeline: 2,103 assets → 3 pages; archive and hidden: 1 page each. Distinct bodies: on
+      // a loaded machine a page whose answer came too late is asked again, which is no new page.
+      #expect(Set(searches.map(\.body)).count == 5)
       #expect(searches.allSatisfy { $0.body.contains("\"size\":1000") })
     }
   }

@@ -77,7 +77,9 @@ struct CrashSafetyTests {
     f.server.faults.inject(
       Fault(method: "DELETE", path: "/api/assets", count: 1, action: .delay(seconds: 8)))
     try await ActFixture.offPool { try self.killWhileDeleting(f, plan: plan, batchSize: 1000) }
-    let rerun = try await f.shell("setsid cairn-trash --yes < '\(plan)'")
+    // The DELETE is held longer than a loaded machine takes to start the rerun, and the rerun
+    // waits longer than that for its outcome.
+    let rerun = try await f.shell("CAIRN_SETTLE_WAIT=30 setsid cairn-trash --yes < '\(plan)'")
     #expect(rerun.status == 0, "\(rerun.stderr)")
     #expect(rerun.stderr.contains("may still be in the server's hands"), "\(rerun.stderr)")
     try await awaitHeldDelete(f)
@@ -100,7 +102,7 @@ struct CrashSafetyTests {
     let plan = try await savedPlan(f, assets)
     // The first batch (the Live Photo's two halves) is held by a slow DELETE when the run dies.
     f.server.faults.inject(
-      Fault(method: "DELETE", path: "/api/assets", count: 1, action: .delay(seconds: 8)))
+      Fault(method: "DELETE", path: "/api/assets", count: 1, action: .delay(seconds: 3)))
     try await ActFixture.offPool { try self.killWhileDeleting(f, plan: plan, batchSize: 2) }
     f.server.faults.inject(
       Fault(
