@@ -20,7 +20,7 @@ function __cairn-hash_parse_tokens -S
     set -l unparsed_tokens (__cairn-hash_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-hash'
-        __cairn-hash_parse_subcommand -r 1 '0/null' 'all' 'no-cache' 'accept-lost-mount=' 'forget-mounts' 'yes' 'j/jobs=' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        __cairn-hash_parse_subcommand -r 1 '0/null' 'all' 'no-cache' 'accept-lost-mount=' 'forget-mounts' 'yes' 'j/jobs=' 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-hash_parse_subcommand -r 1 'version'

@@ -37,8 +37,7 @@ function __cairn-observe_parse_tokens -S
         case 'reset'
             __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'yes' 'version' 'h/help'
         case 'watch'
-            __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'version' 'h/help'
-            __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'server=' 'status' 'version' 'h/help'
+            __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'status' 'version' 'h/help'
         case 'help'
             __cairn-observe_parse_subcommand -r 1 'version'
         end
