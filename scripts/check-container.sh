@@ -97,15 +97,9 @@ url=$(head -n 1 "$work/server.url")
 printf 'demo-secret\n' > "$work/immich_api_key"
 chown 1000:1000 "$work/immich_api_key"
 chmod 0400 "$work/immich_api_key"
-# IMMICH_API_KEY_FILE is how the compose example passes the key; a build of cairn that does
-# not read it yet (the binary does not name it) is given the key itself.
-if podman run --rm "$image" grep -q IMMICH_API_KEY_FILE /usr/local/bin/cairn; then
-  key=(-v "$work/immich_api_key:/run/secrets/immich_api_key:ro"
-    -e IMMICH_API_KEY_FILE=/run/secrets/immich_api_key)
-else
-  echo "# this cairn does not read IMMICH_API_KEY_FILE: the key goes in IMMICH_API_KEY"
-  key=(-e IMMICH_API_KEY=demo-secret)
-fi
+# As the compose example passes it: a secret file named by IMMICH_API_KEY_FILE.
+key=(-v "$work/immich_api_key:/run/secrets/immich_api_key:ro"
+  -e IMMICH_API_KEY_FILE=/run/secrets/immich_api_key)
 podman volume create "$volume" > /dev/null
 cairn_run=(podman run --network host -v "$photos:/photos:ro" -v "$volume:/var/lib/cairn"
   "${key[@]}" -e IMMICH_URL="$url")
