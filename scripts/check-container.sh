@@ -83,16 +83,8 @@ check "every tool's name runs cairn" podman run --rm "$image" sh -c \
   'for t in hash observe fetch reconcile gate trash tag restore; do cairn-$t --version || exit 1; done'
 
 # --- the test server on the host, the library and the key beside the containers --------------
-bin=$(swift build --show-bin-path)
 photos=$work/Photos
-python3 scripts/make-sample-library.py "$photos" > /dev/null
-python3 scripts/demo-scenario.py "$photos" > "$work/scenario.json"
-"$bin/immich-testserver" --port 0 --scenario "$work/scenario.json" > "$work/server.url" \
-  2> "$work/server.log" &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$work/server.url" ] && break; sleep 0.1; done
-url=$(head -n 1 "$work/server.url")
-[ -n "$url" ] || { echo "check-container: the test server did not start"; cat "$work/server.log"; exit 1; }
+start_test_server check-container "$photos"
 # The key as a secret file readable by the container's user alone.
 printf 'demo-secret\n' > "$work/immich_api_key"
 chown 1000:1000 "$work/immich_api_key"

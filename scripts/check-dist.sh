@@ -72,16 +72,8 @@ check "the release tarball is at most 30 MiB (it is $(mib "$packed") MiB)" \
   [ "$packed" -le $((30 * 1048576)) ]
 
 # --- the test server outside the root, the library inside it ---------------------------------
-bin=$(swift build --show-bin-path)
 photos=$root/home/cairn/Photos
-python3 scripts/make-sample-library.py "$photos" > /dev/null
-python3 scripts/demo-scenario.py "$photos" > "$work/scenario.json"
-"$bin/immich-testserver" --port 0 --scenario "$work/scenario.json" > "$work/server.url" \
-  2> "$work/server.log" &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$work/server.url" ] && break; sleep 0.1; done
-url=$(head -n 1 "$work/server.url")
-[ -n "$url" ] || { echo "check-dist: the test server did not start"; cat "$work/server.log"; exit 1; }
+start_test_server check-dist "$photos"
 
 # in_root NAME SHELL-COMMAND: run inside the root with a bare environment, as a login would;
 # stdout, stderr and status land in $work/NAME.{out,err,status}.
