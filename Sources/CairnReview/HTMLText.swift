@@ -1,3 +1,6 @@
+import CairnCore
+import Foundation
+
 /// Text made safe for an HTML page: file names and paths come from the library and the server,
 /// and a name like `<img src=x onerror=…>.jpg` must stay text.
 package enum HTMLText {
@@ -16,6 +19,36 @@ package enum HTMLText {
       }
     }
     return out
+  }
+
+  /// A name or path from the library or the server as page text: escaped, its bidirectional
+  /// controls shown as visible marks, and isolated in `<bdi>`, so a right-to-left override in
+  /// a file name (`IMG_\u{202E}gpj.exe`) can neither disguise the name nor reverse the text
+  /// around it.
+  package static func isolated(_ text: String) -> String {
+    "<bdi>" + escape(showingBidiControls(text)) + "</bdi>"
+  }
+
+  /// The embeddings, overrides and isolates (U+202A…U+202E, U+2066…U+2069) replaced by a
+  /// visible `[U+202E]`; the invisible marks (LRM, RLM, ALM) are harmless inside `<bdi>` and
+  /// stay.
+  package static func showingBidiControls(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
+        out += "[U+" + String(scalar.value, radix: 16, uppercase: true) + "]"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// A moment as the page shows it: UTC in the markup and its title, turned into the reader's
+  /// local time by the page's script (which keeps the UTC in the title).
+  package static func time(_ date: Date) -> String {
+    let utc = date.iso8601
+    return "<time datetime=\"\(utc)\" title=\"\(utc)\">\(utc)</time>"
   }
 
   /// True for an Immich asset id as cairn passes it on a command line: a lower- or upper-case

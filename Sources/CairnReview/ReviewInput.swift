@@ -20,12 +20,26 @@ package struct ReviewInput: Sendable {
   /// Lines for the summary (why no thumbnails were fetched, say).
   package var notes: [String]
   package var generatedAt: Date
+  /// The partition's exclusions that protect nothing in this stream: decisions made earlier,
+  /// listed with the command that lifts each.
+  package var earlierExclusions: [EarlierExclusion]
+  /// The most bytes of embedded image data (as `data:` URIs) the page carries; thumbnails past
+  /// it, in page order, become tiles with a link to Immich.
+  package var imageBudget: Int
+
+  /// About 9 MB of pictures: with about a kilobyte of markup per tile, 5,000 candidates stay
+  /// within 15 MB, a page any browser opens at once. Immich's thumbnails (WebP, about 250
+  /// pixels) run 5 to 15 kB, so some 600 to 1,800 of them fit.
+  package static let defaultImageBudget = 9_000_000
 
   package init(
     plan: GatePlan, streamDigest: String, webBase: String?, refusal: String?,
     overThreshold: Bool = false, thumbnails: [String: ThumbnailOutcome], notes: [String] = [],
-    generatedAt: Date = Date()
+    generatedAt: Date = Date(), earlierExclusions: [EarlierExclusion] = [],
+    imageBudget: Int = ReviewInput.defaultImageBudget
   ) {
+    self.earlierExclusions = earlierExclusions
+    self.imageBudget = imageBudget
     self.overThreshold = overThreshold
     self.plan = plan
     self.streamDigest = streamDigest

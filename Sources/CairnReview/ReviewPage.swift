@@ -10,6 +10,7 @@ import Foundation
 /// script (by hash), inline styles and `data:` images. Links to Immich are plain `<a href>`.
 package enum ReviewPage {
   package static func html(_ input: ReviewInput) -> String {
+    let input = input.withinBudget()
     var page = ""
     page += """
       <!doctype html>
@@ -26,8 +27,10 @@ package enum ReviewPage {
       """
     page += "<body data-plan=\"\(HTMLText.escape(input.streamDigest))\">\n"
     page += header(input)
+    page += CommandBar.html(input)
     let halves = input.motionHalves
     for section in ReviewSection.all(input) { page += render(section, input, halves) }
+    page += EarlierExclusions.html(input.earlierExclusions)
     page += "<script>\(ReviewScript.source)</script>\n</body>\n</html>\n"
     return page
   }
@@ -75,18 +78,7 @@ package enum ReviewPage {
       out += "<ul class=\"notes\">" + notes.map { "<li>\($0)</li>" }.joined() + "</ul>\n"
     }
     out += "<p class=\"meta\">plan <code>\(HTMLText.escape(input.streamDigest))</code>, made "
-    out += "\(HTMLText.escape(input.generatedAt.iso8601))</p>\n"
-    out += "<div class=\"command\"><p>Your selection: <span id=\"selection\">none</span>. "
-    out += "Run it in place of <code>cairn-gate</code>: "
-    out += "<code>… | cairn-reconcile | <em>this command</em> | cairn-trash</code></p>\n"
-    if input.overThreshold {
-      // The override is a person's explicit act: a box, never ticked for them.
-      out += "<p><label><input type=\"checkbox\" id=\"override\"> Let this plan, with your "
-      out += "selection, through the threshold rail (<code>--override-threshold</code>)</label>"
-      out += "</p>\n"
-    }
-    out += "<pre id=\"command\">cairn-gate --plan \(HTMLText.escape(input.streamDigest))</pre>"
-    out += "</div>\n</header>\n"
+    out += "\(HTMLText.time(input.generatedAt))</p>\n</header>\n"
     return out
   }
 
@@ -101,7 +93,7 @@ package enum ReviewPage {
     let burst = Set(input.plan.burst.map(\.checksum))
     for folder in section.folders {
       out += "<div class=\"group folder\" id=\"\(folder.id)\">\n<h3>"
-      out += "\(HTMLText.escape(folder.name)) <span class=\"n\">\(folder.count)</span>"
+      out += "\(HTMLText.isolated(folder.name)) <span class=\"n\">\(folder.count)</span>"
       out += groupBoxes(section.kinds) + "</h3>\n"
       for day in folder.days {
         out += "<div class=\"group day\" id=\"\(day.id)\">\n<h4>"
@@ -123,8 +115,13 @@ package enum ReviewPage {
   static func groupBoxes(_ kinds: [String]) -> String {
     kinds.map {
       " <label class=\"all\"><input type=\"checkbox\" class=\"group-pick\" data-kind=\"\($0)\"> "
-        + "\($0) all</label>"
+        + "\(label($0)) all</label>"
     }.joined()
+  }
+
+  /// A box's words: an exclusion is for good, and says so where it is ticked.
+  static func label(_ kind: String) -> String {
+    kind == "exclude" ? "exclude for good" : kind
   }
 
   // MARK: - Tiles
@@ -142,15 +139,15 @@ package enum ReviewPage {
     if let video = c.livePhotoVideoId?.lowercased() {
       out += picture(input.thumbnails[video], alt: name + " (motion video)", className: "motion")
     }
-    out += "<figcaption>\n<div class=\"name\">\(HTMLText.escape(name))</div>\n"
-    let taken = c.fileCreatedAt.map { $0.iso8601 } ?? "date unknown"
-    out += "<div class=\"date\">taken \(HTMLText.escape(taken))</div>\n"
+    out += "<figcaption>\n<div class=\"name\">\(HTMLText.isolated(name))</div>\n"
+    let taken = c.fileCreatedAt.map(HTMLText.time) ?? "date unknown"
+    out += "<div class=\"date\">taken \(taken)</div>\n"
     for path in c.paths {
-      out += "<div class=\"path\">last seen at \(HTMLText.escape(path))</div>\n"
+      out += "<div class=\"path\">last seen at \(HTMLText.isolated(path))</div>\n"
     }
     if let motion {
       for path in motion.paths {
-        out += "<div class=\"path\">motion video last seen at \(HTMLText.escape(path))</div>\n"
+        out += "<div class=\"path\">motion video last seen at \(HTMLText.isolated(path))</div>\n"
       }
       if motion.bucket != c.bucket {
         out += "<div class=\"why\">motion video: \(HTMLText.escape(motion.bucket.rawValue)), "
@@ -174,7 +171,7 @@ package enum ReviewPage {
       }
       for kind in kinds {
         out += "<label class=\"\(kind)\"><input type=\"checkbox\" class=\"pick\" "
-        out += "data-kind=\"\(kind)\" data-id=\"\(id)\"\(video ?? "")> \(kind)</label>\n"
+        out += "data-kind=\"\(kind)\" data-id=\"\(id)\"\(video ?? "")> \(label(kind))</label>\n"
       }
     }
     return out + "</figcaption>\n</figure>\n"
@@ -183,8 +180,11 @@ package enum ReviewPage {
   static func picture(_ outcome: ThumbnailOutcome?, alt: String, className: String) -> String {
     switch outcome ?? .missing(.notFetched) {
     case .image(let type, let bytes):
+      // Kept out of `src` until the tile nears the view (the script moves it there), so a page
+      // of thousands decodes only the pictures on screen.
       let uri = "data:\(type);base64,\(Data(bytes).base64EncodedString())"
-      return "<img class=\"\(className)\" alt=\"\(HTMLText.escape(alt))\" src=\"\(uri)\">\n"
+      return "<img class=\"\(className)\" alt=\"\(HTMLText.escape(HTMLText.showingBidiControls(alt)))\" "
+        + "data-src=\"\(uri)\">\n"
     case .missing(let why):
       let label = className == "motion" ? "motion video: \(why.placeholder)" : why.placeholder
       return "<div class=\"\(className) placeholder\" data-missing=\"\(why.rawValue)\">"
@@ -212,10 +212,10 @@ package enum ReviewPage {
       let by =
         c.confirmedBy == DeletionConfirmation.watcherSource
         ? "seen happening by cairn-observe watch" : "confirmed by a trash"
-      facts.append("deletion \(by), \(HTMLText.escape(confirmed.iso8601))")
+      facts.append("deletion \(by), \(HTMLText.time(confirmed))")
     }
     if let missing = c.missingSince {
-      facts.append("missing from scans since \(HTMLText.escape(missing.iso8601))")
+      facts.append("missing from scans since \(HTMLText.time(missing))")
     }
     if c.bucket == .held {
       facts.append(
@@ -236,8 +236,10 @@ package enum ReviewPage {
     padding:.5em;border-left:4px solid #c62828}.passed{color:#2e7d32}\
     .counts{display:flex;gap:1.5em;list-style:none;padding:0}.notes li{color:#8a4b00}\
     .command{position:sticky;top:0;background:#fff;border:1px solid #ccc;padding:.3em .8em;\
-    z-index:1}#command{white-space:pre-wrap;word-break:break-all;background:#f0f0f0;padding:.5em;\
-    user-select:all}.tiles{display:flex;flex-wrap:wrap;gap:.8em}\
+    z-index:2;box-shadow:0 2px 4px rgba(0,0,0,.15)}#command{white-space:pre-wrap;\
+    word-break:break-all;background:#f0f0f0;padding:.5em;user-select:all;max-height:6em;\
+    overflow:auto;margin:.3em 0}.command p{margin:.3em 0}#copied{margin-left:.6em;color:#2e7d32}\
+    .earlier td{padding:.2em .6em;vertical-align:top;font-size:.9em}.earlier code{word-break:break-all}.tiles{display:flex;flex-wrap:wrap;gap:.8em}\
     .tile{margin:0;width:220px;background:#fff;border:1px solid #ddd;border-radius:6px;\
     padding:6px;position:relative}.tile img.still,.tile .still{width:100%;height:160px;\
     object-fit:contain;background:#eee;display:flex;align-items:center;justify-content:center}\

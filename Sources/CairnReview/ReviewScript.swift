@@ -20,8 +20,11 @@ enum ReviewScript {
   /// - a selection can be given in the address's fragment (`#approve=ID,ID&exclude=ID&group=
   ///   GROUP:approve&override=yes`), which never leaves the machine: tests use it, and a person can keep a
   ///   selection in a bookmark;
-  /// - once the page has loaded it marks each image `data-decoded="yes"` or `"no"` and the
-  ///   document `data-ready`.
+  /// - pictures wait in `data-src` until their tile is within 800 pixels of the view, so only
+  ///   those are decoded; each is marked `data-decoded="yes"` (or `"no"`) once it has loaded;
+  /// - every `<time>` is shown in the reader's local time, the UTC kept in its title;
+  /// - the copy button copies the command (or selects it where the clipboard is not allowed);
+  /// - once the page is ready it marks the document `data-ready`.
   static let source = """
     (function () {
       'use strict';
@@ -96,12 +99,61 @@ enum ReviewScript {
           });
         });
       }
+      function show(image) {
+        if (!image.hasAttribute('data-src')) { return; }
+        image.addEventListener('load', function () { image.setAttribute('data-decoded', 'yes'); });
+        image.addEventListener('error', function () { image.setAttribute('data-decoded', 'no'); });
+        image.src = image.getAttribute('data-src');
+        image.removeAttribute('data-src');
+      }
+      function pictures() {
+        var images = all('img[data-src]');
+        if (!('IntersectionObserver' in window)) { images.forEach(show); return; }
+        var watcher = new IntersectionObserver(function (entries) {
+          entries.forEach(function (entry) {
+            if (entry.isIntersecting) { watcher.unobserve(entry.target); show(entry.target); }
+          });
+        }, { rootMargin: '800px 0px' });
+        var near = window.innerHeight + 800;
+        images.forEach(function (image) {
+          if (image.getBoundingClientRect().top < near) { show(image); } else { watcher.observe(image); }
+        });
+      }
+      function localTimes() {
+        all('time[datetime]').forEach(function (time) {
+          var when = new Date(time.getAttribute('datetime'));
+          if (isNaN(when.getTime())) { return; }
+          time.textContent = when.toLocaleString(undefined, {
+            year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
+            timeZoneName: 'short' });
+          time.title = time.getAttribute('datetime') + ' (UTC)';
+          time.setAttribute('data-local', 'yes');
+        });
+      }
+      function copied(words) { document.getElementById('copied').textContent = words; }
+      function selectCommand() {
+        var range = document.createRange();
+        range.selectNodeContents(document.getElementById('command'));
+        var selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        var done = false;
+        try { done = document.execCommand('copy'); } catch (e) { done = false; }
+        copied(done ? 'copied' : 'selected: press Ctrl+C (or Cmd+C) to copy');
+      }
+      document.getElementById('copy').addEventListener('click', function () {
+        var text = document.getElementById('command').textContent;
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(text).then(function () { copied('copied'); }, selectCommand);
+        } else {
+          selectCommand();
+        }
+      });
       window.addEventListener('load', function () {
         fromFragment();
-        all('img').forEach(function (image) {
-          image.setAttribute('data-decoded', image.complete && image.naturalWidth > 0 ? 'yes' : 'no');
-        });
         build();
+        localTimes();
+        pictures();
         document.documentElement.setAttribute('data-ready', 'yes');
       });
     })();

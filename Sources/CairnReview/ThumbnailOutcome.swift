@@ -34,6 +34,13 @@ package enum MissingThumbnail: String, Sendable, CaseIterable {
   case serverError
   /// The server sent something that is not an image.
   case notAnImage
+  /// Left out to keep the page small (`ReviewInput.imageBudget`): the tile links to Immich.
+  case overBudget
+  /// The overall deadline for fetching thumbnails passed first.
+  case deadline
+  /// The server stopped answering (several requests in a row refused or timed out), so the
+  /// rest were not asked for.
+  case serverDown
   /// Thumbnails were not fetched at all (see the page's notes).
   case notFetched
 
@@ -45,6 +52,10 @@ package enum MissingThumbnail: String, Sendable, CaseIterable {
     case .noImage: return "the server has no thumbnail (a video, or one not made yet)"
     case .serverError: return "the server failed to send it"
     case .notAnImage: return "the server sent something that is not an image"
+    case .overBudget:
+      return "left out to keep this page small: open them in Immich (each tile links there)"
+    case .deadline: return "not fetched: the deadline for fetching thumbnails passed"
+    case .serverDown: return "not fetched: the server stopped answering"
     case .notFetched: return "not fetched"
     }
   }
@@ -57,6 +68,9 @@ package enum MissingThumbnail: String, Sendable, CaseIterable {
     case .noImage: return "no thumbnail"
     case .serverError: return "server error"
     case .notAnImage: return "not an image"
+    case .overBudget: return "not embedded (page size)"
+    case .deadline: return "not fetched (deadline)"
+    case .serverDown: return "not fetched (server down)"
     case .notFetched: return "not fetched"
     }
   }

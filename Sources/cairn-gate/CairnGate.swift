@@ -62,6 +62,13 @@ struct CairnGate: CairnCommand {
     completion: .file(extensions: ["html"]))
   var review: String?
 
+  @Option(
+    name: .customLong("review-deadline"),
+    help: ArgumentHelp(
+      "Stop fetching thumbnails for --review after this many seconds (default 60).",
+      valueName: "seconds"))
+  var reviewDeadline: Int = 60
+
   @Flag(
     name: .customLong("all"), help: "List every item in the preview, not the first 20 per section.")
   var listAll = false
@@ -76,6 +83,9 @@ struct CairnGate: CairnCommand {
     if let digest = plan, !PlanDigest.isWellFormed(digest) {
       throw ValidationError("--plan takes the 64-hex-digit plan digest the review page shows")
     }
+    if !(1...3600).contains(reviewDeadline) {
+      throw ValidationError("--review-deadline takes a number of seconds from 1 to 3600")
+    }
   }
 
   func run() async throws {
@@ -83,7 +93,7 @@ struct CairnGate: CairnCommand {
       try await Gate(
         input: input, decisions: GateDecisions(approve: approve, exclude: exclude),
         overrideDigest: overrideThreshold, listAll: listAll || common.verbose,
-        expectedPlan: plan, review: review.map { ReviewWriter(path: $0) }
+        expectedPlan: plan, review: review.map { ReviewWriter(path: $0, deadline: .seconds(reviewDeadline)) }
       ).run()
     }
   }

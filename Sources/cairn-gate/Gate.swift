@@ -138,7 +138,9 @@ struct Gate {
     try await review?.write(
       ReviewWriter.Plan(
         plan: plan, candidates: stream.candidates, header: stream.header,
-        refusal: refusal?.description, overThreshold: refusal?.rail == .threshold),
+        refusal: refusal?.description, overThreshold: refusal?.rail == .threshold,
+        earlierExclusions: review == nil
+          ? [] : try state.earlierExclusions(besides: Set(stream.candidates.map(\.checksum)))),
       configuration)
     if let refusal { throw refusal.error }
     if let matched = inputs.matched, matched > 0 { try state.setLastMatched(matched) }

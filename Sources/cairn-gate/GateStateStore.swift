@@ -1,4 +1,5 @@
 import CairnCore
+import CairnReview
 import CairnState
 import Foundation
 
@@ -19,6 +20,19 @@ struct GateStateStore {
   }
 
   func exclusions() throws(CairnError) -> Set<String> { try store.exclusions.checksums() }
+
+  /// The stored exclusions of checksums not among `shown` (the stream's), newest first, with
+  /// where the library last had each: what the review page lists as excluded earlier.
+  func earlierExclusions(besides shown: Set<String>) throws(CairnError) -> [EarlierExclusion] {
+    var earlier: [EarlierExclusion] = []
+    for exclusion in try store.exclusions.all().reversed() where !shown.contains(exclusion.checksum) {
+      earlier.append(
+        EarlierExclusion(
+          checksum: exclusion.checksum, reason: exclusion.reason, createdAt: exclusion.createdAt,
+          lastPath: try store.observed.entry(exclusion.checksum)?.paths.first))
+    }
+    return earlier
+  }
 
   /// Approved checksums and asset ids, whichever plan they were given for: a person approved
   /// the item, not one arrangement of the plan around it.

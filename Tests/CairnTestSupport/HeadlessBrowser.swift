@@ -6,7 +6,8 @@ import Foundation
 /// The command (one browser run per call, about a second):
 /// `chromium --headless=new --no-sandbox --disable-gpu --disable-background-networking
 /// --disable-component-update --no-first-run --user-data-dir=DIR --log-net-log=DIR/net.json
-/// --dump-dom file://PAGE#FRAGMENT`
+/// --window-size=W,H --virtual-time-budget=MS --dump-dom file://PAGE#FRAGMENT`; the virtual
+/// time lets what a page does after its load (lazy pictures, say) finish before the dump.
 package enum HeadlessBrowser {
   /// The browser, when installed (`scripts/setup.sh` installs Debian's `chromium`).
   package static let executable: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
@@ -29,7 +30,12 @@ package enum HeadlessBrowser {
   }
 
   /// Loads `path` (with `fragment` after `#`) and returns the DOM and the page's requests.
-  package static func render(_ path: String, fragment: String? = nil) async throws -> Rendering {
+  /// `window` is the viewport (a tall one shows every tile of a small page at once);
+  /// `timeZone` the browser's local time (`TZ`).
+  package static func render(
+    _ path: String, fragment: String? = nil, window: (width: Int, height: Int) = (1280, 4000),
+    timeZone: String = "UTC"
+  ) async throws -> Rendering {
     guard let executable else { throw Failure(description: "chromium is not installed") }
     let scratch = TemporaryDirectory("cairn-browser")
     let netLog = scratch.path + "/net.json"
@@ -38,11 +44,12 @@ package enum HeadlessBrowser {
     let arguments = [
       "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
       "--disable-component-update", "--no-first-run", "--user-data-dir=\(scratch.path)/profile",
-      "--log-net-log=\(netLog)", "--dump-dom", url,
+      "--log-net-log=\(netLog)", "--window-size=\(window.width),\(window.height)",
+      "--virtual-time-budget=3000", "--dump-dom", url,
     ]
     // A small environment of its own: the browser needs a PATH and a HOME, nothing of ours.
     let environment = [
-      "PATH": "/usr/bin:/bin", "HOME": scratch.path, "LANG": "C.UTF-8",
+      "PATH": "/usr/bin:/bin", "HOME": scratch.path, "LANG": "C.UTF-8", "TZ": timeZone,
       "XDG_CONFIG_HOME": scratch.path + "/config", "XDG_CACHE_HOME": scratch.path + "/cache",
     ]
     let result = try await ToolRunner.runDetached(
