@@ -135,8 +135,8 @@ in_container real cairn-nightly
 check "the real run exits 0" [ "$(cat "$work/real.status")" = 0 ]
 check "the real run trashed the deletion" grep -q 'cairn-nightly: trashed 2 (+1 Live' "$work/real.out"
 check "the server's trash holds exactly those three assets" [ "$(server_trashed)" = 3 ]
-in_container restore cairn restore --list
-check "cairn restore --list, from the volume's journal, shows the run" \
+in_container restore cairn restore list
+check "cairn restore list, from the volume's journal, shows the run" \
   grep -q '"assets":3,"inTrash":3' "$work/restore.out"
 # The optional second service: the watcher, in its own container on the same volume.
 "${cairn_run[@]}" -d --name cairn-check-watch "$image" cairn-observe watch > /dev/null

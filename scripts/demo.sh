@@ -51,7 +51,7 @@ say "folder, and a partner's shared copy of IMG_0003.PNG"
 export IMMICH_URL=$url IMMICH_API_KEY=demo-secret
 
 bold "1. Check the server, the key and its permissions"
-run "cairn-fetch --check > /dev/null"
+run "cairn-fetch check > /dev/null"
 
 bold "2. First run: cairn learns what the library holds, and trashes nothing"
 run "cairn-hash '$work/Photos' | cairn-reconcile | cairn-gate | cairn-trash > /dev/null"
@@ -75,7 +75,7 @@ run "curl -s '$url/__testserver/state' | jq -c '{trashed: .trashedIds}'"
 
 bold "6. Inspect the run: the server's own record (the run tag) and the local journal"
 run "cairn-tag | jq -c 'select(.type==\"run\") | {runId, assets, inTrash}'"
-run "cairn-restore --list | jq -c '{runId, assets, inTrash, completed}'"
+run "cairn-restore list | jq -c '{runId, assets, inTrash, completed}'"
 
 bold "7. Restore the run"
 run_id=$(cairn-tag 2>/dev/null | jq -r 'select(.type=="run") | .runId' | tail -n 1)

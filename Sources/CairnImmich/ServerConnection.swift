@@ -34,7 +34,7 @@ package struct ServerConnection: Sendable {
   }
 
   /// Finds the API and learns its version, without asking who the key belongs to
-  /// (`cairn-fetch --check` goes on from there one check at a time).
+  /// (`cairn-fetch check` goes on from there one check at a time).
   package static func reach(
     configuration: Configuration, options: ClientOptions? = nil
   ) async throws(ImmichError) -> (ImmichClient, ServerVersion) {

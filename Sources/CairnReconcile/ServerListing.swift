@@ -78,7 +78,7 @@ package struct ServerListing: Sendable {
     return try listing.get()
   }
 
-  /// Only the identity: `--server FILE`'s header, or `cairn-fetch --identity`.
+  /// Only the identity: `--server FILE`'s header, or `cairn-fetch identity`.
   package static func identity(serverFile: String?, fetchArguments: [String] = [])
     throws(CairnError) -> ServerIdentity
   {
@@ -96,7 +96,7 @@ package struct ServerListing: Sendable {
       }
       return identity
     }
-    let tool = try SiblingTool("cairn-fetch", ["--identity"] + fetchArguments)
+    let tool = try SiblingTool("cairn-fetch", ["identity"] + fetchArguments)
     var identity: ServerIdentity?
     var failure: CairnError?
     do {
@@ -109,7 +109,7 @@ package struct ServerListing: Sendable {
     try tool.finish()
     if let failure { throw failure }
     guard let identity else {
-      throw CairnError(.malformedInput, "cairn-fetch --identity printed no server identity")
+      throw CairnError(.malformedInput, "cairn-fetch identity printed no server identity")
     }
     return identity
   }

@@ -50,7 +50,7 @@ package struct FateStore: Sendable {
 
 extension FateStore {
   /// What was learned in the partition folder `directory`, read beside any run (no lock, as
-  /// `cairn-restore --show` does); empty when the partition has no state yet.
+  /// `cairn-restore show` does); empty when the partition has no state yet.
   package static func ledger(inPartitionFolder directory: String) throws(CairnError)
     -> FateLedger
   {

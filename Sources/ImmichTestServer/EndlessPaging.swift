@@ -1,6 +1,6 @@
 import Foundation
 
-/// Search pages that never end, as a broken or hostile server answers them (cairn issue 15):
+/// Search pages that never end, as a broken or hostile server answers them:
 /// `POST /api/search/metadata` keeps pointing to the next page. Armed per server, off by
 /// default; the real answer is computed first and only its paging is rewritten.
 package final class EndlessPaging: @unchecked Sendable {

@@ -12,36 +12,33 @@ struct CairnFetch: CairnCommand {
       never locked ones, never a partner's), and an end record with the counts. Records are \
       sorted by asset id.
 
-      With a saved session (--login), only the changes since the last run are fetched from \
+      With a saved session ('cairn-fetch login'), only the changes since the last run are fetched from \
       the sync stream into a local cache; otherwise the server is listed page by page.
 
       Settings: IMMICH_URL and IMMICH_API_KEY (or IMMICH_API_KEY_FILE, a private file holding \
       it), from the environment, ./.env or $XDG_CONFIG_HOME/cairn/config (the section of \
       --profile NAME there).
 
-      Exit status: 0 success, 25 trash disabled (--check), 64 usage, 69 server unreachable \
+      Subcommands replace the listing: 'identity' (the header only), 'check' (can cairn run \
+      here?), 'diagnose' (what the listing holds), 'login' and 'logout' (the session).
+
+      Exit status: 0 success, 25 trash disabled (check), 64 usage, 69 server unreachable \
       or failing, 74 local state unwritable, 77 key rejected or permission missing, \
       78 configuration missing.
       """,
-    version: CairnVersion.current)
+    version: CairnVersion.current,
+    subcommands: [
+      FetchIdentity.self, FetchCheck.self, FetchDiagnose.self, FetchLogin.self, FetchLogout.self,
+    ])
 
-  @Flag(help: "Print only the header (with the server identity) and an end record.")
-  var identity = false
-
-  @Flag(help: "Check URL, key, permissions and trash settings; one line per check on stderr.")
-  var check = false
-
-  @Flag(help: "Report counts per visibility and Live Photo problems on stderr.")
-  var diagnose = false
-
-  @Flag(help: "Log in with email and password and save a session for the fast sync stream.")
-  var login = false
-
-  @Flag(help: "End the saved session and forget it.")
-  var logout = false
-
-  @Option(help: "The account email for --login (default: IMMICH_EMAIL).")
-  var email: String?
+  /// The older spellings of the subcommands (`--check` for `check`, …), kept working and
+  /// hidden from help.
+  @Flag(help: .hidden) var identity = false
+  @Flag(help: .hidden) var check = false
+  @Flag(help: .hidden) var diagnose = false
+  @Flag(help: .hidden) var login = false
+  @Flag(help: .hidden) var logout = false
+  @Option(help: .hidden) var email: String?
 
   @Flag(help: "Ignore the cache and list every asset page by page.")
   var full = false
@@ -63,16 +60,44 @@ struct CairnFetch: CairnCommand {
   }
 
   func run() async throws {
-    try await Tool.run(Self.self, common) {
+    try await action.run(common, full: full, noSync: noSync)
+  }
+
+  /// The listing, or what an older spelling asked for instead.
+  private var action: FetchAction {
+    if check { return .check }
+    if login { return .login(email: email) }
+    if logout { return .logout }
+    if identity { return .identity }
+    return diagnose ? .diagnose : .list
+  }
+}
+
+/// What one cairn-fetch run does: its main job (`list`) or one of its subcommands.
+enum FetchAction {
+  case list, identity, check, diagnose, logout
+  case login(email: String?)
+
+  func run(_ common: CommonOptions, full: Bool = false, noSync: Bool = false) async throws {
+    try await Tool.run(CairnFetch.self, common) {
       let configuration = try Configuration.load()
       do {
-        if check { return try await Checker(configuration: configuration).run() }
-        if login { return try await SessionCommands(configuration: configuration).login(email) }
-        if logout { return try await SessionCommands(configuration: configuration).logout() }
-        let mode: Lister.Mode = identity ? .identity : diagnose ? .diagnose : .list
-        let lister = Lister(
-          configuration: configuration, mode: mode, useCache: !full, useSync: !noSync && !full)
-        return try await lister.run()
+        switch self {
+        case .check: return try await Checker(configuration: configuration).run()
+        case .login(let email):
+          return try await SessionCommands(configuration: configuration).login(email)
+        case .logout: return try await SessionCommands(configuration: configuration).logout()
+        case .list, .identity, .diagnose:
+          let mode: Lister.Mode =
+            switch self {
+            case .identity: .identity
+            case .diagnose: .diagnose
+            default: .list
+            }
+          let lister = Lister(
+            configuration: configuration, mode: mode, useCache: !full, useSync: !noSync && !full)
+          return try await lister.run()
+        }
       } catch let error as ImmichError {
         throw error.cairnError
       }

@@ -235,7 +235,7 @@ struct Checker {
     if (try? SessionStore.load(configuration.paths, identity.partition)) == nil {
       line(
         .note,
-        "no saved session: listings go page by page ('cairn-fetch --login' for the"
+        "no saved session: listings go page by page ('cairn-fetch login' for the"
           + " incremental sync stream)", tally)
     } else {
       line(.note, "saved session: \(path)", tally)

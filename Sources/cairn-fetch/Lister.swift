@@ -87,7 +87,7 @@ struct Lister {
     guard let session = try SessionStore.load(paths, connection.partition) else {
       Diagnostics.info(
         "listing the server page by page; for fast incremental refreshes, run"
-          + " 'cairn-fetch --login' once")
+          + " 'cairn-fetch login' once")
       return .records(try await search.listShowingProgress())
     }
     let cache = try AssetCache.open(paths, connection.partition)
@@ -103,7 +103,7 @@ struct Lister {
       case .unauthorized, .forbidden:
         Diagnostics.warning(
           "the saved session no longer works (\(error.serverMessage ?? error.message));"
-            + " listing page by page; run 'cairn-fetch --login' to renew it")
+            + " listing page by page; run 'cairn-fetch login' to renew it")
       default:
         Diagnostics.warning("sync stream failed (\(error.message)); listing page by page")
       }

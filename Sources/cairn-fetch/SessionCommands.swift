@@ -2,7 +2,7 @@ import CairnCore
 import CairnImmich
 import Foundation
 
-/// `--login` and `--logout`: the session the sync stream needs.
+/// `login` and `logout`: the session the sync stream needs.
 struct SessionCommands {
   let configuration: Configuration
 
@@ -19,7 +19,7 @@ struct SessionCommands {
       password = typed
     } else {
       throw CairnError(
-        .configuration, "no password: run --login on a terminal or set IMMICH_PASSWORD")
+        .configuration, "no password: run login on a terminal or set IMMICH_PASSWORD")
     }
     let result = try await connection.client.login(email: email, password: password)
     let partition = connection.partition

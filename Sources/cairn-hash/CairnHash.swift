@@ -28,13 +28,15 @@ struct CairnHash: CairnCommand {
 
       A volume under a PATH that is away, or replaced by another, since the last scan puts its \
       folder out of scope: nothing last seen there is judged deleted, while the rest of the PATH \
-      is. --accept-lost-mount accepts such a change, after saying what it does.
+      is. 'cairn-hash accept-lost-mount PATH' accepts such a change, after saying what it does; \
+      'cairn-hash forget-mounts PATH…' accepts every such change under the paths.
 
       Exit status: 0 all read; 1 some paths missing or unreadable (see the error records); \
       25 an acceptance not confirmed; 64 usage; 78 configuration unreadable (at a terminal \
       without PATH); 141 output pipe closed.
       """,
-    version: CairnVersion.current)
+    version: CairnVersion.current,
+    subcommands: [AcceptLostMount.self, ForgetMounts.self])
 
   @Argument(
     help: ArgumentHelp(
@@ -58,28 +60,13 @@ struct CairnHash: CairnCommand {
     help: "Neither read nor update the hash cache: read every file.")
   var noCache = false
 
-  @Option(
-    name: .customLong("accept-lost-mount"),
-    help: ArgumentHelp(
-      """
-      Accept that the volume last seen at this mount point (or root) is gone for good, or that \
-      the one there now replaces it. Says first what that does: the photos the old volume \
-      held that are nowhere else become candidates for Immich's trash. Asks, unless --yes. \
-      Scans nothing.
-      """, valueName: "path"),
-    completion: .directory)
+  /// The older spellings of `accept-lost-mount PATH` and `forget-mounts PATH…`, kept working
+  /// and hidden from help.
+  @Option(name: .customLong("accept-lost-mount"), help: .hidden, completion: .directory)
   var acceptLostMount: String?
-
-  @Flag(
-    name: .customLong("forget-mounts"),
-    help: """
-      Accept every volume away or replaced under each PATH, as --accept-lost-mount does for \
-      one: their photos that are nowhere else become candidates for Immich's trash. Says so \
-      and asks first, unless --yes. Scans nothing.
-      """)
+  @Flag(name: .customLong("forget-mounts"), help: .hidden)
   var forgetMounts = false
-
-  @Flag(help: "Accept without asking (the statement is still printed).")
+  @Flag(help: .hidden)
   var yes = false
 
   @Option(
@@ -100,17 +87,12 @@ struct CairnHash: CairnCommand {
   }
 
   func run() async throws {
-    if acceptLostMount != nil || forgetMounts {
-      try await Tool.run(Self.self, common, writesRecords: false) {
-        let memoryPath = CairnPaths().stateHome + "/scan-mounts.json"
-        if let path = acceptLostMount {
-          return try LostMountAcceptance(memoryPath: memoryPath, confirmed: yes)
-            .accept(at: RootPath.absolute(path))
-        }
-        return try LostMountAcceptance(memoryPath: memoryPath, confirmed: yes)
-          .acceptAll(under: try inputRoots().map(\.path))
-      }
-      return
+    if let path = acceptLostMount {
+      return try await LostMountAcceptance.accept(at: path, confirmed: yes, common)
+    }
+    if forgetMounts {
+      return try await LostMountAcceptance.acceptAll(
+        under: paths, nullSeparated: nullSeparated, confirmed: yes, common)
     }
     try await Tool.run(Self.self, common) {
       var clock = PhaseClock()
@@ -141,8 +123,12 @@ struct CairnHash: CairnCommand {
     }
   }
 
-  /// The roots from the arguments, or from stdin when there are none (or one is `-`).
   private func inputRoots() throws -> [ScanRoot] {
+    try Self.inputRoots(paths, nullSeparated: nullSeparated)
+  }
+
+  /// The roots from the arguments, or from stdin when there are none (or one is `-`).
+  static func inputRoots(_ paths: [String], nullSeparated: Bool) throws -> [ScanRoot] {
     var names: [ScanRoot] = []
     var readStdin = paths.isEmpty
     if paths.isEmpty && isatty(0) == 1 {

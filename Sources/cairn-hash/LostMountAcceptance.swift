@@ -1,13 +1,37 @@
 import CairnCore
 import CairnHashing
 
-/// `--accept-lost-mount PATH` and `--forget-mounts PATH…`: the explicit, separate act that
+/// `accept-lost-mount PATH` and `forget-mounts PATH…`: the explicit, separate act that
 /// lets photos last seen on an absent volume be judged deleted. It states what it will do
 /// before it asks, and it asks unless `--yes` said yes beforehand.
 struct LostMountAcceptance {
   let memoryPath: String
   /// `--yes`.
   let confirmed: Bool
+
+  /// `accept-lost-mount PATH` (and its older spelling), run as a tool run that writes no
+  /// records.
+  static func accept(at path: String, confirmed: Bool, _ common: CommonOptions) async throws {
+    try await Tool.run(CairnHash.self, common, writesRecords: false) {
+      try LostMountAcceptance(
+        memoryPath: CairnPaths().stateHome + "/scan-mounts.json", confirmed: confirmed
+      )
+      .accept(at: RootPath.absolute(path))
+    }
+  }
+
+  /// `forget-mounts PATH…` (and its older spelling): the roots as cairn-hash reads them.
+  static func acceptAll(
+    under paths: [String], nullSeparated: Bool, confirmed: Bool, _ common: CommonOptions
+  ) async throws {
+    try await Tool.run(CairnHash.self, common, writesRecords: false) {
+      let roots = try CairnHash.inputRoots(paths, nullSeparated: nullSeparated)
+      return try LostMountAcceptance(
+        memoryPath: CairnPaths().stateHome + "/scan-mounts.json", confirmed: confirmed
+      )
+      .acceptAll(under: roots.map(\.path))
+    }
+  }
 
   /// Accepts the absence at `path`, under whichever remembered roots hold it.
   func accept(at path: String) throws(CairnError) -> ExitStatus {
@@ -25,7 +49,7 @@ struct LostMountAcceptance {
     return try confirmAndAccept(found, acceptance)
   }
 
-  /// Accepts every absence under `roots` (`--forget-mounts`).
+  /// Accepts every absence under `roots` (`forget-mounts`).
   func acceptAll(under roots: [String]) throws(CairnError) -> ExitStatus {
     let acceptance = MountAcceptance(memoryPath: memoryPath, roots: roots)
     let found = acceptance.absences()

@@ -14,7 +14,7 @@ struct CairnObserve: CairnCommand {
         cairn-hash ~/Photos | cairn-observe | cairn-reconcile | cairn-gate | cairn-trash
 
       The partition (server URL and user) comes from the stream's header, else --server FILE, \
-      else 'cairn-fetch --identity'. Only a complete scan of a root can later make anything \
+      else 'cairn-fetch identity'. Only a complete scan of a root can later make anything \
       under it gone; a partial scan only adds observations.
       """,
     version: CairnVersion.current,
@@ -31,7 +31,7 @@ struct PartitionOptions: ParsableArguments {
     name: .customLong("server"),
     help: ArgumentHelp(
       "Take the server and user from FILE's header (cairn-fetch output) instead of running "
-        + "'cairn-fetch --identity'.", valueName: "file"),
+        + "'cairn-fetch identity'.", valueName: "file"),
     completion: .file())
   var serverFile: String?
 }

@@ -4,7 +4,7 @@ import CairnReconcile
 import CairnState
 import Foundation
 
-/// Opens the partition named by `--server FILE` or `cairn-fetch --identity`.
+/// Opens the partition named by `--server FILE` or `cairn-fetch identity`.
 func openStore(_ options: PartitionOptions, _ common: CommonOptions) throws(CairnError)
   -> (PartitionStore, Configuration)
 {

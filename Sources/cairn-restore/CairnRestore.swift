@@ -20,11 +20,12 @@ struct CairnRestore: CairnCommand {
       Only runs cairn made are touched: they are found in the local journal, or, when the \
       journal is lost, from the server's cairn/v1/run/<run-id> tags.
 
-      --list and --show read the local journal only (no server needed): the runs of every \
+      'list' and 'show RUN' read the local journal only (no server needed): the runs of every \
       partition, or one run's assets and what happened to each since, as far as cairn has \
       seen the server.
       """,
-    version: CairnVersion.current)
+    version: CairnVersion.current,
+    subcommands: [JournalList.self, JournalShow.self])
 
   @OptionGroup var common: CommonOptions
 
@@ -50,12 +51,12 @@ struct CairnRestore: CairnCommand {
   @Flag(name: .customLong("dry-run"), help: "Show what would be restored; change nothing.")
   var dryRun = false
 
-  @Flag(name: .customLong("list"), help: "List the runs in the local journal and exit.")
+  /// The older spelling of `list`, kept working and hidden from help.
+  @Flag(name: .customLong("list"), help: .hidden)
   var list = false
 
-  @Option(
-    name: .customLong("show"),
-    help: ArgumentHelp("Show one run from the local journal and exit.", valueName: "run-id"))
+  /// The older spelling of `show RUN`, kept working and hidden from help.
+  @Option(name: .customLong("show"), help: .hidden)
   var show: String?
 
   @OptionGroup var input: RecordInput

@@ -8,7 +8,7 @@ import Foundation
   import Darwin
 #endif
 
-/// `--list` and `--show`: the local journal, read without a server. Records on standard output;
+/// `list` and `show RUN`: the local journal, read without a server. Records on standard output;
 /// a table when standard output is a terminal.
 struct JournalView {
   var showRun: String?
@@ -54,7 +54,7 @@ struct JournalView {
     }
     writer.flush()
     if let wanted = showRun, !found {
-      throw CairnError(.usage, "no run \(wanted) in the local journal (try cairn-tag --run-id)")
+      throw CairnError(.usage, "no run \(wanted) in the local journal (try cairn-tag show)")
     }
     if !found && showRun == nil { Diagnostics.info("the journal holds no runs yet") }
     return .success

@@ -8,23 +8,24 @@ struct CairnTag: CairnCommand {
     abstract: "Show cairn's history from the server's run tags, or tag assets",
     discussion: """
       Works from the server alone, so it still works when the local journal is lost. \
-      --list (the default) writes a run record for every cairn/v1/run/<run-id> tag, with how \
-      many assets carry it and how many of them are in the trash. --run-id writes an asset \
-      record for each asset of that run, trashed ones included, across every visibility an \
-      API key can see. --add TAG tags the assets named by asset, result or candidate records \
-      in the file named, or on standard input (PUT /api/tags, then PUT /api/tags/assets).
+      'list' (also what cairn-tag does with no subcommand and no --add) writes a run record \
+      for every cairn/v1/run/<run-id> tag, with how many assets carry it and how many of them \
+      are in the trash. 'show RUN' writes an asset record for each asset of that run, trashed \
+      ones included, across every visibility an API key can see. --add TAG tags the assets \
+      named by asset, result or candidate records in the file named, or on standard input \
+      (PUT /api/tags, then PUT /api/tags/assets).
       """,
-    version: CairnVersion.current)
+    version: CairnVersion.current,
+    subcommands: [TagList.self, TagShow.self])
 
   @OptionGroup var common: CommonOptions
 
-  @Flag(
-    name: .customLong("list"), help: "List cairn's runs from the server's run tags (the default).")
+  /// The older spelling of `list`, kept working and hidden from help.
+  @Flag(name: .customLong("list"), help: .hidden)
   var list = false
 
-  @Option(
-    name: .customLong("run-id"),
-    help: ArgumentHelp("Write the assets of this run, trashed ones included.", valueName: "run-id"))
+  /// The older spelling of `show RUN`, kept working and hidden from help.
+  @Option(name: .customLong("run-id"), help: .hidden)
   var runID: String?
 
   @Option(
@@ -44,9 +45,7 @@ struct CairnTag: CairnCommand {
     if modes > 1 { throw ValidationError("--list, --run-id and --add exclude each other") }
     if dryRun && addTag == nil { throw ValidationError("--dry-run goes with --add") }
     if input.isNamed && addTag == nil { throw ValidationError("a file of records goes with --add") }
-    if let runID, RunID(runID) == nil {
-      throw ValidationError("\(runID) is not a cairn run id (like 2026-11-22T10:15:00Z-3F2A9C1B)")
-    }
+    if let runID { try TagShow.validate(runID) }
     if let addTag, addTag.split(separator: "/").isEmpty {
       throw ValidationError("--add needs a tag value such as holiday/2024")
     }

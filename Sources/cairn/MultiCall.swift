@@ -27,7 +27,8 @@ struct MultiCall {
         print(usage, terminator: "")
         return
       }
-      await tool(arguments[1]).run(["--help"])
+      // `cairn help restore list` is `cairn-restore list --help`.
+      await tool(arguments[1]).run(Array(arguments.dropFirst(2)) + ["--help"])
     default:
       await tool(first).run(Array(arguments.dropFirst()))
     }
@@ -54,7 +55,7 @@ struct MultiCall {
       are its own: see `cairn help <tool>` or the tool's man page.
 
       USAGE: cairn <tool> [<arguments> ...]
-             cairn help <tool>
+             cairn help <tool> [<subcommand>]
 
       TOOLS:
       \(lines.joined(separator: "\n"))

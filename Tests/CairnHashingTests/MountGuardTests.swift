@@ -222,7 +222,7 @@ struct MountGuardTests {
       #expect(text.contains("candidates for Immich's trash"), "\(text)")
       #expect(text.contains("aaaa") && text.contains("bbbb"), "\(text)")
     }
-    #expect(absence?.scanWarning.contains("--accept-lost-mount /home/u/Photos/Card") == true)
+    #expect(absence?.scanWarning.contains("accept-lost-mount /home/u/Photos/Card") == true)
     #expect(absence?.acceptanceStatement.contains("2 media files") == true)
     #expect(absence?.acceptanceStatement.contains("rails still apply") == true)
   }

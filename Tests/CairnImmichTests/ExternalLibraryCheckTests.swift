@@ -4,12 +4,12 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// `cairn-fetch --check` counts the user's external-library assets (all assets less those in
+/// `cairn-fetch check` counts the user's external-library assets (all assets less those in
 /// the upload library, `libraryId: null`) and says why cairn leaves them alone.
 @Suite struct ExternalLibraryCheckTests {
   func check(_ h: Harness) async throws -> ToolResult {
     try await ToolRunner.runDetached(
-      "cairn-fetch", ["--check"], environment: h.environment(), workingDirectory: h.folder.path)
+      "cairn-fetch", ["check"], environment: h.environment(), workingDirectory: h.folder.path)
   }
 
   @Test func theCheckSaysHowManyExternalLibraryAssetsThereAreAndWhy() async throws {

@@ -37,7 +37,7 @@ import Testing
       #expect(try favourites(paged) == [library.timeline.id])
 
       let login = try await fetch(
-        h, ["--login"],
+        h, ["login"],
         ["IMMICH_EMAIL": "alice@example.com", "IMMICH_PASSWORD": Library.alicePassword])
       #expect(login.status == 0, "\(login.stderr)")
       let streamed = try await fetch(h, [])

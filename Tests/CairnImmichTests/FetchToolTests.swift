@@ -64,7 +64,7 @@ import Testing
       #expect(counts["lockedSkipped"] == 0)
       #expect(counts["requests"] == h.server.log.all.count)
       // No session: one line says how to get the fast path.
-      #expect(result.stderr.contains("cairn-fetch --login"))
+      #expect(result.stderr.contains("cairn-fetch login"))
       #expect(result.stderr.split(separator: "\n").count == 1)
     }
   }
@@ -72,7 +72,7 @@ import Testing
   @Test func identityPrintsOnlyTheHeaderAndEnd() async throws {
     let library = Library(.v3_1)
     try await withServer(library.scenario) { h in
-      let result = try await fetch(h, ["--identity"])
+      let result = try await fetch(h, ["identity"])
       #expect(result.status == 0)
       let records = try result.records()
       #expect(records.map { $0["type"] as? String } == ["header", "end"])
@@ -122,7 +122,7 @@ import Testing
       for: library.alice, name: "no-delete", secret: "no-delete-Kx1",
       permissions: ["asset.read", "tag.create", "tag.asset", "user.read"])
     try await withServer(library.scenario) { h in
-      let good = try await fetch(h, ["--check"])
+      let good = try await fetch(h, ["check"])
       #expect(good.status == 0, "\(good.stderr)")
       #expect(good.stderr.contains("[ok]"))
       #expect(!good.stderr.contains("[FAIL]"))
@@ -130,7 +130,7 @@ import Testing
       #expect(good.stderr.contains("30 days"))
       #expect(try good.records().map { $0["type"] as? String } == ["header", "end"])
 
-      let noDelete = try await fetch(h, ["--check"], ["IMMICH_API_KEY": "no-delete-Kx1"])
+      let noDelete = try await fetch(h, ["check"], ["IMMICH_API_KEY": "no-delete-Kx1"])
       #expect(noDelete.status == 77)
       #expect(noDelete.stderr.contains("[FAIL] permission asset.delete missing"))
       #expect(noDelete.stderr.contains("[warn] permission tag.read missing"))
@@ -139,7 +139,7 @@ import Testing
           "[warn] permission asset.view missing (optional: to show thumbnails on the review page"))
 
       h.server.state.setTrash(enabled: false)
-      let noTrash = try await fetch(h, ["--check"])
+      let noTrash = try await fetch(h, ["check"])
       #expect(noTrash.status == 25)
       #expect(noTrash.stderr.contains("trash is disabled"))
     }
@@ -153,7 +153,7 @@ import Testing
       let credentials = [
         "IMMICH_EMAIL": "alice@example.com", "IMMICH_PASSWORD": Library.alicePassword,
       ]
-      let login = try await fetch(h, ["--login"], credentials, transcript: transcript)
+      let login = try await fetch(h, ["login"], credentials, transcript: transcript)
       #expect(login.status == 0, "\(login.stderr)")
       #expect(login.stdout.isEmpty)
       let paths = CairnPaths(environment: h.environment())
@@ -166,7 +166,7 @@ import Testing
       let streamed = try await fetch(h, [], transcript: transcript)
       #expect(streamed.status == 0, "\(streamed.stderr)")
       #expect(h.server.log.requests(path: "/api/sync/stream").count == 1)
-      #expect(!streamed.stderr.contains("--login"))
+      #expect(!streamed.stderr.contains("cairn-fetch login"))
       let paged = try await fetch(h, ["--no-sync"], transcript: transcript)
       let full = try await fetch(h, ["--full"], transcript: transcript)
       #expect(try assetIds(streamed) == library.expectedIds)
@@ -188,7 +188,7 @@ import Testing
       }
       #expect(trashed?["isTrashed"] as? Bool == true)
 
-      let logout = try await fetch(h, ["--logout"], transcript: transcript)
+      let logout = try await fetch(h, ["logout"], transcript: transcript)
       #expect(logout.status == 0)
       #expect(!FileManager.default.fileExists(atPath: sessionFile))
 
@@ -212,7 +212,7 @@ import Testing
       let result = try await fetch(h)
       #expect(result.status == 0)
       #expect(try assetIds(result) == library.expectedIds)
-      #expect(result.stderr.contains("cairn-fetch --login"))
+      #expect(result.stderr.contains("cairn-fetch login"))
       #expect(!result.stderr.contains("stale-session-token-Vb8"))
     }
   }
@@ -221,7 +221,7 @@ import Testing
     let library = Library(.v3_1, extraAliceAssets: 20)
     try await withServer(library.scenario) { h in
       let login = try await fetch(
-        h, ["--login"],
+        h, ["login"],
         ["IMMICH_EMAIL": "alice@example.com", "IMMICH_PASSWORD": Library.alicePassword])
       #expect(login.status == 0)
       h.server.faults.inject(
@@ -240,7 +240,7 @@ import Testing
     let library = Library(.v3_1, extraAliceAssets: 20)
     try await withServer(library.scenario) { h in
       let login = try await fetch(
-        h, ["--login"],
+        h, ["login"],
         ["IMMICH_EMAIL": "alice@example.com", "IMMICH_PASSWORD": Library.alicePassword])
       #expect(login.status == 0)
       h.server.faults.inject(
@@ -259,7 +259,7 @@ import Testing
     let library = Library(.v3_1)
     try await withServer(library.scenario) { h in
       let login = try await fetch(
-        h, ["--login"],
+        h, ["login"],
         ["IMMICH_EMAIL": "alice@example.com", "IMMICH_PASSWORD": Library.alicePassword])
       #expect(login.status == 0)
       h.server.faults.inject(
@@ -310,7 +310,7 @@ import Testing
         ownerId: library.alice.id, originalFileName: "ORPHAN.MOV", type: .video,
         visibility: .hidden))
     try await withServer(library.scenario) { h in
-      let result = try await fetch(h, ["--diagnose"])
+      let result = try await fetch(h, ["diagnose"])
       #expect(result.status == 0, "\(result.stderr)")
       #expect(try result.records(ofType: "asset").isEmpty)
       let counts = try #require(try end(result)["counts"] as? [String: Int])

@@ -167,14 +167,14 @@ import Testing
     var library = Library(.v3_2)
     library.scenario.reportedVersion = "3.3.0"
     try await withServer(library.scenario) { h in
-      let quiet = try await fetch(h, ["-q", "--identity"])
+      let quiet = try await fetch(h, ["identity", "-q"])
       #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
-      let first = try await fetch(h, ["--identity"])
+      let first = try await fetch(h, ["identity"])
       #expect(first.status == 0, "\(first.stderr)")
       #expect(first.stderr.contains("warning: Immich 3.3.0 is newer than 3.2.2"), "\(first.stderr)")
-      let second = try await fetch(h, ["--identity"])
+      let second = try await fetch(h, ["identity"])
       #expect(!second.stderr.contains("newer than"), "\(second.stderr)")
-      let check = try await fetch(h, ["--check"])
+      let check = try await fetch(h, ["check"])
       #expect(check.stderr.contains("Immich 3.3.0 is newer than 3.2.2"), "\(check.stderr)")
       #expect(check.stderr.contains("trash settings read from GET /api/config"))
       #expect(check.stderr.contains("permission userConfig.read"))
@@ -182,13 +182,13 @@ import Testing
     // Same state folder, a newer server again: warned anew.
     library.scenario.reportedVersion = "3.4.1"
     try await withServer(library.scenario) { h in
-      let next = try await fetch(h, ["--identity"])
+      let next = try await fetch(h, ["identity"])
       #expect(next.stderr.contains("Immich 3.4.1 is newer"), "\(next.stderr)")
     }
     var tested = Library(.v3_2)
     tested.scenario.reportedVersion = "3.2.2"
     try await withServer(tested.scenario) { h in
-      let result = try await fetch(h, ["--identity"])
+      let result = try await fetch(h, ["identity"])
       #expect(!result.stderr.contains("newer"), "\(result.stderr)")
     }
   }
@@ -202,7 +202,7 @@ import Testing
       permissions: Permission.cairnNeeds.filter { $0 != Permission.userConfigRead })
     try await withServer(library.scenario) { h in
       let result = try await ToolRunner.runDetached(
-        "cairn-fetch", ["--check"],
+        "cairn-fetch", ["check"],
         environment: h.environment(["IMMICH_API_KEY": eve.key.secret]),
         workingDirectory: h.folder.path)
       #expect(result.status == 0, "\(result.stderr)")

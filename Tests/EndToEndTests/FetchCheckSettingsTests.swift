@@ -2,7 +2,7 @@ import CairnTestSupport
 import Foundation
 import Testing
 
-/// `cairn-fetch --check` shows the settings a run would use and where each came from.
+/// `cairn-fetch check` shows the settings a run would use and where each came from.
 @Suite struct FetchCheckSettingsTests {
   @Test func eachSettingNamesItsSource() async throws {
     let lib = AdversarialLibrary()
@@ -12,7 +12,7 @@ import Testing
       "config/cairn/config", "CAIRN_FLOOR=7\nCAIRN_TRASH_FOLDERS=/srv/bin:/srv/old\n")
     var environment = lib.environment
     environment["CAIRN_STRICTNESS"] = "strict"
-    let result = try await lib.shell("cairn-fetch --check", environment: environment)
+    let result = try await lib.shell("cairn-fetch check", environment: environment)
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stderr.split(separator: "\n").map(String.init)
     for expected in [
@@ -33,7 +33,7 @@ import Testing
     var environment = lib.environment
     environment["CAIRN_QUARANTINE_DAYS"] = "400"
     environment["CAIRN_THRESHOLD_PERCENT"] = "2.5"
-    let result = try await lib.shell("cairn-fetch --check", environment: environment)
+    let result = try await lib.shell("cairn-fetch check", environment: environment)
     #expect(result.status == 78, "\(result.stderr)")
     #expect(result.stderr.contains("[FAIL] CAIRN_QUARANTINE_DAYS=400 is not a whole number"))
     #expect(result.stderr.contains("threshold: 2.5% of matched assets (from environment)"))

@@ -24,11 +24,11 @@ struct ManPageExampleTests {
 
   /// By page and first line. Placeholders the pages elide are filled in by `fill`.
   static let expectations: [String: Expectation] = [
-    "cairn-fetch.1: cairn-fetch --check": .status(0),
+    "cairn-fetch.1: cairn-fetch check": .status(0),
     "cairn-fetch.1: cairn-fetch | jq -c 'select(.type == \"asset\" and .isTrashed)' | wc -l":
       .status(0),
-    "cairn-fetch.1: IMMICH_EMAIL=me@example.net cairn-fetch --login": .status(0),
-    "cairn-fetch.1: cairn-fetch --identity | jq -r 'select(.type == \"header\") | .server.userId'":
+    "cairn-fetch.1: IMMICH_EMAIL=me@example.net cairn-fetch login": .status(0),
+    "cairn-fetch.1: cairn-fetch identity | jq -r 'select(.type == \"header\") | .server.userId'":
       .status(0),
     "cairn-gate.1: cairn-hash ~/Photos | cairn-reconcile | cairn-gate --review plan.html >/dev/null":
       .status(0),
@@ -43,7 +43,7 @@ struct ManPageExampleTests {
       .status(0),
     "cairn-hash.1: find ~/Pictures -type f -mtime -7 -print0 | cairn-hash -0": .status(0),
     "cairn-hash.1: cairn-hash ~/Pictures | cairn-reconcile | cairn-gate | cairn-trash": .status(0),
-    "cairn-hash.1: cairn-hash --accept-lost-mount ~/Pictures/Card": .notHere(
+    "cairn-hash.1: cairn-hash accept-lost-mount ~/Pictures/Card": .notHere(
       "a volume under a root that went away (a loop mount as root); VolumeIdentityTests runs it"),
     "cairn-nightly.1: echo CAIRN_LIBRARY=$HOME/Photos >> ~/.config/cairn/config": .notHere(
       "a systemd user manager and lingering (systemctl --user, loginctl); "
@@ -88,7 +88,7 @@ struct ManPageExampleTests {
       .status(0),
     "cairn-tag.1: cairn-tag | jq -r 'select(.type == \"run\") | \"\\(.runId) \\(.inTrash)/\\(.assets)\"'":
       .status(0),
-    "cairn-tag.1: cairn-tag --run-id 2026-11-22T10:15:00Z-3F2A9C1B | jq -r '.originalFileName // empty'":
+    "cairn-tag.1: cairn-tag show 2026-11-22T10:15:00Z-3F2A9C1B | jq -r '.originalFileName // empty'":
       .status(0),
     "cairn-trash.1: cairn-hash ~/Photos | cairn-reconcile | cairn-gate | cairn-trash": .status(0),
     "cairn-trash.1: cairn-hash ~/Photos | cairn-reconcile | cairn-gate -q | cairn-trash --yes":
@@ -96,7 +96,7 @@ struct ManPageExampleTests {
     "cairn-trash.1: jq -c 'select(.event == \"completed\")' ~/.local/state/cairn/servers/*/journal.ndjson":
       .status(0),
     "cairn.1: cairn-hash ~/Photos | cairn-reconcile | cairn-gate | cairn-trash": .status(0),
-    "cairn.7: cairn-fetch --check": .status(0),
+    "cairn.7: cairn-fetch check": .status(0),
     "cairn.7: cairn-hash ~/Photos | cairn-reconcile | cairn-gate | cairn-trash --dry-run":
       .status(0),
     "cairn.7: 0 3 * * * $HOME/.local/bin/cairn-nightly >/dev/null": .notHere(

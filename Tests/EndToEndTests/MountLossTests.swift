@@ -122,16 +122,16 @@ struct MountLossTests {
     // Without a terminal and without --yes: the statement, then a refusal; nothing changes.
     let one = try await ActFixture.offPool {
       try ToolRunner.shell(
-        "cairn-hash --accept-lost-mount '\(dir.path)/Photos/Disk' </dev/null", environment: env)
+        "cairn-hash accept-lost-mount '\(dir.path)/Photos/Disk' </dev/null", environment: env)
     }
     #expect(one.status == 25, "\(one.stderr)")
     #expect(
       one.stderr.contains("cairn-hash: \(dir.path)/Photos/Disk: volume away: "), "\(one.stderr)")
     let elsewhere = try await ActFixture.offPool {
-      try ToolRunner.shell("cairn-hash --accept-lost-mount /nowhere --yes", environment: env)
+      try ToolRunner.shell("cairn-hash accept-lost-mount /nowhere --yes", environment: env)
     }
     #expect(elsewhere.status == 64, "\(elsewhere.stderr)")
-    let unconfirmed = try await hash("--forget-mounts")
+    let unconfirmed = try await hash("forget-mounts")
     #expect(unconfirmed.status == 25, "\(unconfirmed.stderr)")
     #expect(unconfirmed.stdout.isEmpty)
     #expect(unconfirmed.stderr.contains("2 media files"), "\(unconfirmed.stderr)")
@@ -139,7 +139,7 @@ struct MountLossTests {
     #expect(unconfirmed.stderr.contains("rails still apply"))
     #expect(try outOfScope(try await hash("")) == 1)
 
-    let accepted = try await hash("--forget-mounts --yes")
+    let accepted = try await hash("forget-mounts --yes")
     #expect(accepted.status == 0, "\(accepted.stderr)")
     #expect(accepted.stderr.contains("2 media files"), "\(accepted.stderr)")
     #expect(accepted.stdout.isEmpty, "an acceptance scans nothing")

@@ -57,7 +57,7 @@ import Testing
 
     // --check says which profile and where its key came from, never the key.
     let checked = try await anna.shell(
-      "cairn-fetch --check --profile ben", environment: environment)
+      "cairn-fetch check --profile ben", environment: environment)
     #expect(checked.status == 0, "\(checked.stderr)")
     let keyFile = anna.path("config/cairn/ben.key")
     let section = anna.path("config/cairn/config") + " [profile ben]"
@@ -140,7 +140,7 @@ import Testing
         "IMMICH_URL": lib.apiBase, "IMMICH_API_KEY_FILE": keyFile, "CAIRN_HTTP_ATTEMPTS": "1",
       ])
       environment["IMMICH_API_KEY"] = nil
-      return try await lib.shell(runner + "cairn-fetch --check", environment: environment)
+      return try await lib.shell(runner + "cairn-fetch check", environment: environment)
     }
     let missing = try await check(lib.path("secrets/none"))
     #expect(missing.status == 78)
@@ -198,7 +198,7 @@ import Testing
       "config/cairn/config",
       "IMMICH_URL=\(lib.apiBase)\nIMMICH_API_KEY=\(AdversarialLibrary.secret)\n")
     let environment = lib.dir.isolatedEnvironment()
-    for command in ["cairn-fetch", "cairn-observe list", "cairn-tag --list"] {
+    for command in ["cairn-fetch", "cairn-observe list", "cairn-tag list"] {
       let result = try await lib.shell(command, environment: environment)
       #expect(result.status == 78, "\(command): \(result.stderr)")
       #expect(

@@ -110,7 +110,7 @@ struct ProgressLineTests {
 
     // After a login, the first listing comes from the sync stream, counted as it comes.
     let login = try await world.inPipe(
-      "cairn-fetch --login",
+      "cairn-fetch login",
       extra: ["IMMICH_EMAIL": "me@example.com", "IMMICH_PASSWORD": "password"])
     #expect(login.status == 0, "\(login.stderr)")
     let synced = try await world.onTerminal("cairn-fetch > synced.ndjson")

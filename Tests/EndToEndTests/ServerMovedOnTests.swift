@@ -84,7 +84,7 @@ struct ServerMovedOnTests {
     let run = try #require(try f.journal().runs.first { $0.runID == runID })
     #expect(run.restored == [photos[0].id, photos[2].id])
 
-    let show = try await f.shell("cairn-restore --show \(runID)")
+    let show = try await f.shell("cairn-restore show \(runID)")
     let shown = try show.records(ofType: "result")
     let purged = shown.first { $0["assetId"] as? String == photos[1].id }
     #expect(purged?["message"] as? String == "purged")
@@ -167,7 +167,7 @@ struct ServerMovedOnTests {
       .map(\.body)
     #expect(restoreBodies.allSatisfy { !$0.contains(photos[1].id) && !$0.contains(photos[0].id) })
 
-    let show = try await f.shell("cairn-restore --show \(runID)")
+    let show = try await f.shell("cairn-restore show \(runID)")
     var said: [String: String] = [:]
     for record in try show.records(ofType: "result") {
       said[record["assetId"] as? String ?? ""] = record["message"] as? String

@@ -50,7 +50,7 @@ struct TrashPipelineTests {
     #expect(runs[0].trashed == [f.live.still.id, f.live.video.id, f.photos[0].id])
 
     // cairn-tag sees the run from the server; cairn-restore undoes it.
-    let tags = try await f.shell("cairn-tag --list")
+    let tags = try await f.shell("cairn-tag list")
     let run = try #require(try tags.records(ofType: "run").first)
     #expect(run["runId"] as? String == runID)
     #expect(run["inTrash"] as? Int == 3)
@@ -142,7 +142,7 @@ struct TrashPipelineTests {
     let runID = try #require(try trashed.records(ofType: "end").first?["runId"] as? String)
     try FileManager.default.removeItem(atPath: f.journalPath)
 
-    let show = try await f.shell("cairn-tag --run-id \(runID)")
+    let show = try await f.shell("cairn-tag show \(runID)")
     #expect(show.status == 0, "\(show.stderr)")
     let assets = try show.records(ofType: "asset")
     #expect(Set(assets.compactMap { $0["id"] as? String }) == [f.live.still.id, f.live.video.id])
@@ -171,15 +171,15 @@ struct TrashPipelineTests {
     outputs.append(try await f.gateAndTrash(stream))
     outputs.append(try await f.gateAndTrash(stream))
     let runID = try #require(try outputs[1].records(ofType: "end").first?["runId"] as? String)
-    outputs.append(try await f.shell("cairn-tag --list"))
-    outputs.append(try await f.shell("cairn-tag --run-id \(runID)"))
+    outputs.append(try await f.shell("cairn-tag list"))
+    outputs.append(try await f.shell("cairn-tag show \(runID)"))
     outputs.append(try await f.shell("cairn-restore --run-id \(runID) -v"))
-    outputs.append(try await f.shell("cairn-restore --list"))
+    outputs.append(try await f.shell("cairn-restore list"))
     // A failing server and a rejected key make error messages; they must not carry it either.
     f.server.faults.inject(Fault(path: "/api/tags", count: 5, action: .status(500, body: "{}")))
     outputs.append(try await f.gateAndTrash(f.reconcileStream([f.candidate(f.photos[1])])))
     outputs.append(
-      try await f.shell("cairn-tag --list", extra: ["IMMICH_API_KEY": ActFixture.secret + "x"]))
+      try await f.shell("cairn-tag list", extra: ["IMMICH_API_KEY": ActFixture.secret + "x"]))
     for output in outputs {
       #expect(!output.stdout.contains(ActFixture.secret))
       #expect(!output.stderr.contains(ActFixture.secret))

@@ -82,12 +82,12 @@ struct VolumeIdentityTests {
     try insert(second)
 
     // Accepting the second card: the statement first, with the count, and a question.
-    let asked = try await lib.shell("cairn-hash --accept-lost-mount Photos/Card </dev/null")
+    let asked = try await lib.shell("cairn-hash accept-lost-mount Photos/Card </dev/null")
     #expect(asked.status == 25, "\(asked.stderr)")
     #expect(asked.stderr.contains("6 media files"), "\(asked.stderr)")
     #expect(asked.stderr.contains("candidates for Immich's trash"))
     #expect(asked.stderr.contains("rails still apply"))
-    let accepted = try await lib.shell("cairn-hash --accept-lost-mount Photos/Card --yes")
+    let accepted = try await lib.shell("cairn-hash accept-lost-mount Photos/Card --yes")
     #expect(accepted.status == 0, "\(accepted.stderr)")
 
     // Now the first card's photos are candidates, and the threshold rail refuses the plan.

@@ -112,7 +112,7 @@ struct WatcherPipelineTests {
     #expect(candidates["A"]?.bucket == "pending" && candidates["A"]?.reason == "unconfirmed")
     #expect(candidates["B"]?.bucket == "held")
     let identity = try await ToolRunner.runDetached(
-      "cairn-fetch", ["--identity"], environment: f.env)
+      "cairn-fetch", ["identity"], environment: f.env)
     try identity.stdout.write(
       toFile: f.dir.path + "/identity.ndjson", atomically: true, encoding: .utf8)
     let state = try WatcherState(serverFile: f.dir.path + "/identity.ndjson", environment: f.env)

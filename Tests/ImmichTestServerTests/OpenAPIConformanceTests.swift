@@ -6,8 +6,8 @@ import Testing
 /// Every operation the double serves, exercised over HTTP in v3.1 mode: the request it is sent
 /// must conform to the official request schema, and the answer must carry a documented success
 /// status and a body that conforms to the documented response schema.
-// Skipped (and reported as skipped) when Immich's OpenAPI document is not beside the package and
-// $IMMICH_OPENAPI_SPEC does not name it: the file is Immich's, so it is not in this repository.
+// Skipped (and reported as skipped) when Immich's OpenAPI document is neither in docs/immich/
+// (where the repository keeps a copy, unchanged) nor named by $IMMICH_OPENAPI_SPEC.
 @Suite(.enabled(if: OpenAPIDocument.isAvailable, "Immich's OpenAPI document was not found"))
 struct OpenAPIConformanceTests {
   typealias Key = OpenAPIDocument.OperationKey

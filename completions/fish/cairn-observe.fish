@@ -107,7 +107,7 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_pos
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" no-trash' -l 'no-trash' -d 'Do not look in trash folders for deletion signals.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe record" -eq 1' -F
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" version' -l 'version' -d 'Show the version.'
@@ -115,7 +115,7 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" exclusions' -l 'exclusions' -d 'List the exclusions instead.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" table' -l 'table' -d 'Print a table for people instead of records.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" version' -l 'version' -d 'Show the version.'
@@ -123,14 +123,14 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe show" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe show" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe show" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe show" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe show" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe show" -eq 1' -F
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe show" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe exclude" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe exclude" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe exclude" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe exclude" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe exclude" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe exclude" reason' -l 'reason' -d 'Why, for the record.' -rfka ''
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe exclude" -ge 1' -F
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe exclude" version' -l 'version' -d 'Show the version.'
@@ -138,14 +138,14 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe include" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe include" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe include" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe include" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe include" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe include" -ge 1' -F
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe include" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe include" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe import" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe import" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe import" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe import" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe import" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe import" as' -l 'as' -d 'What the checksums become: observed or exclusions.' -rfka 'observed exclusions'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe import" reason' -l 'reason' -d 'Why, for exclusions.' -rfka ''
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe import" -eq 1' -F
@@ -154,14 +154,14 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" yes' -l 'yes' -d 'Do not ask for confirmation.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch --identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe watch" -ge 1' -fa '(__cairn-observe_complete_directories)'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" status' -l 'status' -d 'Say whether a watcher runs (pid), its roots, last event and recent gaps, and exit.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" version' -l 'version' -d 'Show the version.'

@@ -18,7 +18,7 @@ package enum AssetFate: String, Sendable, CaseIterable {
   case trashedElsewhere = "trashed-elsewhere"
   case purged
 
-  /// How `cairn-restore --show` says it.
+  /// How `cairn-restore show` says it.
   package var description: String {
     switch self {
     case .inCairnTrash: return "still in cairn's trash"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One cairn run as `cairn-tag --list` (from the server's run tags) and `cairn-restore --list`
+/// One cairn run as `cairn-tag list` (from the server's run tags) and `cairn-restore list`
 /// (from the local journal) describe it.
 package struct RunRecord: Record, Equatable {
   package static let recordType = "run"

@@ -8,6 +8,11 @@ import ArgumentParser
 /// the mistyped one read an empty stream, took it for a truncated one, and the status that
 /// said what went wrong was lost in the pipe. With it, a usage error travels like any other
 /// failure and the last stage exits 64.
+///
+/// It also gives every tool one command-line shape: the tool's main job runs with no
+/// subcommand, and a first word that names one of its subcommands (`cairn-restore list`,
+/// `cairn-hash accept-lost-mount PATH`) runs that instead, even when the main job takes
+/// positional arguments (see `SubcommandRoute`).
 package protocol CairnCommand: AsyncParsableCommand {}
 
 extension CairnCommand {
@@ -16,7 +21,14 @@ extension CairnCommand {
   package static func main(_ arguments: [String]?) async {
     var command: any ParsableCommand
     do {
-      command = try await asyncParseAsRoot(arguments)
+      let words = arguments ?? Array(CommandLine.arguments.dropFirst())
+      if SubcommandRoute<Self>.helpAlone(words) {
+        command = try await asyncParseAsRoot(["--help"])
+      } else if SubcommandRoute<Self>.names(words) {
+        command = try await SubcommandRoute<Self>.asyncParseAsRoot(words)
+      } else {
+        command = try await asyncParseAsRoot(arguments)
+      }
     } catch {
       if exitCode(for: error) == .validationFailure {
         AbortOutput.write(

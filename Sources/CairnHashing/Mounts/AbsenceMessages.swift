@@ -8,7 +8,7 @@ extension VolumeAbsence {
     "\(kind.rawValue): \(change); nothing last seen under it is judged deleted until it is back"
       + (kind == .replaced
         ? ", and the new volume's files are not listed until it is accepted. " : ". ")
-      + "If the change is meant, `cairn-hash --accept-lost-mount \(shellQuoted(path))` tells "
+      + "If the change is meant, `cairn-hash accept-lost-mount \(shellQuoted(path))` tells "
       + "what accepting it does and asks first: the photos the old volume held that are "
       + "nowhere else in the library would become candidates for Immich's trash"
   }

@@ -1,6 +1,6 @@
 /// A volume that a root's last scan had and this one does not have as it was: the subtree it
 /// held is out of scope, so nothing last seen there can be judged gone until the volume is
-/// back or the person accepts the change (`cairn-hash --accept-lost-mount`).
+/// back or the person accepts the change (`cairn-hash accept-lost-mount`).
 package struct VolumeAbsence: Sendable, Equatable {
   package enum Kind: String, Sendable {
     /// Not mounted, or the mount point is missing.

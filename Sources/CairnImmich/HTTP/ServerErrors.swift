@@ -29,7 +29,7 @@ enum ServerErrors {
       case .session:
         return make(
           .unauthorized,
-          "the server rejected the saved session\(said): run 'cairn-fetch --login' again")
+          "the server rejected the saved session\(said): run 'cairn-fetch login' again")
       case .none:
         return make(.unauthorized, "\(label): authentication required\(said)")
       }

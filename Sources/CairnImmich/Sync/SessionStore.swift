@@ -1,7 +1,7 @@
 import CairnCore
 import Foundation
 
-/// A session from `cairn-fetch --login`, which the sync stream needs (API keys get 403).
+/// A session from `cairn-fetch login`, which the sync stream needs (API keys get 403).
 package struct SavedSession: Sendable {
   package var token: Secret
   /// A random id of this login: the server-asset cache remembers which login its sync
@@ -37,7 +37,7 @@ package enum SessionStore {
       let userId = object["userId"] as? String
     else {
       throw CairnError(
-        .stateFailure, "unreadable session file: run 'cairn-fetch --logout' and '--login'",
+        .stateFailure, "unreadable session file: run 'cairn-fetch logout' and 'login'",
         at: file)
     }
     return SavedSession(
