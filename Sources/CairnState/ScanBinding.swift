@@ -17,8 +17,9 @@ import GRDB
 ///   listed server assets). A candidate that is not one of them, or claims another bucket or
 ///   checksum, was not computed by cairn.
 /// - the gate's pass: the digest of the plan `cairn-gate` let through for that scan, and the
-///   threshold override a person named for it, so that `cairn-trash` re-runs the threshold
-///   rail with the override the gate accepted and never with one a stream claims.
+///   threshold override a person named for it, and the threshold and floor a person gave
+///   cairn-gate for that run, so that `cairn-trash` re-runs the threshold rail as the gate
+///   ran it and never with an override or a limit a stream claims.
 package struct ScanBinding: Sendable {
   let database: StateDatabase
   let snapshots: ScanSnapshotStore
@@ -37,6 +38,8 @@ package struct ScanBinding: Sendable {
     static let gateScan = "gatePassScan"
     static let gatePlan = "gatePassPlan"
     static let gateOverride = "gatePassOverride"
+    static let gateThreshold = "gatePassThresholdPercent"
+    static let gateFloor = "gatePassFloor"
   }
 
   /// What `cairn-reconcile` recorded about the latest scan.
@@ -60,11 +63,17 @@ package struct ScanBinding: Sendable {
     package var plan: String
     /// The digest named with `--override-threshold`, when it was this plan's.
     package var overrideDigest: String?
+    /// The threshold and floor given to cairn-gate with `--threshold`/`--floor`; nil when the
+    /// gate ran with the configuration's.
+    package var rails: SafetyRails.Settings?
 
-    package init(scan: String, plan: String, overrideDigest: String?) {
+    package init(
+      scan: String, plan: String, overrideDigest: String?, rails: SafetyRails.Settings? = nil
+    ) {
       self.scan = scan
       self.plan = plan
       self.overrideDigest = overrideDigest
+      self.rails = rails
     }
   }
 
@@ -136,6 +145,8 @@ package struct ScanBinding: Sendable {
       try Self.set(db, Key.gateScan, pass.scan)
       try Self.set(db, Key.gatePlan, pass.plan)
       try Self.set(db, Key.gateOverride, pass.overrideDigest)
+      try Self.set(db, Key.gateThreshold, pass.rails.map { String($0.thresholdPercent) })
+      try Self.set(db, Key.gateFloor, pass.rails.map { String($0.floor) })
       try db.execute(sql: "DELETE FROM passedPlan")
       let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO passedPlan VALUES (?, ?, ?)")
       for member in members {
@@ -167,7 +178,9 @@ package struct ScanBinding: Sendable {
       guard let scan = try Self.value(db, Key.scan), try Self.value(db, Key.gateScan) == scan,
         let plan = try Self.value(db, Key.gatePlan)
       else { return nil }
-      return GatePass(scan: scan, plan: plan, overrideDigest: try Self.value(db, Key.gateOverride))
+      return GatePass(
+        scan: scan, plan: plan, overrideDigest: try Self.value(db, Key.gateOverride),
+        rails: try Self.gateRails(db))
     }
   }
 
@@ -194,6 +207,14 @@ package struct ScanBinding: Sendable {
 
   private static func text(_ record: ScanSnapshotStore.Row) -> String {
     "\(record.length):\(record.digest):\(record.scannedAt)"
+  }
+
+  /// The threshold and floor recorded with the gate's pass, when both were.
+  private static func gateRails(_ db: Database) throws -> SafetyRails.Settings? {
+    guard let threshold = try value(db, Key.gateThreshold).flatMap({ Double($0) }),
+      let floor = try value(db, Key.gateFloor).flatMap({ Int($0) })
+    else { return nil }
+    return SafetyRails.Settings(thresholdPercent: threshold, floor: floor)
   }
 
   private static func value(_ db: Database, _ key: String) throws -> String? {

@@ -12,42 +12,15 @@ enum SettingsReport {
   /// The settings in force, each as `name: value (from origin)` or `(default)`; an invalid
   /// value is a line of its own that says so, as every stage would refuse it (exit 78).
   static func lines(_ configuration: Configuration) -> [Line] {
-    typealias Settings = ReconciliationSettings
-    var lines: [Line] = []
-    // Each key is read alone, with the parser the stages use, so one bad value does not hide
-    // the others.
-    func add(_ key: String, _ describe: () throws(CairnError) -> String) {
-      let origin = configuration.origin(of: key).map { "from \($0)" } ?? "default"
-      do {
-        lines.append(Line(text: try describe() + " (\(origin))", valid: true))
+    // Each setting is read alone, with the rule the stages use, so one bad value does not
+    // hide the others.
+    var lines = SettingsTable.all.map { setting -> Line in
+      let origin = configuration.origin(of: setting.key).map { "from \($0)" } ?? "default"
+      do throws(CairnError) {
+        return Line(text: try setting.report(configuration) + " (\(origin))", valid: true)
       } catch {
-        lines.append(Line(text: "\(error.message) (\(origin))", valid: false))
+        return Line(text: "\(error.message) (\(origin))", valid: false)
       }
-    }
-    add("CAIRN_QUARANTINE_DAYS") { () throws(CairnError) in
-      let days = try configuration.integer(
-        "CAIRN_QUARANTINE_DAYS", in: Settings.quarantineRange,
-        default: Settings.defaults.quarantineDays)
-      return "quarantine: \(days) days"
-    }
-    add("CAIRN_STRICTNESS") { () throws(CairnError) in
-      let text = configuration.string("CAIRN_STRICTNESS") ?? Settings.defaults.strictness.rawValue
-      guard let value = Strictness(rawValue: text.lowercased()) else {
-        throw CairnError(.configuration, "CAIRN_STRICTNESS=\(text) is not 'trusting' or 'strict'")
-      }
-      return "strictness: \(value.rawValue)"
-    }
-    add("CAIRN_THRESHOLD_PERCENT") { () throws(CairnError) in
-      var value = Settings.defaults.thresholdPercent
-      if let text = configuration.string("CAIRN_THRESHOLD_PERCENT") {
-        value = try Settings.parsePercent(text, key: "CAIRN_THRESHOLD_PERCENT")
-      }
-      return "threshold: \(percent(value))% of matched assets"
-    }
-    add("CAIRN_FLOOR") { () throws(CairnError) in
-      let floor = try configuration.integer(
-        "CAIRN_FLOOR", in: Settings.floorRange, default: Settings.defaults.floor)
-      return "floor: \(floor) candidates"
     }
 
     var trash = "trash folders: the freedesktop.org Trash, .stversions and .dtrash in each root"
@@ -62,10 +35,6 @@ enum SettingsReport {
     }
     lines.append(Line(text: trash, valid: true))
     return lines
-  }
-
-  private static func percent(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
   }
 }
 

@@ -47,6 +47,8 @@ struct CairnGate: CairnCommand {
       valueName: "digest"))
   var overrideThreshold: String?
 
+  @OptionGroup var rails: RailOptions
+
   @Option(
     name: .customLong("plan"),
     help: ArgumentHelp(
@@ -92,7 +94,7 @@ struct CairnGate: CairnCommand {
     try await Tool.run(Self.self, common) {
       try await Gate(
         input: input, decisions: GateDecisions(approve: approve, exclude: exclude),
-        overrideDigest: overrideThreshold, listAll: listAll || common.verbose,
+        overrideDigest: overrideThreshold, rails: rails, listAll: listAll || common.verbose,
         expectedPlan: plan, review: review.map { ReviewWriter(path: $0, deadline: .seconds(reviewDeadline)) }
       ).run()
     }

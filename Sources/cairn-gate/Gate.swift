@@ -7,6 +7,8 @@ struct Gate {
   var input: RecordInput
   var decisions: GateDecisions
   var overrideDigest: String?
+  /// `--threshold`, `--floor`: the threshold rail for this run, over the configuration's.
+  var rails = RailOptions()
   var listAll: Bool
   /// `--plan`: act only on the stream whose plan has this digest (see `PlanBinding`).
   var expectedPlan: String? = nil
@@ -18,6 +20,8 @@ struct Gate {
     let stream = try read()
     clock.lap("read", "\(stream.candidates.count) candidates")
     let configuration = try Configuration.load()
+    // An invalid setting or flag stops the run before any decision is stored.
+    let railSettings = try rails.resolve(configuration)
     let state = try GateStateStore.open(
       partition: stream.server.partition, configuration: configuration)
     let passed: Passed
@@ -29,7 +33,7 @@ struct Gate {
       try binding.recordShape(expectedPlan)
       clock.lap(
         "decisions", "\(resolved.exclusions.count) excluded, \(resolved.approvals.count) approved")
-      passed = try await checkRails(stream, state, configuration, binding)
+      passed = try await checkRails(stream, state, configuration, railSettings, binding)
     } catch {
       state.close()
       clock.lap("rails", error.status == .refused ? "refused" : "failed")
@@ -114,7 +118,7 @@ struct Gate {
   /// cairn-trash, which acts only on the plan passed here, with the override accepted here.
   private func checkRails(
     _ stream: Stream, _ state: GateStateStore, _ configuration: Configuration,
-    _ binding: PlanBinding
+    _ railSettings: SafetyRails.Settings, _ binding: PlanBinding
   ) async throws(CairnError) -> Passed {
     let plan = GatePlan(
       candidates: stream.candidates, exclusions: try state.exclusions(),
@@ -127,7 +131,7 @@ struct Gate {
       header: stream.header, end: stream.end, errorRecords: stream.errorRecords,
       planned: plan.toTrash.count, matched: reconciled?.matched,
       serverAssets: reconciled?.serverAssets, lastMatched: try state.lastMatched(),
-      settings: try state.railSettings(), planDigest: plan.digest, overrideDigest: overrideDigest)
+      settings: railSettings, planDigest: plan.digest, overrideDigest: overrideDigest)
     if Diagnostics.verbosity > .quiet {
       for line in GatePreview.lines(plan, limit: listAll ? Int.max : 20) {
         Diagnostics.writeStderr(line + "\n")
@@ -147,7 +151,8 @@ struct Gate {
     try state.recordPass(
       ScanBinding.GatePass(
         scan: reconciled?.scan ?? "", plan: plan.digest,
-        overrideDigest: overrideDigest == plan.digest ? overrideDigest : nil),
+        overrideDigest: overrideDigest == plan.digest ? overrideDigest : nil,
+        rails: rails.overrides ? railSettings : nil),
       members: plan.toTrash + plan.toRestore)
     if overrideDigest != nil && plan.toTrash.count >= inputs.settings.floor {
       Diagnostics.info("threshold overridden for plan \(plan.digest)")

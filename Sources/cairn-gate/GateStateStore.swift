@@ -62,12 +62,6 @@ struct GateStateStore {
     try store.meta.set(.lastMatchedCount, count)
   }
 
-  func railSettings() throws(CairnError) -> SafetyRails.Settings {
-    let settings = try ReconciliationSettings(configuration)
-    return SafetyRails.Settings(
-      thresholdPercent: settings.thresholdPercent, floor: settings.floor)
-  }
-
   func latestScan() throws(CairnError) -> String? { try store.binding.latestScan() }
 
   func reconciled() throws(CairnError) -> ScanBinding.Reconciled? {

@@ -25,7 +25,13 @@ struct CairnReconcile: CairnCommand {
     version: CairnVersion.current)
 
   @OptionGroup var common: CommonOptions
-  @OptionGroup var settings: SettingsOptions
+  @OptionGroup var settings: CandidateSettingsOptions
+
+  // The threshold is cairn-gate's rail, and a flag of an earlier stage must not reach it
+  // through the stream. These spellings once were accepted here and never applied; they are
+  // kept only to say so, not as aliases.
+  @Option(name: .customLong("threshold"), help: .hidden) var misplacedThreshold: String?
+  @Option(name: .customLong("floor"), help: .hidden) var misplacedFloor: String?
 
   @Option(
     name: .customLong("server"),
@@ -50,8 +56,23 @@ struct CairnReconcile: CairnCommand {
 
   func run() async throws {
     try await Tool.run(Self.self, common) {
+      try refuseRailFlags()
       var run = try Reconcile(options: self)
       return try run.run()
     }
+  }
+}
+
+extension CairnReconcile {
+  /// `--threshold` or `--floor` here is a usage error (64) that says where they belong.
+  func refuseRailFlags() throws(CairnError) {
+    let given = [("threshold", misplacedThreshold), ("floor", misplacedFloor)]
+      .filter { $0.1 != nil }.map { "--\($0.0)" }
+    guard !given.isEmpty else { return }
+    let them = given.count == 1 ? "it" : "them"
+    throw CairnError(
+      .usage,
+      "\(given.joined(separator: " and ")): the threshold rail is cairn-gate's; give \(them) "
+        + "to cairn-gate (cairn-reconcile never applied \(them))")
   }
 }

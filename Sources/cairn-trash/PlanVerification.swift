@@ -40,15 +40,20 @@ struct PlanVerification {
         "rerun the whole pipeline"
       ).error
     }
-    let settings = try ReconciliationSettings(configuration)
+    // The threshold and floor the gate ran with when a person gave it its own for that run;
+    // otherwise the configuration's.
+    let rails: SafetyRails.Settings
+    if let given = pass.rails {
+      rails = given
+    } else {
+      rails = try ReconciliationSettings(configuration).rails
+    }
     let inputs = SafetyRails.Inputs(
       header: header, end: end, errorRecords: errorRecords,
       planned: Self.trashItems(candidates).count,
       matched: reconciled.matched, serverAssets: reconciled.serverAssets,
       lastMatched: try state.store.meta.int(.lastMatchedCount),
-      settings: SafetyRails.Settings(
-        thresholdPercent: settings.thresholdPercent, floor: settings.floor),
-      planDigest: pass.plan, overrideDigest: pass.overrideDigest)
+      settings: rails, planDigest: pass.plan, overrideDigest: pass.overrideDigest)
     if let refusal = SafetyRails.check(inputs) { throw refusal.error }
   }
 

@@ -240,13 +240,45 @@ import Testing
   }
 
   @Test func flagsOverrideTheConfiguration() throws {
-    var options = try SettingsOptions.parse(["--quarantine-days", "0", "--strictness", "strict"])
+    var options = try CandidateSettingsOptions.parse([
+      "--quarantine-days", "0", "--strictness", "strict",
+    ])
     let settings = try options.resolve(
       configuration(["CAIRN_QUARANTINE_DAYS": "30", "CAIRN_FLOOR": "9"]))
     #expect(settings.quarantineDays == 0)
     #expect(settings.strictness == .strict)
     #expect(settings.floor == 9)
-    options = try SettingsOptions.parse(["--quarantine-days", "91"])
+    options = try CandidateSettingsOptions.parse(["--quarantine-days", "91"])
     #expect(throws: CairnError.self) { try options.resolve(configuration([:])) }
+  }
+
+  @Test func railFlagsOverrideTheConfigurationWithTheSameRule() throws {
+    let configured = configuration(["CAIRN_THRESHOLD_PERCENT": "2", "CAIRN_FLOOR": "9"])
+    var options = try RailOptions.parse([])
+    #expect(!options.overrides)
+    #expect(try options.resolve(configured) == SafetyRails.Settings(thresholdPercent: 2, floor: 9))
+    options = try RailOptions.parse(["--threshold", "12.5%", "--floor", "0"])
+    #expect(options.overrides)
+    #expect(
+      try options.resolve(configured) == SafetyRails.Settings(thresholdPercent: 12.5, floor: 0))
+    // The flag's error says what the key's says, naming the flag.
+    options = try RailOptions.parse(["--threshold", "101"])
+    let flag = #expect(throws: CairnError.self) { try options.resolve(configured) }
+    #expect(flag?.message == "--threshold 101 is not a percentage from 0 to 100")
+    #expect(flag?.status == .configuration)
+    let key = #expect(throws: CairnError.self) {
+      try RailOptions.parse([]).resolve(configuration(["CAIRN_THRESHOLD_PERCENT": "101"]))
+    }
+    #expect(key?.message == "CAIRN_THRESHOLD_PERCENT=101 is not a percentage from 0 to 100")
+    options = try RailOptions.parse(["--floor=-1"])
+    let floor = #expect(throws: CairnError.self) { try options.resolve(configured) }
+    #expect(floor?.message == "--floor -1 is not a whole number from 0 to 1000000")
+  }
+
+  @Test func keyErrorsNameTheKeyAndWhatIsExpected() {
+    let error = #expect(throws: CairnError.self) {
+      try ReconciliationSettings(configuration(["CAIRN_STRICTNESS": "paranoid"]))
+    }
+    #expect(error?.message == "CAIRN_STRICTNESS=paranoid is not 'trusting' or 'strict'")
   }
 }

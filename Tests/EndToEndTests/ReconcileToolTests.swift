@@ -33,6 +33,24 @@ import Testing
     #expect(strict.stderr.isEmpty)
   }
 
+  /// The threshold is cairn-gate's rail: cairn-reconcile once accepted `--threshold` and
+  /// `--floor` and never applied them; now they are a usage error that says where they go.
+  @Test func theRailFlagsAreCairnGates() async throws {
+    let fixture = StateToolFixture()
+    try fixture.photo("a.jpg", "alpha")
+    try fixture.writeServer([("asset-a", try await fixture.checksum(of: "a.jpg"))])
+    for (flags, named) in [
+      ("--threshold 50", "--threshold: the threshold rail is cairn-gate's; give it to cairn-gate"),
+      ("--floor 100 --threshold 5", "--threshold and --floor: the threshold rail is cairn-gate's"),
+    ] {
+      let result = try await fixture.pipeline(flags, observe: false)
+      #expect(result.status == 64, "\(result.stderr)")
+      let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("cairn-reconcile:") }
+      #expect(lines.count == 1, "\(result.stderr)")
+      #expect(result.stderr.contains("cairn-reconcile: \(named)"), "\(result.stderr)")
+    }
+  }
+
   /// The second run against the same listing carries the lookups of the server's checksums
   /// over from the first (`listing-presence`), and decides what lookups made afresh decide.
   @Test func theLookupsAreCarriedOverWithTheSameDecisions() async throws {

@@ -86,6 +86,41 @@ struct SafetyRailTests {
     #expect(f.server.state.trashedAssetIDs == Set(f.photos.prefix(6).map(\.id)))
   }
 
+  /// `--threshold` and `--floor` set the threshold rail for one cairn-gate run, either way,
+  /// and cairn-trash re-runs the rail as the gate ran it (not with the configuration's).
+  @Test func theGatesThresholdFlagsOverrideTheConfigurationForOneRun() async throws {
+    let f = try await ActFixture(photoCount: 8)
+    defer { Task { await f.stop() } }
+    try await reviewed(f)
+    // 6 candidates of 100 matched: 6% is over the configured 1%, within a given 10%.
+    let many = try f.write(
+      "reconcile-many.ndjson",
+      try f.reconcileStream(f.photos.prefix(6).map { f.candidate($0) }, matched: 100))
+    expectRefused(try await f.shell("cairn-gate < '\(many)'"), "threshold", f)
+    let looser = try await f.shell(
+      "cairn-gate -q --threshold 10 < '\(many)' | setsid cairn-trash --yes")
+    #expect(looser.status == 0, "\(looser.stderr)")
+    #expect(f.server.state.trashedAssetIDs == Set(f.photos.prefix(6).map(\.id)))
+  }
+
+  @Test func aStricterThresholdFlagRefusesWhatTheConfigurationPasses() async throws {
+    let f = try await ActFixture()
+    defer { Task { await f.stop() } }
+    try await reviewed(f)
+    // One candidate of 1000 matched is under the configured floor of 5; with no floor and a
+    // threshold of 0.05% (half an asset) it is too many.
+    let one = try f.write("reconcile-one.ndjson", f.reconcileStream([f.candidate(f.photos[0])]))
+    expectRefused(
+      try await f.shell("cairn-gate --floor 0 --threshold 0.05 < '\(one)'"), "threshold", f)
+    // A flag's value is checked with the setting's own rule, before any decision is stored.
+    let invalid = try await f.shell("cairn-gate --threshold 150% --exclude all-pending < '\(one)'")
+    #expect(invalid.status == 78, "\(invalid.stderr)")
+    #expect(invalid.stderr.contains("--threshold 150% is not a percentage from 0 to 100"))
+    let passed = try await f.shell("cairn-gate -q < '\(one)' | setsid cairn-trash --yes")
+    #expect(passed.status == 0, "\(passed.stderr)")
+    #expect(f.server.state.trashedAssetIDs == [f.photos[0].id])
+  }
+
   @Test func anEmptyServerAfterAFullOne() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }

@@ -20,7 +20,7 @@ function __cairn-reconcile_parse_tokens -S
     set -l unparsed_tokens (__cairn-reconcile_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-reconcile'
-        __cairn-reconcile_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'quarantine-days=' 'strictness=' 'threshold=' 'floor=' 'server=' 'skip-incomplete-roots' 'no-trash' 'version' 'h/help'
+        __cairn-reconcile_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'quarantine-days=' 'strictness=' 'server=' 'skip-incomplete-roots' 'no-trash' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-reconcile_parse_subcommand -r 1 'version'
@@ -80,10 +80,8 @@ complete -c 'cairn-reconcile' -f
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" quarantine-days' -l 'quarantine-days' -d 'Days a confirmed deletion waits before it may be trashed (0-90; default 14, or CAIRN_QUARANTINE_DAYS).' -rfka ''
+complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" quarantine-days' -l 'quarantine-days' -d 'Days a confirmed deletion waits before it may be trashed (0 to 90) (default 14, or CAIRN_QUARANTINE_DAYS).' -rfka ''
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" strictness' -l 'strictness' -d 'trusting: unconfirmed deletions may be trashed; strict: they wait for review (default trusting, or CAIRN_STRICTNESS).' -rfka ''
-complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" threshold' -l 'threshold' -d 'Most candidates per run, as a percentage of matched assets (default 1, or CAIRN_THRESHOLD_PERCENT).' -rfka ''
-complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" floor' -l 'floor' -d 'Candidates below this count pass the threshold (default 5, or CAIRN_FLOOR).' -rfka ''
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" server' -l 'server' -d 'Read the server\'s assets from FILE (cairn-fetch output) instead of running cairn-fetch.' -rF
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" skip-incomplete-roots' -l 'skip-incomplete-roots' -d 'Go on when some roots are incomplete, empty or missing: nothing under them counts as gone.'
 complete -c 'cairn-reconcile' -n '__cairn-reconcile_should_offer_completions_for_flags_or_options "cairn-reconcile" no-trash' -l 'no-trash' -d 'Do not look for deletion signals: in trash folders, and in Android\'s trash beside the photos.'

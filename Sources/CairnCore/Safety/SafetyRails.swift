@@ -44,15 +44,18 @@ package enum SafetyRails {
     }
   }
 
-  /// Threshold and floor (from the state store's settings or `CAIRN_THRESHOLD_PERCENT`,
-  /// `CAIRN_FLOOR`).
+  /// Threshold and floor (`CAIRN_THRESHOLD_PERCENT` and `CAIRN_FLOOR`, or cairn-gate's
+  /// `--threshold` and `--floor`; see `RailOptions`).
   package struct Settings: Sendable, Equatable {
-    /// Percent of matched assets one run may trash (default 1).
+    /// Percent of matched assets one run may trash.
     package var thresholdPercent: Double
-    /// Below this many candidates the threshold does not apply (default 5).
+    /// Below this many candidates the threshold does not apply.
     package var floor: Int
 
-    package init(thresholdPercent: Double = 1, floor: Int = 5) {
+    package init(
+      thresholdPercent: Double = SettingsTable.thresholdPercent.fallback,
+      floor: Int = SettingsTable.floor.fallback
+    ) {
       self.thresholdPercent = thresholdPercent
       self.floor = floor
     }
@@ -238,6 +241,6 @@ package enum SafetyRails {
   }
 
   static func formatPercent(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+    SettingRule<Double>.formatPercent(value)
   }
 }

@@ -9,10 +9,8 @@ package enum Strictness: String, Sendable, CaseIterable {
   case strict
 }
 
-/// The settings that decide what becomes a candidate and how many may go at once.
-///
-/// Read from the configuration (`CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`,
-/// `CAIRN_THRESHOLD_PERCENT`, `CAIRN_FLOOR`), overridable by `SettingsOptions` flags.
+/// The settings that decide what becomes a candidate and how many may go at once, each read
+/// by its rule in `SettingsTable`.
 package struct ReconciliationSettings: Sendable, Equatable {
   /// Days a confirmed deletion waits before it may be trashed.
   package var quarantineDays: Int
@@ -22,13 +20,11 @@ package struct ReconciliationSettings: Sendable, Equatable {
   /// Below this many candidates the threshold does not apply.
   package var floor: Int
 
-  package static let quarantineRange = 0...90
-  package static let thresholdRange = 0.0...100.0
-  package static let floorRange = 0...1_000_000
-
   package init(
-    quarantineDays: Int = 14, strictness: Strictness = .trusting, thresholdPercent: Double = 1,
-    floor: Int = 5
+    quarantineDays: Int = SettingsTable.quarantineDays.fallback,
+    strictness: Strictness = SettingsTable.strictness.fallback,
+    thresholdPercent: Double = SettingsTable.thresholdPercent.fallback,
+    floor: Int = SettingsTable.floor.fallback
   ) {
     self.quarantineDays = quarantineDays
     self.strictness = strictness
@@ -41,35 +37,15 @@ package struct ReconciliationSettings: Sendable, Equatable {
   /// The settings in `configuration`, defaults where unset; an invalid value is a
   /// configuration error (exit 78) naming the key and where it came from.
   package init(_ configuration: Configuration) throws(CairnError) {
-    self.init()
-    quarantineDays = try configuration.integer(
-      "CAIRN_QUARANTINE_DAYS", in: Self.quarantineRange, default: 14)
-    if let text = configuration.string("CAIRN_STRICTNESS") {
-      guard let value = Strictness(rawValue: text.lowercased()) else {
-        throw CairnError(
-          .configuration, "CAIRN_STRICTNESS=\(text) is not 'trusting' or 'strict'",
-          at: configuration.origin(of: "CAIRN_STRICTNESS"))
-      }
-      strictness = value
-    }
-    if let text = configuration.string("CAIRN_THRESHOLD_PERCENT") {
-      thresholdPercent = try Self.parsePercent(
-        text, key: "CAIRN_THRESHOLD_PERCENT",
-        at: configuration.origin(of: "CAIRN_THRESHOLD_PERCENT"))
-    }
-    floor = try configuration.integer("CAIRN_FLOOR", in: Self.floorRange, default: 5)
+    self.init(
+      quarantineDays: try SettingsTable.quarantineDays.value(in: configuration),
+      strictness: try SettingsTable.strictness.value(in: configuration),
+      thresholdPercent: try SettingsTable.thresholdPercent.value(in: configuration),
+      floor: try SettingsTable.floor.value(in: configuration))
   }
 
-  /// A percentage from 0 to 100, with or without a trailing `%`.
-  package static func parsePercent(_ text: String, key: String, at origin: String? = nil)
-    throws(CairnError) -> Double
-  {
-    var trimmed = text.trimmingCharacters(in: .whitespaces)
-    if trimmed.hasSuffix("%") { trimmed.removeLast() }
-    guard let value = Double(trimmed), value.isFinite, thresholdRange.contains(value) else {
-      throw CairnError(
-        .configuration, "\(key)=\(text) is not a percentage from 0 to 100", at: origin)
-    }
-    return value
+  /// The threshold rail's part of the settings.
+  package var rails: SafetyRails.Settings {
+    SafetyRails.Settings(thresholdPercent: thresholdPercent, floor: floor)
   }
 }

@@ -1,33 +1,17 @@
 import ArgumentParser
 
-/// The flags that override the reconciliation settings, shared by `cairn-reconcile` and
-/// `cairn-gate` through `@OptionGroup`.
-package struct SettingsOptions: ParsableArguments {
+/// The flags that override what becomes a candidate, for `cairn-reconcile`: the stage that
+/// decides it and records it in the state, which the stages after it check against.
+package struct CandidateSettingsOptions: ParsableArguments {
   @Option(
-    name: .customLong("quarantine-days"),
-    help: ArgumentHelp(
-      "Days a confirmed deletion waits before it may be trashed (0-90; default 14, or "
-        + "CAIRN_QUARANTINE_DAYS).", valueName: "days"))
-  package var quarantineDays: Int?
+    name: .customLong(SettingsTable.quarantineDays.flag),
+    help: ArgumentHelp(SettingsTable.quarantineDays.help, valueName: "days"))
+  package var quarantineDays: String?
 
   @Option(
-    help: ArgumentHelp(
-      "trusting: unconfirmed deletions may be trashed; strict: they wait for review "
-        + "(default trusting, or CAIRN_STRICTNESS).", valueName: "mode"))
+    name: .customLong(SettingsTable.strictness.flag),
+    help: ArgumentHelp(SettingsTable.strictness.help, valueName: "mode"))
   package var strictness: String?
-
-  @Option(
-    name: .customLong("threshold"),
-    help: ArgumentHelp(
-      "Most candidates per run, as a percentage of matched assets (default 1, or "
-        + "CAIRN_THRESHOLD_PERCENT).", valueName: "percent"))
-  package var thresholdPercent: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "Candidates below this count pass the threshold (default 5, or CAIRN_FLOOR).",
-      valueName: "count"))
-  package var floor: Int?
 
   package init() {}
 
@@ -36,29 +20,38 @@ package struct SettingsOptions: ParsableArguments {
   package func resolve(_ configuration: Configuration) throws(CairnError) -> ReconciliationSettings
   {
     var settings = try ReconciliationSettings(configuration)
-    if let quarantineDays {
-      guard ReconciliationSettings.quarantineRange.contains(quarantineDays) else {
-        throw CairnError(
-          .configuration, "--quarantine-days \(quarantineDays) is not a whole number from 0 to 90")
-      }
-      settings.quarantineDays = quarantineDays
-    }
-    if let strictness {
-      guard let value = Strictness(rawValue: strictness.lowercased()) else {
-        throw CairnError(.configuration, "--strictness \(strictness) is not 'trusting' or 'strict'")
-      }
-      settings.strictness = value
-    }
-    if let thresholdPercent {
-      settings.thresholdPercent = try ReconciliationSettings.parsePercent(
-        thresholdPercent, key: "--threshold")
-    }
-    if let floor {
-      guard ReconciliationSettings.floorRange.contains(floor) else {
-        throw CairnError(.configuration, "--floor \(floor) must not be negative")
-      }
-      settings.floor = floor
-    }
+    settings.quarantineDays = try SettingsTable.quarantineDays.value(
+      flag: quarantineDays, in: configuration)
+    settings.strictness = try SettingsTable.strictness.value(flag: strictness, in: configuration)
     return settings
+  }
+}
+
+/// The flags that override the threshold rail for one run, for `cairn-gate`: the stage whose
+/// rail it is. They are never read from a stream (a stream can be saved or forged); the gate
+/// records the rail it passed a plan with, and `cairn-trash` re-runs that one.
+package struct RailOptions: ParsableArguments {
+  @Option(
+    name: .customLong(SettingsTable.thresholdPercent.flag),
+    help: ArgumentHelp(SettingsTable.thresholdPercent.help, valueName: "percent"))
+  package var thresholdPercent: String?
+
+  @Option(
+    name: .customLong(SettingsTable.floor.flag),
+    help: ArgumentHelp(SettingsTable.floor.help, valueName: "count"))
+  package var floor: String?
+
+  package init() {}
+
+  /// Whether either flag was given.
+  package var overrides: Bool { thresholdPercent != nil || floor != nil }
+
+  /// The configuration's threshold and floor with these flags applied on top; an invalid
+  /// value is a configuration error (exit 78).
+  package func resolve(_ configuration: Configuration) throws(CairnError) -> SafetyRails.Settings {
+    SafetyRails.Settings(
+      thresholdPercent: try SettingsTable.thresholdPercent.value(
+        flag: thresholdPercent, in: configuration),
+      floor: try SettingsTable.floor.value(flag: floor, in: configuration))
   }
 }
