@@ -49,6 +49,12 @@ enum SettingsReport {
         "CAIRN_FLOOR", in: Settings.floorRange, default: Settings.defaults.floor)
       return "floor: \(floor) candidates"
     }
+    add(ReviewInImmich.setting) { () throws(CairnError) in
+      try ReviewInImmich.isOn(configuration)
+        ? "review in Immich: on (marks \(ReviewTags.review); reads \(ReviewTags.approve) and "
+          + "\(ReviewTags.keep))"
+        : "review in Immich: off"
+    }
 
     var trash = "trash folders: the freedesktop.org Trash, .stversions and .dtrash in each root"
     #if os(macOS)
