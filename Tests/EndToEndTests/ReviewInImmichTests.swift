@@ -100,6 +100,30 @@ struct ReviewInImmichTests {
     #expect(again.stderr.contains("1 asset(s) carry a decision tag"))
   }
 
+  @Test func checkListsWhatReviewNeedsAndARunWithoutItChangesNothing() async throws {
+    // A key with what the pipeline needs, but not tag.read.
+    let f = try await ActFixture(
+      permissions: ["asset.read", "asset.delete", "tag.create", "tag.asset", "user.read"])
+    defer { Task { await f.stop() } }
+    let off = try await f.shell("cairn-fetch --check")
+    #expect(off.stderr.contains("review in Immich: off (default)"), "\(off.stderr)")
+    #expect(off.stderr.contains("permission tag.read missing (optional"))
+
+    let check = try await f.shell("cairn-fetch --check", extra: Self.on)
+    #expect(check.status == 77, "\(check.stderr)")
+    #expect(
+      check.stderr.contains(
+        "[FAIL] permission tag.read missing (needed with CAIRN_REVIEW_IN_IMMICH=on to find the "
+          + "review, approve and keep tags)"), "\(check.stderr)")
+    #expect(check.stderr.contains("permission tag.asset: mark candidates for review"))
+    #expect(check.stderr.contains("review in Immich: on (marks cairn/v1/review"))
+
+    let stream = [f.candidate(f.photos[0], .pending), f.candidate(f.photos[2])]
+    let refused = try await run(f, stream)
+    #expect(refused.status == 77, "\(refused.stderr)")
+    #expect(f.mutations.isEmpty && !f.isTrashed(f.photos[2]))
+  }
+
   // MARK: Helpers
 
   /// One nightly-like run: a fresh reconcile stream, `cairn-gate | cairn-trash --yes`.
