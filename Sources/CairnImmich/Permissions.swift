@@ -18,6 +18,24 @@ package enum CairnPermissions {
   ///   shows each photo's name and reasons without its picture.
   package static let optional = ["tag.read", "server.about", "asset.view"]
 
+  /// Needed besides `required` when review in Immich is on (`CAIRN_REVIEW_IN_IMMICH`,
+  /// docs/IMMICH-API.md §1.3, §6): `tag.read` to find cairn's tags (`GET /tags`), `tag.create`
+  /// to make the review tag (`PUT /tags`), `tag.asset` to mark and unmark
+  /// (`PUT /tags/assets`, `DELETE /tags/:id/assets`), `asset.read` to find what carries a tag
+  /// (`POST /search/metadata` with `tagIds`).
+  package static let reviewInImmich = ["tag.read", "tag.create", "tag.asset", "asset.read"]
+
+  /// Why review in Immich needs each permission, for `--check` lines.
+  package static func reviewPurpose(_ permission: String) -> String {
+    switch permission {
+    case "tag.read": return "find the review, approve and keep tags"
+    case "tag.create": return "create the review tag"
+    case "tag.asset": return "mark candidates for review and take marks off"
+    case "asset.read": return "find the assets carrying a decision tag"
+    default: return purpose(permission)
+    }
+  }
+
   /// `userConfig.read` (`GET /api/config`, the trash settings) exists from this version on.
   /// Useful, not essential: without it cairn reads the deprecated `GET /api/server/config`
   /// and `/server/features`, which still answer in 3.2.

@@ -169,13 +169,38 @@ struct Checker {
         tally.worsen(.permission)
       }
     }
-    for permission in CairnPermissions.optional where !key.grants(permission) {
+    checkReviewPermissions(key, tally)
+    for permission in CairnPermissions.optional
+    where !key.grants(permission) && !reviewNeeds(permission) {
       line(
         .warn,
         "permission \(permission) missing (optional: to \(CairnPermissions.purpose(permission)))",
         tally)
     }
     checkConfigPermission(key, version, tally)
+  }
+
+  /// With review in Immich on, the permissions it adds are needed, not optional: a run that
+  /// cannot read the decision tags or set the marks fails.
+  private func checkReviewPermissions(_ key: APIKeyInfo, _ tally: Tally) {
+    guard (try? ReviewInImmich.isOn(configuration)) == true else { return }
+    for permission in CairnPermissions.reviewInImmich {
+      if key.grants(permission) {
+        line(.ok, "permission \(permission): \(CairnPermissions.reviewPurpose(permission))", tally)
+      } else {
+        line(
+          .fail,
+          "permission \(permission) missing (needed with \(ReviewInImmich.setting)=on to "
+            + "\(CairnPermissions.reviewPurpose(permission))): edit the key in Immich → Account "
+            + "Settings → API Keys", tally)
+        tally.worsen(.permission)
+      }
+    }
+  }
+
+  private func reviewNeeds(_ permission: String) -> Bool {
+    (try? ReviewInImmich.isOn(configuration)) == true
+      && CairnPermissions.reviewInImmich.contains(permission)
   }
 
   /// `userConfig.read` exists from Immich 3.2 on, where the trash settings moved to

@@ -30,6 +30,11 @@ struct Gate {
       let binding = PlanBinding(stream.candidates, state: state)
       try binding.check(expectedPlan)
       let resolved = try record(decisions.resolve(stream.candidates), stream.candidates, state)
+      if try ReviewInImmich.isOn(configuration) {
+        try await ImmichDecisions(
+          state: state, partition: stream.server.partition, candidates: stream.candidates
+        ).read(configuration)
+      }
       try binding.recordShape(expectedPlan)
       clock.lap(
         "decisions", "\(resolved.exclusions.count) excluded, \(resolved.approvals.count) approved")

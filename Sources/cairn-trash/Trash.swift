@@ -44,6 +44,10 @@ struct Trash {
       server: connection.runServer, userID: connection.identity.userId, journal: journal,
       state: state
     ).run(PutBack.split(plan.candidates).restore, history: history, dryRun: isDry, writer: writer)
+    if try ReviewInImmich.isOn(configuration) {
+      try await ReviewMarking(server: connection.runServer, state: state).run(dryRun: isDry)
+      clock.lap("review marks", isDry ? "dry run: none sent" : "set")
+    }
 
     if isDry || trashPlan.units.isEmpty {
       try finishWithoutTrashing(

@@ -26,10 +26,13 @@ final class ActFixture: @unchecked Sendable {
     ])
   }
 
-  init(version: ImmichVersion = .v3_1, photoCount: Int = 4, trashEnabled: Bool = true) async throws
-  {
+  init(
+    version: ImmichVersion = .v3_1, photoCount: Int = 4, trashEnabled: Bool = true,
+    permissions: [String] = [Permission.all]
+  ) async throws {
     var scenario = Scenario(version: version, trashEnabled: trashEnabled)
-    let (me, _) = scenario.addUser(email: "me@example.com", keySecret: Self.secret)
+    let (me, _) = scenario.addUser(
+      email: "me@example.com", keySecret: Self.secret, permissions: permissions)
     let (partner, _) = scenario.addUser(email: "partner@example.com")
     scenario.addPartner(sharing: partner, with: me)
     let created = Date(timeIntervalSince1970: 1_700_000_000)
