@@ -31,8 +31,7 @@ struct ImmichDecisions {
   }
 
   /// The configured server, which must be the one the stream was made for.
-  private func connect(_ configuration: Configuration) async throws(CairnError) -> ImmichRunServer
-  {
+  private func connect(_ configuration: Configuration) async throws(CairnError) -> ImmichRunServer {
     let connection = try await ServerConnection.open(configuration)
     guard connection.partition == partition else {
       throw SafetyRails.Refusal(

@@ -57,6 +57,11 @@ struct ReviewMarking {
           + "candidate(s) (\(ReviewTags.review))"
           + (consumed.isEmpty ? "" : "; \(consumed.count) approve tag(s) consumed"))
     }
+    if !waiting.isEmpty {
+      Diagnostics.info(
+        "\(waiting.count) candidate(s) wait for a decision: "
+          + ReviewTags.webPage(ReviewTags.review, serverURL: server.client.apiBase))
+    }
   }
 
   /// The pending and held candidates of the latest reconciliation that no decision settled.

@@ -28,6 +28,9 @@ struct ReviewInImmichTests {
     let real = try await run(f, waiting + [f.candidate(f.photos[2])])
     #expect(real.status == 0, "\(real.stderr)")
     #expect(marked(f) == [f.photos[0].id, f.photos[1].id])
+    let base = String(f.apiBase.dropLast("/api".count))
+    #expect(
+      real.stderr.contains("2 candidate(s) wait for a decision: \(base)/tags?path=cairn/v1/review"))
     #expect(f.isTrashed(f.photos[2]) && !f.isTrashed(f.photos[0]) && !f.isTrashed(f.photos[1]))
     #expect(!f.server.log.requests(method: "PUT", path: "/api/tags/assets").isEmpty)
 
@@ -85,9 +88,10 @@ struct ReviewInImmichTests {
       #expect(!f.isTrashed(kept))
       #expect(f.tagValues(kept).contains(ReviewTags.keep))
     }
-    #expect(try f.withState { try $0.exclusions.checksums() } == [
-      f.photos[1].checksum, f.photos[2].checksum,
-    ])
+    #expect(
+      try f.withState { try $0.exclusions.checksums() } == [
+        f.photos[1].checksum, f.photos[2].checksum,
+      ])
     #expect(marked(f).isEmpty)
     // Never a candidate: nothing changed, its tag stays.
     #expect(!f.isTrashed(f.neverLocal))
@@ -138,11 +142,12 @@ struct ReviewInImmichTests {
 
   /// The ids of my assets that carry cairn's review mark.
   private func marked(_ f: ActFixture) -> Set<String> {
-    Set(([f.live.still, f.neverLocal] + f.photos).map(\.id).filter { id in
-      f.server.state.tagIDs(onAsset: id).contains {
-        $0 == f.server.state.tag(value: ReviewTags.review)?.id
-      }
-    })
+    Set(
+      ([f.live.still, f.neverLocal] + f.photos).map(\.id).filter { id in
+        f.server.state.tagIDs(onAsset: id).contains {
+          $0 == f.server.state.tag(value: ReviewTags.review)?.id
+        }
+      })
   }
 
   /// Tags `assets` as Immich's web app does: the tag made with `PUT /api/tags` (its
