@@ -102,6 +102,7 @@ struct ReviewInImmichTests {
     #expect(again.status == 0, "\(again.stderr)")
     #expect(!f.isTrashed(f.photos[1]))
     #expect(again.stderr.contains("1 asset(s) carry a decision tag"))
+    #expect(!again.stderr.contains("kept 1 candidate(s)"))
   }
 
   @Test func checkListsWhatReviewNeedsAndARunWithoutItChangesNothing() async throws {
