@@ -53,6 +53,13 @@ struct ReviewInImmichTests {
     #expect(real.status == 0, "\(real.stderr)")
     #expect(f.server.state.tag(value: ReviewTags.review) == nil)
     #expect(f.server.log.requests(method: "GET", path: "/api/tags").isEmpty)
+
+    // A value that is neither on nor off is refused in one line (78), nothing sent.
+    let before = f.mutations.count
+    let wrong = try await run(f, stream, extra: ["CAIRN_REVIEW_IN_IMMICH": "perhaps"])
+    #expect(wrong.status == 78, "\(wrong.stderr)")
+    #expect(wrong.stderr.contains("CAIRN_REVIEW_IN_IMMICH=perhaps is neither on nor off"))
+    #expect(f.mutations.count == before)
   }
 
   @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
