@@ -74,6 +74,9 @@ struct ReviewInImmichTests {
     let marking = try await run(f, waiting + [f.candidate(f.photos[3])])
     #expect(marking.status == 0, "\(marking.stderr)")
     #expect(marked(f) == Set(waiting.map(\.assetId)))
+    // The decision tags are in the user's tag list, to pick in the web app.
+    #expect(f.server.state.tag(value: ReviewTags.approve, userId: f.me.id) != nil)
+    #expect(f.server.state.tag(value: ReviewTags.keep, userId: f.me.id) != nil)
 
     // In the web app: approve one, keep one, tag one both ways, and approve a photo that was
     // never a candidate.
