@@ -171,11 +171,14 @@ check "and trashes exactly that plan" [ "$(trashed_on_server)" = 4 ]
 
 # 5. Strict mode: a deletion waits for review, and the notification says how to approve it.
 rm "$home/Photos/2025/01/IMG_0101.PNG"
-run review CAIRN_STRICTNESS=strict
+run review CAIRN_STRICTNESS=strict CAIRN_REVIEW_IN_IMMICH=on
 check "a run with items pending review exits 0" [ "$(status_of review)" = 0 ]
 check "the review notification names the approve command" \
   jq -e '(.body | fromjson | .event == "review" and .counts.pending == 1
     and (.message | test("cairn-nightly --approve all-pending")))' <<< "$(last_received)"
+check "with review in Immich on, it links to the review tag's page in the web app" \
+  jq -e '.body | fromjson | .message | test("/tags[?]path=cairn/v1/review ")' \
+  <<< "$(last_received)"
 run approve CAIRN_STRICTNESS=strict -- --approve all-pending
 check "approving it trashes it" [ "$(trashed_on_server)" = 5 ]
 

@@ -26,13 +26,13 @@ struct ImmichDecisions {
     guard !approveTagged.isEmpty || !keepTagged.isEmpty else { return }
     let decisions = ReviewDecisions.read(
       approveTagged: approveTagged.map(\.id), keepTagged: keepTagged.map(\.id),
-      waiting: try waiting(), recorded: try recorded(approveTagged, keepTagged))
+      waiting: try waiting(), keptAlready: try keptAlready(keepTagged),
+      approvedAlready: try approvedAlready(approveTagged))
     try record(decisions)
   }
 
   /// The configured server, which must be the one the stream was made for.
-  private func connect(_ configuration: Configuration) async throws(CairnError) -> ImmichRunServer
-  {
+  private func connect(_ configuration: Configuration) async throws(CairnError) -> ImmichRunServer {
     let connection = try await ServerConnection.open(configuration)
     guard connection.partition == partition else {
       throw SafetyRails.Refusal(
@@ -52,18 +52,19 @@ struct ImmichDecisions {
     return try await server.assets(taggedWith: tag.id)
   }
 
-  /// The tagged assets whose decision the state already holds: kept ones excluded by
-  /// checksum, approved ones approved by id or checksum.
-  private func recorded(_ approveTagged: [RunAsset], _ keepTagged: [RunAsset])
-    throws(CairnError) -> Set<String>
-  {
+  /// The keep-tagged assets whose checksum the state already excludes.
+  private func keptAlready(_ tagged: [RunAsset]) throws(CairnError) -> Set<String> {
     let excluded = try state.exclusions()
+    return Set(tagged.filter { $0.checksum.map(excluded.contains) ?? false }.map(\.id))
+  }
+
+  /// The approve-tagged assets the state already approves, by id or checksum.
+  private func approvedAlready(_ tagged: [RunAsset]) throws(CairnError) -> Set<String> {
     let approved = try state.approvals()
-    let kept = keepTagged.filter { $0.checksum.map(excluded.contains) ?? false }
-    let done = approveTagged.filter {
-      approved.contains($0.id.lowercased()) || ($0.checksum.map(approved.contains) ?? false)
-    }
-    return Set((kept + done).map { $0.id.lowercased() })
+    return Set(
+      tagged.filter {
+        approved.contains($0.id.lowercased()) || ($0.checksum.map(approved.contains) ?? false)
+      }.map(\.id))
   }
 
   /// The pending and held candidates of the latest reconciliation, as the state records them.

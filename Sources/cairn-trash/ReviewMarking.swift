@@ -33,6 +33,9 @@ struct ReviewMarking {
           + "for review in Immich (\(ReviewTags.review)); nothing changed")
       return
     }
+    if !waiting.isEmpty {
+      try await offerDecisionTags(tags)
+    }
     if !marks.mark.isEmpty {
       // Upserted even when it exists: that repairs a tag made without its closure rows, which
       // tag search would not find (docs/IMMICH-API.md §6.2).
@@ -56,6 +59,20 @@ struct ReviewMarking {
         "review in Immich: marked \(marks.mark.count), unmarked \(marks.unmark.count) "
           + "candidate(s) (\(ReviewTags.review))"
           + (consumed.isEmpty ? "" : "; \(consumed.count) approve tag(s) consumed"))
+    }
+    if !waiting.isEmpty {
+      Diagnostics.info(
+        "\(waiting.count) candidate(s) wait for a decision: "
+          + ReviewTags.webPage(ReviewTags.review, serverURL: server.client.apiBase))
+    }
+  }
+
+  /// Creates the approve and keep tags the user lacks, so that Immich's tag picker offers
+  /// them and a person picks rather than types them (a typo would be a tag cairn never reads).
+  private func offerDecisionTags(_ tags: [ServerTag]) async throws(CairnError) {
+    for value in [ReviewTags.approve, ReviewTags.keep]
+    where !tags.contains(where: { $0.value == value }) {
+      _ = try await server.upsertTag(value)
     }
   }
 

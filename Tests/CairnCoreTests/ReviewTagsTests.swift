@@ -28,10 +28,17 @@ struct ReviewTagsTests {
     #expect(decisions.ignored == ["x", "y"])
   }
 
-  @Test func aDecisionTheStateAlreadyHoldsIsNeitherActedOnNorReported() {
+  @Test func aDecisionTheStateAlreadyHoldsIsNeitherRecordedAgainNorReported() {
     let decisions = ReviewDecisions.read(
-      approveTagged: ["z"], keepTagged: ["y"], waiting: waiting, recorded: ["Y", "z"])
+      approveTagged: ["z", "b"], keepTagged: ["y", "a"], waiting: waiting,
+      keptAlready: ["Y", "a"], approvedAlready: ["z", "b"])
     #expect(decisions == ReviewDecisions())
+  }
+
+  @Test func aKeepTagStillWinsOverAnApprovalRecordedEarlier() {
+    let decisions = ReviewDecisions.read(
+      approveTagged: ["a"], keepTagged: ["a"], waiting: waiting, approvedAlready: ["a"])
+    #expect(decisions == ReviewDecisions(keeps: [.init(assetId: "a", checksum: "ca")]))
   }
 
   @Test func marksFollowWhatWaits() {

@@ -28,6 +28,9 @@ struct ReviewInImmichTests {
     let real = try await run(f, waiting + [f.candidate(f.photos[2])])
     #expect(real.status == 0, "\(real.stderr)")
     #expect(marked(f) == [f.photos[0].id, f.photos[1].id])
+    let base = String(f.apiBase.dropLast("/api".count))
+    #expect(
+      real.stderr.contains("2 candidate(s) wait for a decision: \(base)/tags?path=cairn/v1/review"))
     #expect(f.isTrashed(f.photos[2]) && !f.isTrashed(f.photos[0]) && !f.isTrashed(f.photos[1]))
     #expect(!f.server.log.requests(method: "PUT", path: "/api/tags/assets").isEmpty)
 
@@ -50,6 +53,13 @@ struct ReviewInImmichTests {
     #expect(real.status == 0, "\(real.stderr)")
     #expect(f.server.state.tag(value: ReviewTags.review) == nil)
     #expect(f.server.log.requests(method: "GET", path: "/api/tags").isEmpty)
+
+    // A value that is neither on nor off is refused in one line (78), nothing sent.
+    let before = f.mutations.count
+    let wrong = try await run(f, stream, extra: ["CAIRN_REVIEW_IN_IMMICH": "perhaps"])
+    #expect(wrong.status == 78, "\(wrong.stderr)")
+    #expect(wrong.stderr.contains("CAIRN_REVIEW_IN_IMMICH=perhaps is neither on nor off"))
+    #expect(f.mutations.count == before)
   }
 
   @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
@@ -64,6 +74,9 @@ struct ReviewInImmichTests {
     let marking = try await run(f, waiting + [f.candidate(f.photos[3])])
     #expect(marking.status == 0, "\(marking.stderr)")
     #expect(marked(f) == Set(waiting.map(\.assetId)))
+    // The decision tags are in the user's tag list, to pick in the web app.
+    #expect(f.server.state.tag(value: ReviewTags.approve, userId: f.me.id) != nil)
+    #expect(f.server.state.tag(value: ReviewTags.keep, userId: f.me.id) != nil)
 
     // In the web app: approve one, keep one, tag one both ways, and approve a photo that was
     // never a candidate.
@@ -85,9 +98,10 @@ struct ReviewInImmichTests {
       #expect(!f.isTrashed(kept))
       #expect(f.tagValues(kept).contains(ReviewTags.keep))
     }
-    #expect(try f.withState { try $0.exclusions.checksums() } == [
-      f.photos[1].checksum, f.photos[2].checksum,
-    ])
+    #expect(
+      try f.withState { try $0.exclusions.checksums() } == [
+        f.photos[1].checksum, f.photos[2].checksum,
+      ])
     #expect(marked(f).isEmpty)
     // Never a candidate: nothing changed, its tag stays.
     #expect(!f.isTrashed(f.neverLocal))
@@ -98,6 +112,7 @@ struct ReviewInImmichTests {
     #expect(again.status == 0, "\(again.stderr)")
     #expect(!f.isTrashed(f.photos[1]))
     #expect(again.stderr.contains("1 asset(s) carry a decision tag"))
+    #expect(!again.stderr.contains("kept 1 candidate(s)"))
   }
 
   @Test func checkListsWhatReviewNeedsAndARunWithoutItChangesNothing() async throws {
@@ -138,11 +153,12 @@ struct ReviewInImmichTests {
 
   /// The ids of my assets that carry cairn's review mark.
   private func marked(_ f: ActFixture) -> Set<String> {
-    Set(([f.live.still, f.neverLocal] + f.photos).map(\.id).filter { id in
-      f.server.state.tagIDs(onAsset: id).contains {
-        $0 == f.server.state.tag(value: ReviewTags.review)?.id
-      }
-    })
+    Set(
+      ([f.live.still, f.neverLocal] + f.photos).map(\.id).filter { id in
+        f.server.state.tagIDs(onAsset: id).contains {
+          $0 == f.server.state.tag(value: ReviewTags.review)?.id
+        }
+      })
   }
 
   /// Tags `assets` as Immich's web app does: the tag made with `PUT /api/tags` (its

@@ -30,31 +30,34 @@ package struct ReviewDecisions: Sendable, Equatable {
   }
 
   /// Reads the tagged asset ids against `waiting`, the pending and held candidates by
-  /// lower-case asset id. `recorded` names the tagged assets whose decision the state already
-  /// holds (a kept asset stays tagged, and is no candidate any more): neither acted on again
-  /// nor reported.
+  /// lower-case asset id. `keptAlready` and `approvedAlready` name the tagged assets whose
+  /// decision of that kind the state already holds (a kept asset keeps its tag, and is no
+  /// candidate any more): neither recorded again nor reported.
   package static func read(
     approveTagged: [String], keepTagged: [String], waiting: [String: Candidate],
-    recorded: Set<String> = []
+    keptAlready: Set<String> = [], approvedAlready: Set<String> = []
   ) -> ReviewDecisions {
     let kept = Set(keepTagged.map { $0.lowercased() })
+    let keptAlready = Set(keptAlready.map { $0.lowercased() })
+    let approvedAlready = Set(approvedAlready.map { $0.lowercased() })
     var decisions = ReviewDecisions()
     var ignored: Set<String> = []
-    for id in kept.sorted() {
+    for id in kept.sorted() where !keptAlready.contains(id) {
       if let candidate = waiting[id] {
         decisions.keeps.append(candidate)
       } else {
         ignored.insert(id)
       }
     }
-    for id in Set(approveTagged.map { $0.lowercased() }).sorted() where !kept.contains(id) {
+    for id in Set(approveTagged.map { $0.lowercased() }).sorted()
+    where !kept.contains(id) && !approvedAlready.contains(id) {
       if let candidate = waiting[id] {
         decisions.approvals.append(candidate)
       } else {
         ignored.insert(id)
       }
     }
-    decisions.ignored = ignored.subtracting(recorded.map { $0.lowercased() }).sorted()
+    decisions.ignored = ignored.sorted()
     return decisions
   }
 }
