@@ -43,13 +43,13 @@ package struct ScanInput: Sendable {
   /// the volume stay known, so a copy of one of its photos deleted elsewhere meanwhile is not
   /// judged gone. The engine judges the rest of the root from the root statuses.)
   package var completeRoots: Set<String> {
-    Set(roots.filter { $0.complete && $0.problem == nil && $0.outOfScope.isEmpty }.map(\.path))
+    roots.paths(.whole)
   }
 
   /// Roots scanned completely apart from folders out of scope: recorded as partial scans, but
   /// covered by the scan's snapshot (see `PartitionStore.recordScan`).
   package var scopedRoots: Set<String> {
-    Set(roots.filter { $0.complete && $0.problem == nil && !$0.outOfScope.isEmpty }.map(\.path))
+    roots.paths(.scoped)
   }
 
   /// Whether a stage upstream already recorded this scan in the observed store.

@@ -11,7 +11,7 @@ func openStore(_ options: PartitionOptions, _ common: CommonOptions) throws(Cair
   let configuration = try Configuration.load()
   let identity = try ServerListing.identity(
     serverFile: options.serverFile,
-    fetchArguments: common.quiet ? ["--quiet"] : common.verbose ? ["--verbose"] : [])
+    fetchArguments: common.forwarded)
   return (try PartitionStore.open(identity.partition, paths: configuration.paths), configuration)
 }
 

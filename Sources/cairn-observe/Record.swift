@@ -50,7 +50,7 @@ struct Observe {
       identity = named
     } else {
       identity = try ServerListing.identity(
-        serverFile: options.partition.serverFile, fetchArguments: fetchArguments)
+        serverFile: options.partition.serverFile, fetchArguments: options.common.forwarded)
       header.server = identity
     }
     header.pipeline.append(CairnObserve.toolName)
@@ -89,9 +89,5 @@ struct Observe {
         at: reader.sourceName)
     }
     return .success
-  }
-
-  private var fetchArguments: [String] {
-    options.common.quiet ? ["--quiet"] : options.common.verbose ? ["--verbose"] : []
   }
 }

@@ -55,7 +55,7 @@ struct Watch: AsyncParsableCommand {
       let folders = try libraryRoots(configuration)
       let identity = try ServerListing.identity(
         serverFile: partition.serverFile,
-        fetchArguments: common.quiet ? ["--quiet"] : common.verbose ? ["--verbose"] : [])
+        fetchArguments: common.forwarded)
       // Opened once here so a damaged or newer database stops the watcher at the start.
       try PartitionStore.open(identity.partition, paths: configuration.paths, brief: true).close()
       try WatchPresence.claim(configuration.paths, identity.partition)
@@ -63,8 +63,7 @@ struct Watch: AsyncParsableCommand {
       let stop = StopSignal.install()
       let source = try makeSource(wake: stop)
       var options = Watcher.Options()
-      let settle = try configuration.integer(
-        "CAIRN_WATCH_SETTLE", in: 0...600_000, default: 2000)
+      let settle = try SettingsTable.watchSettle.value(in: configuration)
       options.settle = Double(settle) / 1000
       let watcher = Watcher(
         roots: folders, source: source, hashCache: configuration.paths.hashCache,

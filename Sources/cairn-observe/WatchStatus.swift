@@ -14,7 +14,7 @@ enum WatchStatus {
     let configuration = try Configuration.load()
     let identity = try ServerListing.identity(
       serverFile: options.serverFile,
-      fetchArguments: common.quiet ? ["--quiet"] : common.verbose ? ["--verbose"] : [])
+      fetchArguments: common.forwarded)
     let paths = configuration.paths
     let partition = identity.partition
     // A status changes nothing: a partition with no state yet has no gaps, and is not made.

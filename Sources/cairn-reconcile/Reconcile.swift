@@ -59,10 +59,7 @@ struct Reconcile {
   /// `--server FILE`, or a live cairn-fetch told how loud to be.
   private var listingSource: ListingSource {
     if let serverFile = options.serverFile { return .file(serverFile) }
-    var arguments: [String] = []
-    if options.common.quiet { arguments.append("--quiet") }
-    if options.common.verbose { arguments.append("--verbose") }
-    return .fetch(arguments)
+    return .fetch(options.common.forwarded)
   }
 
   /// "read scan": the whole scan from stdin, refused when it has no end or its scope is in
@@ -201,7 +198,7 @@ struct Reconcile {
 
   /// Refuses a scan whose scope is in doubt, unless told to leave the doubtful roots out.
   private func checkScope(_ scan: ScanInput) throws(CairnError) {
-    let doubtful = scan.roots.filter { !$0.complete || $0.problem != nil }
+    let doubtful = scan.roots.filter { $0.coverage == .doubtful }
     let stray = scan.errors.filter { $0.root == nil }
     if !stray.isEmpty && !options.skipIncompleteRoots {
       throw CairnError.refused(

@@ -163,23 +163,6 @@ struct Restore {
   /// candidate records.
   private func readRecords(_ reader: RecordReader) throws(CairnError) -> [(String, String?)] {
     // Restoring a filtered part of a run (jq between the stages) only restores less.
-    let stream = try RecordStream(reader: reader, countRule: .assetSelection)
-    var ids: [(String, String?)] = []
-    while let line = try stream.next() {
-      switch line.type {
-      case AssetRecord.recordType:
-        ids.append((try stream.decode(AssetRecord.self, line).id.lowercased(), nil))
-      case ResultRecord.recordType:
-        let result = try stream.decode(ResultRecord.self, line)
-        ids.append((result.assetId.lowercased(), result.runId))
-      case CandidateRecord.recordType:
-        ids.append((try stream.decode(CandidateRecord.self, line).assetId.lowercased(), nil))
-      default:
-        continue
-      }
-    }
-    // A stream cut short, incomplete or carrying errors changes nothing on the server.
-    try stream.requireComplete()
-    return ids
+    try AssetSelection.read(reader).map { ($0.assetId, $0.runId) }
   }
 }

@@ -65,21 +65,12 @@ struct ServerHistory {
   {
     var clock = PhaseClock()
     // Tagging a filtered part of a stream (jq between the stages) only tags less.
-    let stream = try RecordStream(reader: try input.reader(), countRule: .assetSelection)
     var ids: [String] = []
     var seen: Set<String> = []
-    while let line = try stream.next() {
-      let id: String?
-      switch line.type {
-      case AssetRecord.recordType: id = try stream.decode(AssetRecord.self, line).id
-      case ResultRecord.recordType: id = try stream.decode(ResultRecord.self, line).assetId
-      case CandidateRecord.recordType: id = try stream.decode(CandidateRecord.self, line).assetId
-      default: id = nil
-      }
-      if let id, seen.insert(id.lowercased()).inserted { ids.append(id.lowercased()) }
+    for selected in try AssetSelection.read(try input.reader())
+    where seen.insert(selected.assetId).inserted {
+      ids.append(selected.assetId)
     }
-    // A stream cut short, incomplete or carrying errors changes nothing on the server.
-    try stream.requireComplete()
     clock.lap("read", "\(ids.count) assets")
     let connection = try await ServerConnection.open(try Configuration.load())
     clock.lap("connect", connection.identity.url)

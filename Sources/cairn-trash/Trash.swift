@@ -361,8 +361,6 @@ extension Trash {
   /// `CAIRN_SETTLE_WAIT` seconds, by default the request timeout (`CAIRN_HTTP_TIMEOUT`) and 5 s,
   /// the longest the interrupted run itself would have waited.
   static func inFlightWait(_ configuration: Configuration) throws(CairnError) -> TimeInterval {
-    let timeout = try configuration.integer("CAIRN_HTTP_TIMEOUT", in: 1...600, default: 30)
-    return TimeInterval(
-      try configuration.integer("CAIRN_SETTLE_WAIT", in: 0...3600, default: timeout + 5))
+    TimeInterval(try SettingsTable.settleWait.value(in: configuration))
   }
 }

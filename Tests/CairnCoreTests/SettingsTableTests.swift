@@ -40,13 +40,30 @@ import Testing
   ])
   func theToolsPageDocumentsTheFlag(setting: SettingEntry, page: String) throws {
     let text = try #require(
-      try Self.entry(".It Fl -\(setting.flag)", ofPage: page), "\(page) has no --\(setting.flag)")
-    #expect(text.contains(setting.key), "\(page) on --\(setting.flag): \(text)")
+      try Self.entry(".It Fl -\(setting.flag ?? "")", ofPage: page), "\(page): no \(setting.key)")
+    #expect(text.contains(setting.key), "\(page) on the flag for \(setting.key): \(text)")
   }
 
   @Test func everySettingIsInTheTableOnce() {
     let keys = SettingsTable.all.map(\.key)
     #expect(Set(keys).count == keys.count)
-    #expect(Set(SettingsTable.all.map(\.flag)).count == keys.count)
+    let flags = SettingsTable.all.compactMap(\.flag)
+    #expect(Set(flags).count == flags.count)
+  }
+
+  @Test func theSettleWaitFollowsTheRequestTimeout() throws {
+    func configuration(_ values: [String: String]) -> Configuration {
+      Configuration(values: values, paths: CairnPaths(environment: ["HOME": "/nonexistent"]))
+    }
+    let rule = SettingsTable.settleWait
+    #expect(try rule.value(in: configuration([:])) == 35)
+    #expect(try rule.value(in: configuration(["CAIRN_HTTP_TIMEOUT": "60"])) == 65)
+    #expect(
+      try rule.value(in: configuration(["CAIRN_HTTP_TIMEOUT": "60", "CAIRN_SETTLE_WAIT": "0"]))
+        == 0)
+    let error = #expect(throws: CairnError.self) {
+      try rule.value(in: configuration(["CAIRN_SETTLE_WAIT": "1h"]))
+    }
+    #expect(error?.message == "CAIRN_SETTLE_WAIT=1h is not a whole number from 0 to 3600")
   }
 }

@@ -20,6 +20,9 @@ import Testing
       "strictness: strict (from environment)",
       "threshold: 1% of matched assets (default)",
       "floor: 7 candidates (from \(config))",
+      // The test library's environment sets the request timeout; the settle wait follows it.
+      "request timeout: 60 seconds (from environment)",
+      "settle wait: 65 seconds (default)",
       "/srv/bin, /srv/old (from \(config))",
     ] {
       #expect(lines.contains { $0.hasSuffix(expected) }, "\(expected) in \(result.stderr)")

@@ -143,6 +143,12 @@ struct PipelineStatusTests {
     for (pipeline, failing) in [
       ("cairn-hash --bogus \(photos) | cairn-reconcile | cairn-gate", "cairn-hash"),
       ("cairn-hash \(photos) | cairn-reconcile --no-such-flag | cairn-gate", "cairn-reconcile"),
+      // The threshold is cairn-gate's: given upstream, it stops the pipeline instead of being
+      // carried along unapplied.
+      (
+        "cairn-hash \(photos) | cairn-reconcile --threshold 50 | cairn-gate | setsid cairn-trash --yes",
+        "cairn-reconcile"
+      ),
       (
         "cairn-hash -v -q \(photos) | cairn-reconcile | cairn-gate | setsid cairn-trash --yes",
         "cairn-hash"

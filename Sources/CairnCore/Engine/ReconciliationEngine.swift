@@ -48,9 +48,10 @@ package enum ReconciliationEngine {
       candidates: candidates, gone: gone, completeRoots: completeRoots.sorted(), summary: summary)
   }
 
-  /// The roots that can make anything gone: scanned completely, without a problem.
+  /// The roots that can make anything gone: scanned completely, without a problem (folders
+  /// out of scope are left out by path in `gone`).
   static func completeRoots(_ roots: [RootStatus]) -> Set<String> {
-    Set(roots.filter { $0.complete && $0.problem == nil }.map(\.path))
+    roots.paths(.whole, .scoped)
   }
 
   /// The first checksums (originals) of the files that still exist: they stay on the server.

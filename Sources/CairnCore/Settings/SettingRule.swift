@@ -7,8 +7,9 @@ import Foundation
 package struct SettingRule<Value: Sendable & Equatable>: Sendable {
   /// The configuration key, `CAIRN_FLOOR`.
   package let key: String
-  /// The long flag that overrides the key for one run, without its dashes (`floor`).
-  package let flag: String
+  /// The long flag that overrides the key for one run, without its dashes (`floor`); nil for
+  /// a setting no tool has a flag for.
+  package let flag: String?
   /// What `--check` calls the setting (`floor`).
   package let label: String
   package let fallback: Value
@@ -20,9 +21,12 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
   package let fallbackText: String
   private let read: @Sendable (String) -> Value?
   private let show: @Sendable (Value) -> String
+  /// A default that follows from another setting (`CAIRN_SETTLE_WAIT`'s from the request
+  /// timeout); `fallback` is then its value when that setting is unset too.
+  private var derive: (@Sendable (Configuration) throws(CairnError) -> Value)? = nil
 
   package init(
-    key: String, flag: String, label: String, fallback: Value, meaning: String,
+    key: String, flag: String?, label: String, fallback: Value, meaning: String,
     expected: String, read: @escaping @Sendable (String) -> Value?,
     show: @escaping @Sendable (Value) -> String, fallbackText: String? = nil
   ) {
@@ -44,7 +48,7 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
     throws(CairnError) -> Value
   {
     guard let value = read(text.trimmingCharacters(in: .whitespaces)) else {
-      let given = fromFlag ? "--\(flag) \(text)" : "\(key)=\(text)"
+      let given = fromFlag ? "--\(flag ?? key) \(text)" : "\(key)=\(text)"
       throw CairnError(.configuration, "\(given) is not \(expected)", at: origin)
     }
     return value
@@ -52,8 +56,22 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
 
   /// The configuration's value, or the default when the key is unset.
   package func value(in configuration: Configuration) throws(CairnError) -> Value {
-    guard let text = configuration.string(key) else { return fallback }
+    guard let text = configuration.string(key) else {
+      return try derive?(configuration) ?? fallback
+    }
     return try parse(text, at: configuration.origin(of: key))
+  }
+
+  /// This rule with a default that follows from the rest of the configuration, described in
+  /// help and documentation as `text` (`the request timeout plus 5`).
+  package func deriving(
+    _ text: String, _ derive: @escaping @Sendable (Configuration) throws(CairnError) -> Value
+  ) -> Self {
+    var rule = SettingRule(
+      key: key, flag: flag, label: label, fallback: fallback, meaning: meaning,
+      expected: expected, read: read, show: show, fallbackText: text)
+    rule.derive = derive
+    return rule
   }
 
   /// The value a run uses: the flag's, when it was given, over the configuration's.
@@ -82,7 +100,7 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
 /// need.
 package struct SettingEntry: Sendable {
   package let key: String
-  package let flag: String
+  package let flag: String?
   package let meaning: String
   package let fallbackText: String
   /// `--check`'s line for the value in force, or the error every stage would stop with.
@@ -92,14 +110,14 @@ package struct SettingEntry: Sendable {
 extension SettingRule where Value == Int {
   /// A whole number within `range`.
   package static func wholeNumber(
-    key: String, flag: String, label: String, range: ClosedRange<Int>, default fallback: Int,
-    unit: String, meaning: String
+    key: String, flag: String? = nil, label: String, range: ClosedRange<Int>,
+    default fallback: Int, fallbackText: String? = nil, unit: String, meaning: String
   ) -> Self {
     SettingRule(
       key: key, flag: flag, label: label, fallback: fallback, meaning: meaning,
       expected: "a whole number from \(range.lowerBound) to \(range.upperBound)",
       read: { Int($0).flatMap { range.contains($0) ? $0 : nil } },
-      show: { "\($0) \(unit)" })
+      show: { "\($0) \(unit)" }, fallbackText: fallbackText)
   }
 }
 

@@ -4,12 +4,12 @@ import ArgumentParser
 /// decides it and records it in the state, which the stages after it check against.
 package struct CandidateSettingsOptions: ParsableArguments {
   @Option(
-    name: .customLong(SettingsTable.quarantineDays.flag),
+    name: SettingsTable.quarantineDays.flagName,
     help: ArgumentHelp(SettingsTable.quarantineDays.help, valueName: "days"))
   package var quarantineDays: String?
 
   @Option(
-    name: .customLong(SettingsTable.strictness.flag),
+    name: SettingsTable.strictness.flagName,
     help: ArgumentHelp(SettingsTable.strictness.help, valueName: "mode"))
   package var strictness: String?
 
@@ -32,12 +32,12 @@ package struct CandidateSettingsOptions: ParsableArguments {
 /// records the rail it passed a plan with, and `cairn-trash` re-runs that one.
 package struct RailOptions: ParsableArguments {
   @Option(
-    name: .customLong(SettingsTable.thresholdPercent.flag),
+    name: SettingsTable.thresholdPercent.flagName,
     help: ArgumentHelp(SettingsTable.thresholdPercent.help, valueName: "percent"))
   package var thresholdPercent: String?
 
   @Option(
-    name: .customLong(SettingsTable.floor.flag),
+    name: SettingsTable.floor.flagName,
     help: ArgumentHelp(SettingsTable.floor.help, valueName: "count"))
   package var floor: String?
 
@@ -54,4 +54,9 @@ package struct RailOptions: ParsableArguments {
         flag: thresholdPercent, in: configuration),
       floor: try SettingsTable.floor.value(flag: floor, in: configuration))
   }
+}
+
+extension SettingRule {
+  /// The flag as ArgumentParser names it (every rule used here has one).
+  fileprivate var flagName: NameSpecification { .customLong(flag ?? key) }
 }

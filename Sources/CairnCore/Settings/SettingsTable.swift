@@ -25,8 +25,38 @@ package enum SettingsTable {
     key: "CAIRN_FLOOR", flag: "floor", label: "floor", range: 0...1_000_000, default: 5,
     unit: "candidates", meaning: "Plans with fewer candidates than this pass the threshold")
 
+  package static let httpTimeout = SettingRule.wholeNumber(
+    key: "CAIRN_HTTP_TIMEOUT", label: "request timeout", range: 1...600, default: 30,
+    unit: "seconds", meaning: "Seconds each request to the server may take")
+
+  package static let httpAttempts = SettingRule.wholeNumber(
+    key: "CAIRN_HTTP_ATTEMPTS", label: "request attempts", range: 1...10, default: 4,
+    unit: "at most", meaning: "How often a request that is safe to repeat is tried")
+
+  package static let syncMaxLines = SettingRule.wholeNumber(
+    key: "CAIRN_SYNC_MAX_LINES", label: "sync stream limit", range: 1000...1_000_000_000,
+    default: 10_000_000, fallbackText: "10,000,000", unit: "lines",
+    meaning: "Lines one sync stream may send before cairn-fetch lists page by page instead")
+
+  package static let settleWait = SettingRule.wholeNumber(
+    key: "CAIRN_SETTLE_WAIT", label: "settle wait", range: 0...3600,
+    default: httpTimeout.fallback + 5, unit: "seconds",
+    meaning: "Seconds the next run waits for the outcome of an interrupted run's DELETE"
+  ).deriving("the request timeout plus 5") { configuration throws(CairnError) in
+    // The longest the interrupted run itself would have waited for its answer.
+    try httpTimeout.value(in: configuration) + 5
+  }
+
+  package static let watchSettle = SettingRule.wholeNumber(
+    key: "CAIRN_WATCH_SETTLE", label: "watch settle", range: 0...600_000, default: 2000,
+    unit: "ms",
+    meaning: "Milliseconds a watched root goes without a deletion before its held "
+      + "deletions are recorded")
+
   /// The settings in the order `--check` reports them.
   package static let all: [SettingEntry] = [
     quarantineDays.entry, strictness.entry, thresholdPercent.entry, floor.entry,
+    httpTimeout.entry, httpAttempts.entry, syncMaxLines.entry, settleWait.entry,
+    watchSettle.entry,
   ]
 }

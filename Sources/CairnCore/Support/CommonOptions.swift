@@ -24,6 +24,13 @@ package struct CommonOptions: ParsableArguments {
 
   package init() {}
 
+  /// How loud this run is, as `Diagnostics` prints.
+  package var verbosity: Diagnostics.Verbosity { quiet ? .quiet : verbose ? .verbose : .normal }
+
+  /// The flags that make a cairn tool this one starts (its `cairn-fetch`) as quiet or as loud
+  /// as this run.
+  package var forwarded: [String] { quiet ? ["--quiet"] : verbose ? ["--verbose"] : [] }
+
   package mutating func validate() throws {
     if verbose && quiet { throw ValidationError("--verbose and --quiet exclude each other") }
     if let profile, !ConfigurationFile.isValidProfileName(profile) {
@@ -55,7 +62,7 @@ package enum Tool {
     _ body: () async throws -> ExitStatus
   ) async throws {
     Diagnostics.tool = name
-    Diagnostics.verbosity = options.quiet ? .quiet : options.verbose ? .verbose : .normal
+    Diagnostics.verbosity = options.verbosity
     // Through the environment, so every reading of the configuration in this process and in
     // the tools it starts (cairn-reconcile's cairn-fetch) sees the same profile.
     if let profile = options.profile { setenv("CAIRN_PROFILE", profile, 1) }

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Keys: `IMMICH_URL`, `IMMICH_API_KEY` or `IMMICH_API_KEY_FILE`, `IMMICH_EMAIL`,
 /// `IMMICH_PASSWORD`, `CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`, `CAIRN_THRESHOLD_PERCENT`,
-/// `CAIRN_FLOOR`, `CAIRN_TRASH_FOLDERS`, `CAIRN_LIBRARY`, `CAIRN_REVIEW_IN_IMMICH`. The profile
-/// is `CAIRN_PROFILE`, which `--profile` sets (see `CommonOptions`).
+/// `CAIRN_FLOOR`, `CAIRN_TRASH_FOLDERS`, `CAIRN_LIBRARY`, and the others of `SettingsTable`,
+/// which holds each setting's rule. The profile is `CAIRN_PROFILE`, which `--profile` sets
+/// (see `CommonOptions`).
 package struct Configuration: Sendable {
   package let paths: CairnPaths
   private let values: [String: String]

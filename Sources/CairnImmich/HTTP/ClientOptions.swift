@@ -13,11 +13,13 @@ package struct ClientOptions: Sendable, Equatable {
   package var initialBackoff: Duration
   package var maxBackoff: Duration
   /// Lines one sync stream may send before it is taken for a server that streams for ever.
-  package var syncLineLimit = 10_000_000
+  package var syncLineLimit = SettingsTable.syncMaxLines.fallback
 
   package init(
-    requestTimeout: Duration = .seconds(30), streamTimeout: Duration = .seconds(120),
-    maxAttempts: Int = 4, initialBackoff: Duration = .milliseconds(250),
+    requestTimeout: Duration = .seconds(SettingsTable.httpTimeout.fallback),
+    streamTimeout: Duration = .seconds(120),
+    maxAttempts: Int = SettingsTable.httpAttempts.fallback,
+    initialBackoff: Duration = .milliseconds(250),
     maxBackoff: Duration = .seconds(4)
   ) {
     self.requestTimeout = requestTimeout
@@ -27,17 +29,15 @@ package struct ClientOptions: Sendable, Equatable {
     self.maxBackoff = maxBackoff
   }
 
-  /// The defaults, adjusted by `CAIRN_HTTP_TIMEOUT` (seconds per request, 1…600),
-  /// `CAIRN_HTTP_ATTEMPTS` (1…10) and `CAIRN_SYNC_MAX_LINES` (1000…1e9) from the
-  /// configuration.
+  /// The defaults, adjusted by `CAIRN_HTTP_TIMEOUT`, `CAIRN_HTTP_ATTEMPTS` and
+  /// `CAIRN_SYNC_MAX_LINES` from the configuration (their rules are in `SettingsTable`).
   package static func from(_ configuration: Configuration) throws(CairnError) -> ClientOptions {
     var options = ClientOptions()
-    let timeout = try configuration.integer("CAIRN_HTTP_TIMEOUT", in: 1...600, default: 30)
+    let timeout = try SettingsTable.httpTimeout.value(in: configuration)
     options.requestTimeout = .seconds(timeout)
     options.streamTimeout = .seconds(max(timeout, 120))
-    options.maxAttempts = try configuration.integer("CAIRN_HTTP_ATTEMPTS", in: 1...10, default: 4)
-    options.syncLineLimit = try configuration.integer(
-      "CAIRN_SYNC_MAX_LINES", in: 1000...1_000_000_000, default: options.syncLineLimit)
+    options.maxAttempts = try SettingsTable.httpAttempts.value(in: configuration)
+    options.syncLineLimit = try SettingsTable.syncMaxLines.value(in: configuration)
     return options
   }
 
