@@ -58,7 +58,7 @@ struct ReviewInImmichTests {
     let before = f.mutations.count
     let wrong = try await run(f, stream, extra: ["CAIRN_REVIEW_IN_IMMICH": "perhaps"])
     #expect(wrong.status == 78, "\(wrong.stderr)")
-    #expect(wrong.stderr.contains("CAIRN_REVIEW_IN_IMMICH=perhaps is neither on nor off"))
+    #expect(wrong.stderr.contains("CAIRN_REVIEW_IN_IMMICH=perhaps is not on or off"))
     #expect(f.mutations.count == before)
   }
 

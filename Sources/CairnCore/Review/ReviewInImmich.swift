@@ -1,21 +1,11 @@
-import Foundation
-
-/// `CAIRN_REVIEW_IN_IMMICH`: whether runs mark waiting candidates in Immich and read the
-/// person's decision tags there. Off unless turned on.
+/// Review inside Immich (`CAIRN_REVIEW_IN_IMMICH`, off by default): whether a run marks the
+/// candidates that wait and reads the decisions tagged in Immich. The rule is the table's.
 package enum ReviewInImmich {
-  package static let setting = "CAIRN_REVIEW_IN_IMMICH"
+  package static let setting = SettingsTable.reviewInImmich.key
 
   /// Whether the setting is on; a value other than on/off (or yes/no, true/false, 1/0) is a
   /// configuration error rather than a guess.
   package static func isOn(_ configuration: Configuration) throws(CairnError) -> Bool {
-    guard let text = configuration.string(setting) else { return false }
-    switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-    case "on", "yes", "true", "1": return true
-    case "off", "no", "false", "0": return false
-    default:
-      throw CairnError(
-        .configuration, "\(setting)=\(text) is neither on nor off",
-        at: configuration.origin(of: setting))
-    }
+    try SettingsTable.reviewInImmich.value(in: configuration)
   }
 }

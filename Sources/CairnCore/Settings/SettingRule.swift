@@ -156,3 +156,24 @@ extension SettingRule where Value: RawRepresentable & CaseIterable, Value.RawVal
       fallbackText: fallback.rawValue)
   }
 }
+
+extension SettingRule where Value == Bool {
+  /// On or off (also yes/no, true/false, 1/0), in any case: anything else is refused rather
+  /// than guessed.
+  package static func onOff(
+    key: String, label: String, default fallback: Bool, meaning: String,
+    describe: @escaping @Sendable (Bool) -> String = { $0 ? "on" : "off" }
+  ) -> Self {
+    SettingRule(
+      key: key, flag: nil, label: label, fallback: fallback, meaning: meaning,
+      expected: "on or off",
+      read: { text in
+        switch text.lowercased() {
+        case "on", "yes", "true", "1": return true
+        case "off", "no", "false", "0": return false
+        default: return nil
+        }
+      },
+      show: describe, fallbackText: fallback ? "on" : "off")
+  }
+}

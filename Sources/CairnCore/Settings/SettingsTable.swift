@@ -53,10 +53,19 @@ package enum SettingsTable {
     meaning: "Milliseconds a watched root goes without a deletion before its held "
       + "deletions are recorded")
 
+  package static let reviewInImmich = SettingRule.onOff(
+    key: "CAIRN_REVIEW_IN_IMMICH", label: "review in Immich", default: false,
+    meaning: "on: mark waiting candidates in Immich and read the decisions tagged there",
+    describe: { on in
+      on
+        ? "on (marks \(ReviewTags.review); reads \(ReviewTags.approve) and \(ReviewTags.keep))"
+        : "off"
+    })
+
   /// The settings in the order `--check` reports them.
   package static let all: [SettingEntry] = [
     quarantineDays.entry, strictness.entry, thresholdPercent.entry, floor.entry,
     httpTimeout.entry, httpAttempts.entry, syncMaxLines.entry, settleWait.entry,
-    watchSettle.entry,
+    watchSettle.entry, reviewInImmich.entry,
   ]
 }
