@@ -93,7 +93,8 @@ struct CairnGate: CairnCommand {
       try await Gate(
         input: input, decisions: GateDecisions(approve: approve, exclude: exclude),
         overrideDigest: overrideThreshold, listAll: listAll || common.verbose,
-        expectedPlan: plan, review: review.map { ReviewWriter(path: $0, deadline: .seconds(reviewDeadline)) }
+        expectedPlan: plan,
+        review: review.map { ReviewWriter(path: $0, deadline: .seconds(reviewDeadline)) }
       ).run()
     }
   }
