@@ -163,6 +163,14 @@ check "gotify gets title, message and priority, naming the threshold rail" \
   jq -e '.body | fromjson | .title == "cairn: refused by the threshold rail" and .priority == 8
     and (.message | test("cairn-nightly --override-threshold [0-9a-f]{64}"))' \
   <<< "$(last_received)"
+reviews=$home/.local/state/cairn/reviews
+pages() { find "$reviews" -maxdepth 1 -name 'review-*.html' 2>/dev/null | sort; }
+check "the threshold refusal keeps its review page" [ "$(pages | wc -l)" = 1 ]
+check "a kept page is private (0600)" [ "$(stat -c %a "$(pages | tail -n 1)")" = 600 ]
+check "the refusal's notification names the page" \
+  jq -e --arg page "$(pages | tail -n 1)" '.body | fromjson | .message | contains("Review page: " + $page)' \
+  <<< "$(last_received)"
+check "the kept page is the plan the gate refused" has "$(pages | tail -n 1)" "refused by the threshold rail"
 proceed=$(last_received | jq -r '.body | fromjson | .message' \
   | grep -oE 'cairn-nightly --override-threshold [0-9a-f]{64}' | cut -d' ' -f2-)
 run proceed CAIRN_FLOOR=1 -- $proceed
@@ -179,18 +187,38 @@ check "the review notification names the approve command" \
 check "with review in Immich on, it links to the review tag's page in the web app" \
   jq -e '.body | fromjson | .message | test("/tags[?]path=cairn/v1/review ")' \
   <<< "$(last_received)"
+check "the review run's page is kept and named in the JSON" \
+  jq -e --arg page "$(pages | tail -n 1)" '.body | fromjson | .reviewPage == $page' <<< "$(last_received)"
+check "two pages are kept by now" [ "$(pages | wc -l)" = 2 ]
+check "the review page shows the pending photo" has "$(pages | tail -n 1)" "IMG_0101.PNG"
 run approve CAIRN_STRICTNESS=strict -- --approve all-pending
 check "approving it trashes it" [ "$(trashed_on_server)" = 5 ]
+check "a run that needs no decision keeps no page" [ "$(pages | wc -l)" = 2 ]
 
 # 6. A deletion confirmed in a trash folder is held in quarantine; from CAIRN_NOTIFY_BACKLOG
 #    held items on, each run says so.
 mkdir -p "$home/Photos/.stversions"
 mv "$home/Photos/2025/01/IMG_0100.PNG" "$home/Photos/.stversions/"
-run backlog CAIRN_NOTIFY_BACKLOG=1
+#    To ntfy, the run's review page goes along as an attachment: a PUT of the file.
+sleep 1 # kept pages are named by the second
+run backlog CAIRN_NOTIFY_BACKLOG=1 CAIRN_NOTIFY_FORMAT=ntfy
 check "a run with items held exits 0" [ "$(status_of backlog)" = 0 ]
 check "the held deletion is not trashed" [ "$(trashed_on_server)" = 5 ]
-check "the backlog is notified" \
-  jq -e '.body | fromjson | .event == "backlog" and .counts.held == 1' <<< "$(last_received)"
+check "the backlog is notified to ntfy with the review page attached" \
+  jq -e --arg name "$(basename "$(pages | tail -n 1)")" '.method == "PUT"
+    and .headers.filename == $name and .headers.tags == "cairn,backlog"
+    and (.headers.message | test("1 item\\(s\\) held in quarantine.*\\\\nReview page: "))
+    and (.body | startswith("<!doctype html>"))' <<< "$(last_received)"
+# A page over the attachment limit is named, not sent; and only the newest CAIRN_REVIEW_KEEP stay.
+sleep 1
+run backlog_big CAIRN_NOTIFY_BACKLOG=1 CAIRN_NOTIFY_FORMAT=ntfy CAIRN_NOTIFY_ATTACH_MAX=1000 \
+  CAIRN_REVIEW_KEEP=2
+check "a page over the limit is not attached" \
+  jq -e '.method == "POST" and (.headers.filename == null) and (.body | test("Review page: .*review-"))' \
+  <<< "$(last_received)"
+check "and the run says why" has "$tmp/backlog_big.err" "is over CAIRN_NOTIFY_ATTACH_MAX (1000)"
+check "only the newest 2 pages are kept" [ "$(pages | wc -l)" = 2 ]
+check "the newest is this run's" has "$tmp/received" "$(basename "$(pages | tail -n 1)")"
 before=$(received)
 run quiet
 check "below the backlog threshold (default 20) nobody is told" [ "$(received)" = "$before" ]

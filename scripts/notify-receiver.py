@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A notification receiver for the nightly checks, on 127.0.0.1 only.
 
-  notify-receiver.py ok LOG     answer 200 to every POST and append it to LOG as one JSON line
-                                ({"path", "headers" (lower-case names), "body"})
+  notify-receiver.py ok LOG     answer 200 to every POST or PUT and append it to LOG as one JSON
+                                line ({"method", "path", "headers" (lower-case names), "body"})
   notify-receiver.py refuse LOG answer 403 to every POST (a notifier that refuses the message)
   notify-receiver.py hang LOG   accept connections and never answer (a notifier that hangs)
 
@@ -22,10 +22,14 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length).decode("utf-8", "replace")
         headers = {k.lower(): v for k, v in self.headers.items()}
         with open(log, "a", encoding="utf-8") as out:
-            out.write(json.dumps({"path": self.path, "headers": headers, "body": body}) + "\n")
+            out.write(json.dumps(
+                {"method": self.command, "path": self.path, "headers": headers, "body": body}) + "\n")
         self.send_response(403 if mode == "refuse" else 200)
         self.send_header("Content-Length", "0")
         self.end_headers()
+
+    # ntfy takes a file to attach as the body of a PUT.
+    do_PUT = do_POST
 
     def log_message(self, *args):
         pass

@@ -29,14 +29,28 @@ extension ReviewInput {
     "data:;base64,".utf8.count + contentType.utf8.count + (bytes + 2) / 3 * 4
   }
 
-  /// This input with every picture past the budget, in page order, left out (`overBudget`).
+  /// The bytes of pictures the page may carry: `imageBudget` when set, else what the page
+  /// budget leaves after the markup (measured by making the page without pictures, less half a
+  /// megabyte for the difference between a picture's tag and a placeholder's).
+  package var pictureBudget: Int {
+    if let imageBudget { return imageBudget }
+    var bare = self
+    bare.thumbnails = [:]
+    bare.imageBudget = 0
+    return max(0, Self.pageBudget - 500_000 - ReviewPage.html(bare).utf8.count)
+  }
+
+  /// This input with every picture past the budget, in page order, left out (`overBudget`), and
+  /// the budget settled.
   package func withinBudget() -> ReviewInput {
     var capped = self
+    let budget = pictureBudget
+    capped.imageBudget = budget
     var spent = 0
     for id in pageOrder {
       guard case .image(let type, let bytes) = thumbnails[id] else { continue }
       spent += Self.embeddedSize(contentType: type, bytes: bytes.count)
-      if spent > imageBudget { capped.thumbnails[id] = .missing(.overBudget) }
+      if spent > budget { capped.thumbnails[id] = .missing(.overBudget) }
     }
     return capped
   }

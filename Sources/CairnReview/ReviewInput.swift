@@ -24,19 +24,20 @@ package struct ReviewInput: Sendable {
   /// listed with the command that lifts each.
   package var earlierExclusions: [EarlierExclusion]
   /// The most bytes of embedded image data (as `data:` URIs) the page carries; thumbnails past
-  /// it, in page order, become tiles with a link to Immich.
-  package var imageBudget: Int
+  /// it, in page order, become tiles with a link to Immich. Nil: what `pageBudget` leaves
+  /// after the page's own markup (`ReviewPage.pictureBudget`).
+  package var imageBudget: Int?
 
-  /// About 9 MB of pictures: with about a kilobyte of markup per tile, 5,000 candidates stay
-  /// within 15 MB, a page any browser opens at once. Immich's thumbnails (WebP, about 250
-  /// pixels) run 5 to 15 kB, so some 600 to 1,800 of them fit.
-  package static let defaultImageBudget = 9_000_000
+  /// The page's size cap, 15 MB: a page any browser opens at once. The markup takes about 1.4
+  /// kB a tile (7 MB at 5,000 candidates); pictures get the rest. Immich's thumbnails (WebP,
+  /// about 250 pixels) run 5 to 15 kB, so at 5,000 candidates some 500 to 1,500 of them fit.
+  package static let pageBudget = 15_000_000
 
   package init(
     plan: GatePlan, streamDigest: String, webBase: String?, refusal: String?,
     overThreshold: Bool = false, thumbnails: [String: ThumbnailOutcome], notes: [String] = [],
     generatedAt: Date = Date(), earlierExclusions: [EarlierExclusion] = [],
-    imageBudget: Int = ReviewInput.defaultImageBudget
+    imageBudget: Int? = nil
   ) {
     self.earlierExclusions = earlierExclusions
     self.imageBudget = imageBudget
@@ -48,18 +49,6 @@ package struct ReviewInput: Sendable {
     self.thumbnails = thumbnails
     self.notes = notes
     self.generatedAt = generatedAt
-  }
-
-  /// The assets whose thumbnails the page wants: every candidate and each Live Photo's video.
-  package static func wantedThumbnails(_ plan: GatePlan) -> [String] {
-    var seen: Set<String> = []
-    var ids: [String] = []
-    let items = plan.toTrash + plan.pending + plan.held + plan.excluded + plan.toRestore
-    for id in items.flatMap({ [$0.assetId] + ($0.livePhotoVideoId.map { [$0] } ?? []) }) {
-      let lower = id.lowercased()
-      if HTMLText.isAssetId(lower), seen.insert(lower).inserted { ids.append(lower) }
-    }
-    return ids
   }
 
   /// Every candidate of the plan, bucket by bucket.

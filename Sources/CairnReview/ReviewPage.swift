@@ -183,8 +183,8 @@ package enum ReviewPage {
       // Kept out of `src` until the tile nears the view (the script moves it there), so a page
       // of thousands decodes only the pictures on screen.
       let uri = "data:\(type);base64,\(Data(bytes).base64EncodedString())"
-      return "<img class=\"\(className)\" alt=\"\(HTMLText.escape(HTMLText.showingBidiControls(alt)))\" "
-        + "data-src=\"\(uri)\">\n"
+      let text = HTMLText.escape(HTMLText.showingBidiControls(alt))
+      return "<img class=\"\(className)\" alt=\"\(text)\" data-src=\"\(uri)\">\n"
     case .missing(let why):
       let label = className == "motion" ? "motion video: \(why.placeholder)" : why.placeholder
       return "<div class=\"\(className) placeholder\" data-missing=\"\(why.rawValue)\">"

@@ -114,18 +114,24 @@ enum ReviewScript {
             if (entry.isIntersecting) { watcher.unobserve(entry.target); show(entry.target); }
           });
         }, { rootMargin: '800px 0px' });
+        // Those in or near the view at once, the rest when they come near. Every position is
+        // read before any picture is set: a read after a write would lay the page out again,
+        // once per picture.
         var near = window.innerHeight + 800;
-        images.forEach(function (image) {
-          if (image.getBoundingClientRect().top < near) { show(image); } else { watcher.observe(image); }
+        var tops = images.map(function (image) { return image.getBoundingClientRect().top; });
+        images.forEach(function (image, i) {
+          if (tops[i] < near) { show(image); } else { watcher.observe(image); }
         });
       }
       function localTimes() {
+        // One formatter for every date: making one per date costs seconds at thousands.
+        var local = new Intl.DateTimeFormat(undefined, {
+          year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
+          timeZoneName: 'short' });
         all('time[datetime]').forEach(function (time) {
           var when = new Date(time.getAttribute('datetime'));
           if (isNaN(when.getTime())) { return; }
-          time.textContent = when.toLocaleString(undefined, {
-            year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
-            timeZoneName: 'short' });
+          time.textContent = local.format(when);
           time.title = time.getAttribute('datetime') + ' (UTC)';
           time.setAttribute('data-local', 'yes');
         });

@@ -95,7 +95,8 @@ struct CairnGate: CairnCommand {
       try await Gate(
         input: input, decisions: GateDecisions(approve: approve, exclude: exclude),
         overrideDigest: overrideThreshold, rails: rails, listAll: listAll || common.verbose,
-        expectedPlan: plan, review: review.map { ReviewWriter(path: $0, deadline: .seconds(reviewDeadline)) }
+        expectedPlan: plan,
+        review: review.map { ReviewWriter(path: $0, deadline: .seconds(reviewDeadline)) }
       ).run()
     }
   }

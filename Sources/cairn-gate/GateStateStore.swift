@@ -25,7 +25,8 @@ struct GateStateStore {
   /// where the library last had each: what the review page lists as excluded earlier.
   func earlierExclusions(besides shown: Set<String>) throws(CairnError) -> [EarlierExclusion] {
     var earlier: [EarlierExclusion] = []
-    for exclusion in try store.exclusions.all().reversed() where !shown.contains(exclusion.checksum) {
+    let stored = try store.exclusions.all().reversed()
+    for exclusion in stored where !shown.contains(exclusion.checksum) {
       earlier.append(
         EarlierExclusion(
           checksum: exclusion.checksum, reason: exclusion.reason, createdAt: exclusion.createdAt,

@@ -81,4 +81,20 @@ struct ReviewPageFeatureTests {
     #expect(page.contains("without a thumbnail: left out to keep this page small"))
     #expect(page.contains(#"href="https://photos.example.net/photos/"#))
   }
+
+  /// Thumbnails of a real server's size (12 kB each, 80 MB in all) do not make an 80 MB page:
+  /// the first fill what the markup leaves of 15 MB, the rest link to Immich.
+  @Test func fiveThousandFullSizeThumbnailsStayWithinFifteenMegabytes() {
+    var input = ReviewPageScaleTests.largeInput(5_000)
+    let webp = ThumbnailOutcome.image(
+      contentType: "image/webp", bytes: Array(repeating: 7, count: 12_000))
+    for id in input.thumbnails.keys { input.thumbnails[id] = webp }
+    let page = ReviewPage.html(input)
+    #expect(page.utf8.count <= ReviewInput.pageBudget, "\(page.utf8.count) bytes")
+    #expect(page.utf8.count >= ReviewInput.pageBudget - 1_500_000, "\(page.utf8.count) bytes")
+    let embedded = page.matches(of: /data-src="data:image\/webp/).count
+    let linked = page.matches(of: /data-missing="overBudget"/).count
+    #expect(embedded > 300 && embedded + linked == 5_000, "\(embedded) embedded, \(linked) linked")
+    #expect(page.contains("\(linked) without a thumbnail: left out to keep this page small"))
+  }
 }

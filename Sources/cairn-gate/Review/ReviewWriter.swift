@@ -35,9 +35,11 @@ struct ReviewWriter {
       webBase: gate.header.server.flatMap { HTMLText.webBase(apiBase: $0.url) },
       refusal: gate.refusal, overThreshold: gate.overThreshold, thumbnails: [:],
       earlierExclusions: gate.earlierExclusions)
+    input.imageBudget = input.pictureBudget
     let wanted = input.pageOrder
     if !wanted.isEmpty {
-      await fetchThumbnails(wanted, into: &input, stated: gate.header.server?.partition, configuration)
+      await fetchThumbnails(
+        wanted, into: &input, stated: gate.header.server?.partition, configuration)
     }
     do {
       try Data(ReviewPage.html(input).utf8).write(
@@ -67,7 +69,7 @@ struct ReviewWriter {
             + "at \(connection.partition)")
         return
       }
-      let fetch = ThumbnailFetch(deadline: deadline, budget: input.imageBudget)
+      let fetch = ThumbnailFetch(deadline: deadline, budget: input.pictureBudget)
       let result = await fetch.fetch(wanted, client: connection.client)
       input.thumbnails = result.thumbnails
       if let note = result.note { input.notes.append(note) }

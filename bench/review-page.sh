@@ -1,0 +1,91 @@
+#!/bin/sh
+# Benchmarks the review page at N candidates (default 5000) against immich-testserver: the page's
+# bytes; the time cairn-gate takes with --review (thumbnails fetched, page written) against the
+# same gate without it, in turns; and headless Chromium's time to a first rendered frame (a
+# screenshot of the window) and its peak memory, against a one-tile page as the baseline. All
+# timing is farm-bench's (medians, A/B in turns); /usr/bin/time -v gives the browser's largest
+# process besides.
+#
+#   bench/review-page.sh [N]
+#
+# Needs cairn-fetch, cairn-observe, cairn-reconcile, cairn-gate and immich-testserver
+# (BIN=<bin path>, default the release build) and Debian's chromium. Writes under bench/out/
+# (ignored by git).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${BIN:-$(cd "$here/.." && swift build -c release --show-bin-path)}
+n=${1:-5000}
+out="$here/out/review-$n"
+rm -rf "$out"
+mkdir -p "$out"
+export XDG_STATE_HOME="$out/state" XDG_CACHE_HOME="$out/cache" XDG_CONFIG_HOME="$out/config"
+export XDG_DATA_HOME="$out/data" HOME="$out/home" LC_ALL=C
+chromium=$(command -v chromium || command -v chromium-browser)
+
+"$bin/immich-testserver" --generate "$n" > "$out/server.url" 2> "$out/server.err" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT INT TERM
+while [ ! -s "$out/server.url" ]; do sleep 0.1; done
+base=$(head -1 "$out/server.url")
+export IMMICH_URL="$base/api" IMMICH_API_KEY=demo-secret
+key="x-api-key: demo-secret"
+
+# The candidates cairn computes when every asset's file is gone from a library that held them.
+user=$(curl -s -H "$key" "$base/api/users/me" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+curl -s "$base/__testserver/assets" > "$out/assets.json"
+"$bin/cairn-fetch" -q > "$out/listing.ndjson"
+python3 - "$out" "$IMMICH_URL" "$user" <<'PY'
+import json, sys
+out, url, user = sys.argv[1:]
+assets = json.load(open(out + "/assets.json"))
+def scan(name, files):
+    with open(out + "/" + name, "w") as f:
+        f.write(json.dumps({"type": "header", "schema": "1.1", "tool": "cairn-hash", "version": "bench",
+                            "pipeline": ["cairn-hash"], "roots": ["/photos"],
+                            "server": {"url": url, "userId": user},
+                            "createdAt": "2026-11-22T00:00:00.000Z"}) + "\n")
+        for i, checksum in enumerate(files):
+            f.write(json.dumps({"type": "file", "path": "/photos/%02d/%07d.jpg" % (i // 100, i),
+                                "root": "/photos", "size": 1000,
+                                "mtime": "2026-11-22T00:00:00.000Z", "checksum": checksum,
+                                "device": 1, "inode": i + 1}) + "\n")
+        f.write(json.dumps({"type": "end", "tool": "cairn-hash", "complete": True, "errors": 0,
+                            "counts": {"files": len(files)},
+                            "records": {"file": len(files)} if files else {},
+                            "roots": [{"path": "/photos", "complete": True,
+                                       "files": len(files)}]}) + "\n")
+keeper = "AAAAAAAAAAAAAAAAAAAAAAAAAAA="
+scan("scan-full.ndjson", [keeper] + [a["checksum"] for a in assets])
+scan("scan-gone.ndjson", [keeper])
+PY
+"$bin/cairn-observe" -q --no-trash < "$out/scan-full.ndjson" > /dev/null
+"$bin/cairn-reconcile" -q --server "$out/listing.ndjson" < "$out/scan-gone.ndjson" \
+  > "$out/candidates.ndjson"
+# The threshold would (rightly) refuse trashing everything; the page is written either way,
+# but the benchmark times a gate that passes.
+export CAIRN_THRESHOLD_PERCENT=100
+head -n 2 "$out/candidates.ndjson" > "$out/one.ndjson"
+grep '^{"type":"end"' "$out/candidates.ndjson" >> "$out/one.ndjson" || true
+
+echo "== cairn-gate --review ($n candidates) / cairn-gate alone"
+farm-bench -n 3 --timeout 900 \
+  --vs "sh -c 'exec \"$bin/cairn-gate\" -q < \"$out/candidates.ndjson\" > /dev/null'" \
+  -- sh -c "exec \"$bin/cairn-gate\" -q --review \"$out/page.html\" < \"$out/candidates.ndjson\" > /dev/null"
+"$bin/cairn-gate" -q --review "$out/small.html" < "$out/one.ndjson" > /dev/null 2>&1 || true
+echo "== page bytes: $(wc -c < "$out/page.html") ($n candidates), $(wc -c < "$out/small.html") (one)"
+echo "   tiles with a picture: $(grep -c 'data-src="data:' "$out/page.html" || true)"
+
+# First paint: the browser opens the page and draws one frame of its window into a PNG.
+paint() { # paint PAGE PROFILE
+  echo "exec \"$chromium\" --headless=new --no-sandbox --disable-gpu --no-first-run \
+--disable-background-networking --disable-component-update --user-data-dir=\"$out/$2\" \
+--window-size=1280,900 --screenshot=\"$out/$2.png\" \"file://$1\""
+}
+echo "== chromium first frame: $n-candidate page / one-tile page"
+farm-bench -n 5 --timeout 600 --vs "sh -c '$(paint "$out/small.html" small | sed "s/'/'\\\\''/g")'" \
+  -- sh -c "$(paint "$out/page.html" large)"
+echo "== chromium's largest process (kB), /usr/bin/time -v"
+for page in page small; do
+  /usr/bin/time -v sh -c "$(paint "$out/$page.html" "time-$page")" 2> "$out/time-$page.txt" > /dev/null || true
+  echo "   $page: $(sed -n 's/.*Maximum resident set size (kbytes): //p' "$out/time-$page.txt")"
+done
