@@ -6,6 +6,10 @@ struct CairnFetch: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-fetch",
     abstract: "List the Immich server's assets as asset records",
+    usage: """
+      cairn-fetch [<options>]
+      cairn-fetch <subcommand> [<options>]
+      """,
     discussion: """
       Writes a header (with the server and user: the state partition), one asset record per \
       asset the API key's user owns (timeline, archive and hidden; trashed ones flagged; \
