@@ -56,6 +56,8 @@ package struct SubcommandRoute<Tool: ParsableCommand>: AsyncParsableCommand {
     return route(subcommand)
   }
 
+  /// The stand-in type for `Command`, which only a generic function can name from the
+  /// existential type the configuration holds.
   private static func route<Command: ParsableCommand>(_: Command.Type) -> any ParsableCommand.Type {
     SubcommandRoute<Command>.self
   }
