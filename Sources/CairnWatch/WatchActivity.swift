@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a running watcher is doing, as `cairn-observe watch --status` shows it: written by the
+/// What a running watcher is doing, as `cairn-observe watch status` shows it: written by the
 /// watcher beside the partition's state when it changes (at most once a second).
 package struct WatchActivity: Sendable, Equatable, Codable {
   package var pid: Int

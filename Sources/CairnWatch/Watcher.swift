@@ -38,7 +38,7 @@ package protocol WatchRecorder: AnyObject {
   /// Records what was seen; false when the state is busy (the watcher tries again later).
   func record(_ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap], caughtUp: [WatchCatchUp])
     -> Bool
-  /// What the watcher is doing, for `cairn-observe watch --status` (at most once a second).
+  /// What the watcher is doing, for `cairn-observe watch status` (at most once a second).
   func report(_ activity: WatchActivity)
 }
 

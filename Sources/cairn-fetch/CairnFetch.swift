@@ -6,14 +6,19 @@ struct CairnFetch: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-fetch",
     abstract: "List the Immich server's assets as asset records",
+    usage: """
+      cairn-fetch [<options>]
+      cairn-fetch <subcommand> [<options>]
+      """,
     discussion: """
       Writes a header (with the server and user: the state partition), one asset record per \
       asset the API key's user owns (timeline, archive and hidden; trashed ones flagged; \
       never locked ones, never a partner's), and an end record with the counts. Records are \
       sorted by asset id.
 
-      With a saved session ('cairn-fetch login'), only the changes since the last run are fetched from \
-      the sync stream into a local cache; otherwise the server is listed page by page.
+      With a saved session ('cairn-fetch login'), only the changes since the last run are \
+      fetched from the sync stream into a local cache; otherwise the server is listed page by \
+      page.
 
       Settings: IMMICH_URL and IMMICH_API_KEY (or IMMICH_API_KEY_FILE, a private file holding \
       it), from the environment, ./.env or $XDG_CONFIG_HOME/cairn/config (the section of \
@@ -88,19 +93,23 @@ enum FetchAction {
           return try await SessionCommands(configuration: configuration).login(email)
         case .logout: return try await SessionCommands(configuration: configuration).logout()
         case .list, .identity, .diagnose:
-          let mode: Lister.Mode =
-            switch self {
-            case .identity: .identity
-            case .diagnose: .diagnose
-            default: .list
-            }
           let lister = Lister(
-            configuration: configuration, mode: mode, useCache: !full, useSync: !noSync && !full)
+            configuration: configuration, mode: listerMode, useCache: !full,
+            useSync: !noSync && !full)
           return try await lister.run()
         }
       } catch let error as ImmichError {
         throw error.cairnError
       }
+    }
+  }
+
+  /// What the lister writes, for the actions that list.
+  private var listerMode: Lister.Mode {
+    switch self {
+    case .identity: .identity
+    case .diagnose: .diagnose
+    default: .list
     }
   }
 }

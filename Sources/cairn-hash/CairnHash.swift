@@ -15,6 +15,10 @@ struct CairnHash: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-hash",
     abstract: "Identify every media file of a library by the SHA-1 Immich uses",
+    usage: """
+      cairn-hash [<options>] [<path> ...]
+      cairn-hash <subcommand> [<arguments>]
+      """,
     discussion: """
       Walks each PATH (files and folders, recursively; symbolic links inside folders are not \
       followed) and writes one `file` record per media file, with its SHA-1 in base64 (Immich's \

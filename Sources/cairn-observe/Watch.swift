@@ -8,6 +8,10 @@ import Foundation
 struct Watch: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Follow the library and record each deletion as it happens",
+    usage: """
+      cairn-observe watch [<options>] [<roots> ...]
+      cairn-observe watch status [<options>]
+      """,
     discussion: """
       Runs in the foreground (for systemd: cairn-watch.service) until SIGTERM or SIGINT. Each \
       media file unlinked, or moved out of every root, is recorded as a confirmed deletion \
@@ -21,9 +25,11 @@ struct Watch: AsyncParsableCommand {
       nothing.
 
       The roots default to CAIRN_LIBRARY (colon-separated). One inotify watch per folder: \
-      the start says how many are needed against fs.inotify.max_user_watches. --status \
-      says whether a watcher runs, what it watches and its recent gaps.
-      """)
+      the start says how many are needed against fs.inotify.max_user_watches. \
+      'cairn-observe watch status' says whether a watcher runs, what it watches and its \
+      recent gaps.
+      """,
+    subcommands: [WatchStatusCommand.self])
 
   @OptionGroup var common: CommonOptions
   @OptionGroup var partition: PartitionOptions
@@ -32,8 +38,8 @@ struct Watch: AsyncParsableCommand {
     help: "Library folders to watch (default: CAIRN_LIBRARY).", completion: .directory)
   var roots: [String] = []
 
-  @Flag(
-    help: "Say whether a watcher runs (pid), its roots, last event and recent gaps, and exit.")
+  /// The older spelling of `watch status`, kept working and hidden from help.
+  @Flag(help: .hidden)
   var status = false
 
   func validate() throws {
@@ -43,13 +49,7 @@ struct Watch: AsyncParsableCommand {
   }
 
   func run() async throws {
-    if status {
-      try await Tool.run(CairnObserve.self, common, writesRecords: false) {
-        try WatchStatus.print(partition, common)
-        return .success
-      }
-      return
-    }
+    if status { return try await WatchStatusCommand.report(partition, common) }
     try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let configuration = try Configuration.load()
       let folders = try libraryRoots(configuration)

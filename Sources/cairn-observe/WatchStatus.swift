@@ -4,7 +4,7 @@ import CairnState
 import CairnWatch
 import Foundation
 
-/// `cairn-observe watch --status`: whether the partition's watcher runs, what it last
+/// `cairn-observe watch status`: whether the partition's watcher runs, what it last
 /// reported, and its recent gaps with their causes and ends, as lines for a person.
 enum WatchStatus {
   /// How many gaps are listed, newest last.

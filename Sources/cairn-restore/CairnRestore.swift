@@ -6,6 +6,10 @@ struct CairnRestore: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-restore",
     abstract: "Bring assets that cairn trashed back from Immich's trash",
+    usage: """
+      cairn-restore [<options>] [<file>]
+      cairn-restore <subcommand> [<arguments>]
+      """,
     discussion: """
       Selects assets of cairn runs by run id, by asset id, by a regular expression on the \
       original file name, or from asset, result or candidate records (in the file named, or on \

@@ -6,6 +6,10 @@ struct CairnTag: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-tag",
     abstract: "Show cairn's history from the server's run tags, or tag assets",
+    usage: """
+      cairn-tag [<options>] [--add <tag> [--dry-run] [<file>]]
+      cairn-tag <subcommand> [<arguments>]
+      """,
     discussion: """
       Works from the server alone, so it still works when the local journal is lost. \
       'list' (also what cairn-tag does with no subcommand and no --add) writes a run record \

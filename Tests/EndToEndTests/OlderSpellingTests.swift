@@ -32,6 +32,7 @@ struct OlderSpellingTests {
       Spelling(
         older: "cairn-fetch --login --email \"$EMAIL\" && cairn-fetch --logout",
         current: "cairn-fetch login --email \"$EMAIL\" && cairn-fetch logout"),
+      Spelling(older: "cairn-observe watch --status", current: "cairn-observe watch status"),
       Spelling(
         older: "cairn-hash --accept-lost-mount '\(mount)' --yes",
         current: "cairn-hash accept-lost-mount '\(mount)' --yes"),
@@ -93,6 +94,11 @@ struct OlderSpellingTests {
       "cairn-fetch": ["identity", "check", "diagnose", "login", "logout"],
       "cairn-hash": ["accept-lost-mount", "forget-mounts"],
     ]
+    let watch = try ToolRunner.run("cairn-observe", ["watch", "--help"], environment: env)
+    #expect(!watch.stdout.contains("--status") && watch.stdout.contains("\n  status "))
+    let status = try ToolRunner.run(
+      "cairn-observe", ["watch", "status", "--help"], environment: env)
+    #expect(status.stdout.contains("USAGE: cairn-observe watch status"), "\(status.stdout)")
     for (tool, options) in hidden {
       let help = try ToolRunner.run(tool, ["--help"], environment: env)
       #expect(help.status == 0)

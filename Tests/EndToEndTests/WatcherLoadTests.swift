@@ -104,13 +104,13 @@ struct WatcherLoadTests {
     let f = try await WatcherTests.seeded(["a.jpg", "b.jpg"])
     let status = { () async throws -> ToolResult in
       try await ToolRunner.runDetached(
-        "cairn-observe", ["watch", "--status", "--server", f.serverFile],
+        "cairn-observe", ["watch", "status", "--server", f.serverFile],
         environment: f.environment())
     }
     // With no state for the partition yet, it says so and makes none.
     let emptyState = f.directory.path + "/no-state"
     let fresh = try await ToolRunner.runDetached(
-      "cairn-observe", ["watch", "--status", "--server", f.serverFile],
+      "cairn-observe", ["watch", "status", "--server", f.serverFile],
       environment: f.environment(["XDG_STATE_HOME": emptyState]))
     #expect(fresh.status == 0, "\(fresh.stderr)")
     #expect(fresh.stdout == "watcher: not running\ngaps: 0 recorded, 0 open\n")
@@ -148,7 +148,7 @@ struct WatcherLoadTests {
     #expect(try await status().status == 0)
     // With folders it is a usage error: the status is the partition's, not a root's.
     let usage = try await ToolRunner.runDetached(
-      "cairn-observe", ["watch", "--status", f.library], environment: f.environment())
+      "cairn-observe", ["watch", "status", f.library], environment: f.environment())
     #expect(usage.status == 64)
   }
 

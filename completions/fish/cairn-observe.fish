@@ -37,7 +37,11 @@ function __cairn-observe_parse_tokens -S
         case 'reset'
             __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'yes' 'version' 'h/help'
         case 'watch'
-            __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'status' 'version' 'h/help'
+            __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'status'
+                __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'version' 'h/help'
+            end
         case 'help'
             __cairn-observe_parse_subcommand -r 1 'version'
         end
@@ -163,7 +167,13 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe watch" -ge 1' -fa '(__cairn-observe_complete_directories)'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" status' -l 'status' -d 'Say whether a watcher runs (pid), its roots, last event and recent gaps, and exit.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe watch" -eq 2' -fa 'status' -d 'Say whether a watcher runs (pid), its roots, last event and recent gaps'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch status" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch status" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch status" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch status" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch status" version' -l 'version' -d 'Show the version.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch status" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe help" version' -l 'version' -d 'Show the version.'
