@@ -82,9 +82,11 @@ struct ReviewSection {
     return folder.isEmpty ? "/" : folder
   }
 
-  /// The day it was taken (UTC, as Immich's `fileCreatedAt`).
+  /// The day it was taken, as Immich's `fileCreatedAt` says it in UTC: the page is grouped when
+  /// it is written, before any reader's time zone is known, so the heading says whose day it is
+  /// (each tile's own date is shown in the reader's local time).
   static func day(_ candidate: CandidateRecord) -> String {
-    candidate.fileCreatedAt.map { String($0.iso8601.prefix(10)) } ?? "date unknown"
+    candidate.fileCreatedAt.map { String($0.iso8601.prefix(10)) + " (UTC)" } ?? "date unknown"
   }
 
   static func name(_ candidate: CandidateRecord) -> String {

@@ -42,6 +42,8 @@ struct ReviewPageFeatureTests {
     #expect(page.contains(#"<button type="button" id="copy">Copy the command</button>"#))
     #expect(page.contains("<strong>Excluding is for good</strong>"))
     #expect(page.contains("> exclude for good</label>"))
+    // Days are grouped in UTC, and say so; each tile's date is turned local by the script.
+    #expect(page.contains("<h4>2024-06-01 (UTC) <span"))
   }
 
   @Test func earlierExclusionsAreListedWithTheCommandThatLiftsThem() {

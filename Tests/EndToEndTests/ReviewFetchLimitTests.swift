@@ -18,15 +18,15 @@ struct ReviewFetchLimitTests {
     let f = try await ActFixture(photoCount: 20)
     defer { Task { await f.stop() } }
     // Four thumbnails come; then the server hangs, as one that died behind a proxy: each
-    // request times out (three seconds here, room for a loaded machine), none is refused.
+    // request times out (six seconds here, room for a loaded machine), none is refused.
     f.server.faults.inject(
       Fault(method: "GET", path: "/api/assets/:id/thumbnail", count: 4, action: .delay(seconds: 0)))
     f.server.faults.inject(
       Fault(
-        method: "GET", path: "/api/assets/:id/thumbnail", count: 100, action: .delay(seconds: 8)))
+        method: "GET", path: "/api/assets/:id/thumbnail", count: 100, action: .delay(seconds: 20)))
     let page = f.dir.path + "/died.html"
     let gate = try await f.shell(
-      "cairn-gate --review '\(page)' < '\(try Self.stream(f))'", extra: ["CAIRN_HTTP_TIMEOUT": "3"])
+      "cairn-gate --review '\(page)' < '\(try Self.stream(f))'", extra: ["CAIRN_HTTP_TIMEOUT": "6"])
     #expect(gate.status == 0, "\(gate.stderr)")
     #expect(gate.stderr.contains("thumbnail fetching gave up after 3 requests in a row failed"))
     let html = try String(contentsOfFile: page, encoding: .utf8)
