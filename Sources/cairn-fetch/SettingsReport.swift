@@ -49,6 +49,10 @@ enum SettingsReport {
         "CAIRN_FLOOR", in: Settings.floorRange, default: Settings.defaults.floor)
       return "floor: \(floor) candidates"
     }
+    add("CAIRN_MAX_AGE_DAYS") { () throws(CairnError) in
+      guard let days = try Settings.maxAgeDays(configuration) else { return "age window: off" }
+      return "age window: photos taken more than \(days) days ago are kept"
+    }
 
     var trash = "trash folders: the freedesktop.org Trash, .stversions and .dtrash in each root"
     #if os(macOS)

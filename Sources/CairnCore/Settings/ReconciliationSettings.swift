@@ -12,7 +12,8 @@ package enum Strictness: String, Sendable, CaseIterable {
 /// The settings that decide what becomes a candidate and how many may go at once.
 ///
 /// Read from the configuration (`CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`,
-/// `CAIRN_THRESHOLD_PERCENT`, `CAIRN_FLOOR`), overridable by `SettingsOptions` flags.
+/// `CAIRN_THRESHOLD_PERCENT`, `CAIRN_FLOOR`, `CAIRN_MAX_AGE_DAYS`), overridable by
+/// `SettingsOptions` flags (all but the age window).
 package struct ReconciliationSettings: Sendable, Equatable {
   /// Days a confirmed deletion waits before it may be trashed.
   package var quarantineDays: Int
@@ -21,8 +22,13 @@ package struct ReconciliationSettings: Sendable, Equatable {
   package var thresholdPercent: Double
   /// Below this many candidates the threshold does not apply.
   package var floor: Int
+  /// The age window: a gone photo taken more than this many days ago is kept on the server
+  /// (bucket `kept`, reason `age-window`) unless a person approves it. Nil: no window.
+  package var maxAgeDays: Int? = nil
 
   package static let quarantineRange = 0...90
+  /// As the original app's setting: a month to ten years.
+  package static let maxAgeRange = 30...3650
   package static let thresholdRange = 0.0...100.0
   package static let floorRange = 0...1_000_000
 
@@ -58,6 +64,16 @@ package struct ReconciliationSettings: Sendable, Equatable {
         at: configuration.origin(of: "CAIRN_THRESHOLD_PERCENT"))
     }
     floor = try configuration.integer("CAIRN_FLOOR", in: Self.floorRange, default: 5)
+    maxAgeDays = try Self.maxAgeDays(configuration)
+  }
+
+  /// `CAIRN_MAX_AGE_DAYS`: unset (or empty) is no window; otherwise a whole number of days
+  /// within `maxAgeRange`.
+  package static func maxAgeDays(_ configuration: Configuration) throws(CairnError) -> Int? {
+    let key = "CAIRN_MAX_AGE_DAYS"
+    guard let text = configuration.string(key), !text.trimmingCharacters(in: .whitespaces).isEmpty
+    else { return nil }
+    return try configuration.integer(key, in: maxAgeRange, default: maxAgeRange.lowerBound)
   }
 
   /// A percentage from 0 to 100, with or without a trailing `%`.
