@@ -53,6 +53,11 @@ enum SettingsReport {
       guard let days = try Settings.maxAgeDays(configuration) else { return "age window: off" }
       return "age window: photos taken more than \(days) days ago are kept"
     }
+    add(IgnoredPaths.setting) { () throws(CairnError) in
+      let ignored = try Settings.ignoredPaths(configuration)
+      guard !ignored.isEmpty else { return "ignored paths: none" }
+      return "ignored paths: \(ignored.patterns.joined(separator: ", "))"
+    }
 
     var trash = "trash folders: the freedesktop.org Trash, .stversions and .dtrash in each root"
     #if os(macOS)

@@ -90,6 +90,7 @@ struct PlanVerification {
     -> [CandidateRecord]
   {
     var check = try ActionCheck(store: state.store)
+    check.ignoredPaths = try ReconciliationSettings.ignoredPaths(configuration)
     try check.prepare(candidates)
     let excluded = state.exclusions
     var refusals: [String] = []

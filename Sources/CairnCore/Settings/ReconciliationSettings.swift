@@ -12,8 +12,8 @@ package enum Strictness: String, Sendable, CaseIterable {
 /// The settings that decide what becomes a candidate and how many may go at once.
 ///
 /// Read from the configuration (`CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`,
-/// `CAIRN_THRESHOLD_PERCENT`, `CAIRN_FLOOR`, `CAIRN_MAX_AGE_DAYS`), overridable by
-/// `SettingsOptions` flags (all but the age window).
+/// `CAIRN_THRESHOLD_PERCENT`, `CAIRN_FLOOR`, `CAIRN_MAX_AGE_DAYS`, `CAIRN_IGNORE_PATHS`),
+/// overridable by `SettingsOptions` flags (all but the last two).
 package struct ReconciliationSettings: Sendable, Equatable {
   /// Days a confirmed deletion waits before it may be trashed.
   package var quarantineDays: Int
@@ -25,6 +25,8 @@ package struct ReconciliationSettings: Sendable, Equatable {
   /// The age window: a gone photo taken more than this many days ago is kept on the server
   /// (bucket `kept`, reason `age-window`) unless a person approves it. Nil: no window.
   package var maxAgeDays: Int? = nil
+  /// Parts of each root out of scope (`CAIRN_IGNORE_PATHS`): nothing last seen there is gone.
+  package var ignoredPaths = IgnoredPaths.none
 
   package static let quarantineRange = 0...90
   /// As the original app's setting: a month to ten years.
@@ -65,6 +67,23 @@ package struct ReconciliationSettings: Sendable, Equatable {
     }
     floor = try configuration.integer("CAIRN_FLOOR", in: Self.floorRange, default: 5)
     maxAgeDays = try Self.maxAgeDays(configuration)
+    ignoredPaths = try Self.ignoredPaths(configuration)
+  }
+
+  /// `CAIRN_IGNORE_PATHS`: globs separated by colons; a bad one is a configuration error
+  /// (exit 78) naming where it came from.
+  package static func ignoredPaths(_ configuration: Configuration) throws(CairnError)
+    -> IgnoredPaths
+  {
+    let key = IgnoredPaths.setting
+    guard let text = configuration.string(key) else { return .none }
+    do {
+      return try IgnoredPaths(text.split(separator: ":").map(String.init))
+    } catch {
+      throw CairnError(
+        .configuration, "\(key): '\(error.pattern)' could reach outside its root (no . or ..)",
+        at: configuration.origin(of: key))
+    }
   }
 
   /// `CAIRN_MAX_AGE_DAYS`: unset (or empty) is no window; otherwise a whole number of days
