@@ -89,6 +89,26 @@ struct IgnoredPathsPipelineTests {
     }
   }
 
+  @Test func cairnTrashRefusesWhatItsOwnConfigurationIgnores() async throws {
+    let f = try await Library(version: .v3_1)
+    defer { Task { await f.server.stop() } }
+    let pipeline =
+      "cairn-hash '\(f.library)' | cairn-reconcile | cairn-gate | setsid cairn-trash --yes"
+    #expect(try await f.run(pipeline).status == 0)
+    try FileManager.default.removeItem(atPath: f.library + "/WhatsApp/w1.jpg")
+    // Every stage before the trash was run without the setting: only cairn-trash has it.
+    let unset = "env -u CAIRN_IGNORE_PATHS"
+    let staged =
+      "\(unset) cairn-hash '\(f.library)' | \(unset) cairn-reconcile | \(unset) cairn-gate "
+      + "| setsid cairn-trash --yes"
+    let before = f.server.log.mutating.count
+    let refused = try await f.run(staged, ["CAIRN_IGNORE_PATHS": "WhatsApp/"])
+    #expect(refused.status == 25, "\(refused.stderr)")
+    #expect(refused.stderr.contains("CAIRN_IGNORE_PATHS leaves out of scope"))
+    #expect(f.server.log.mutating.count == before)
+    #expect(!f.trashed("WhatsApp/w1.jpg"))
+  }
+
   @Test func anIgnoredFolderIsNeverWalked() async throws {
     let f = try await Library(version: .v3_2)
     defer { Task { await f.server.stop() } }
