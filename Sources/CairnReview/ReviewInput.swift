@@ -40,7 +40,8 @@ package struct ReviewInput: Sendable {
   package static func wantedThumbnails(_ plan: GatePlan) -> [String] {
     var seen: Set<String> = []
     var ids: [String] = []
-    let items = plan.toTrash + plan.pending + plan.held + plan.excluded + plan.toRestore
+    let items =
+      plan.toTrash + plan.pending + plan.held + plan.kept + plan.excluded + plan.toRestore
     for id in items.flatMap({ [$0.assetId] + ($0.livePhotoVideoId.map { [$0] } ?? []) }) {
       let lower = id.lowercased()
       if HTMLText.isAssetId(lower), seen.insert(lower).inserted { ids.append(lower) }
@@ -50,7 +51,7 @@ package struct ReviewInput: Sendable {
 
   /// Every candidate of the plan, bucket by bucket.
   var everything: [CandidateRecord] {
-    plan.toTrash + plan.pending + plan.held + plan.excluded + plan.toRestore
+    plan.toTrash + plan.pending + plan.held + plan.kept + plan.excluded + plan.toRestore
   }
 
   /// Motion videos that are candidates beside their still, by lower-case id: a Live Photo is one

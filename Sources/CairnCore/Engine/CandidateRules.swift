@@ -106,9 +106,9 @@ extension ReconciliationEngine {
   package static let ageWindowReason = "age-window"
 
   /// A photo taken more than `maxAgeDays` ago (`fileCreatedAt`, Immich's taken date:
-  /// docs/IMMICH-API.md §3.1, §3.4) is kept whatever else the rules said: deleting an old photo locally is, for someone
-  /// who set the window, freeing space rather than a wish to lose it. Exactly `maxAgeDays`
-  /// old still goes; a photo without a taken date is not judged by age.
+  /// docs/IMMICH-API.md §3.1, §3.4) is kept whatever else the rules said: for someone who set
+  /// the window, deleting an old photo locally frees space rather than asks to lose it.
+  /// Exactly `maxAgeDays` old still goes; a photo without a taken date is not judged by age.
   static func settleAgeWindow(_ candidate: inout CandidateRecord, _ input: ReconciliationInput) {
     guard let days = input.settings.maxAgeDays, let taken = candidate.fileCreatedAt else { return }
     let limit = input.now.addingTimeInterval(-TimeInterval(days) * 86_400)
