@@ -28,6 +28,8 @@ package struct ScanOptions: Sendable {
   package var showProgress = false
   /// Where the volumes of each root's last scan are remembered; nil for no mount guard.
   package var mountMemoryPath: String?
+  /// Parts of each folder root not to walk (`CAIRN_IGNORE_PATHS`), named in each root's status.
+  package var ignoredPaths = IgnoredPaths.none
 
   package init() {}
 }

@@ -44,6 +44,7 @@ extension LibraryScan {
     /// Returns each root's outcome.
     func walkRoots() -> [LibraryWalker.RootOutcome] {
       var walker = LibraryWalker(includeAll: options.includeAll)
+      walker.ignoredPaths = options.ignoredPaths
       walker.mountPointsUnder = mounts.map { mounts in { mounts.mountPoints(under: $0) } }
       walker.foldersToSkipUnder = mounts.map { mounts in { _ in mounts.replacedMountPoints() } }
       if roots.count > 1 { walker.otherRoots = Set(roots.map { Array($0.path.utf8) }) }
@@ -210,6 +211,7 @@ extension LibraryScan {
         status.complete = false
         status.problem = "unreadable"
       case .walked(let folder):
+        if folder { status.ignored = options.ignoredPaths.patterns }
         if rootErrors[index] > 0 {
           status.complete = false
           status.problem = "unreadable"

@@ -40,6 +40,11 @@ package struct LibraryWalker {
   /// Asked after `mountPointsUnder`.
   var foldersToSkipUnder: ((String) -> Set<[UInt8]>)?
   private var skippedFolders = Set<[UInt8]>()
+  /// Parts of a folder root out of scope (`CAIRN_IGNORE_PATHS`): never listed, never read, so
+  /// nothing in them can fail the scan or be hashed.
+  package var ignoredPaths = IgnoredPaths.none
+  /// Where the path relative to the root begins in a walk path.
+  private var relativeStart = 0
   /// Files found under each folder of `mountPoints` the walk entered.
   private(set) var filesUnderMount: [[UInt8]: Int] = [:]
   /// Files found under the root of the last walk.
@@ -77,6 +82,7 @@ package struct LibraryWalker {
     if status.isDirectory {
       mountPoints = mountPointsUnder?(root) ?? []
       skippedFolders = foldersToSkipUnder?(root) ?? []
+      relativeStart = bytes.count > 1 ? bytes.count + 1 : bytes.count
       var ancestors: [DirectoryKey] = []
       if let error = walkDirectory(&bytes, status, &ancestors, visit) { return .unreadable(error) }
       return .walked(folder: true)
@@ -135,10 +141,12 @@ package struct LibraryWalker {
       switch entry.kind {
       case .file(let fileStatus):
         guard otherRoots.isEmpty || !otherRoots.contains(path) else { continue }
+        guard !isIgnored(path, isFolder: false) else { continue }
         path.append(0)
         filesInRoot += 1
         visit(.file(path: path, status: fileStatus, explicit: false))
       case .directory:
+        guard !isIgnored(path, isFolder: true) else { continue }
         var s = stat()
         guard withNulTerminated(path, { lstat($0, &s) }) == 0 else {
           visit(
@@ -159,10 +167,20 @@ package struct LibraryWalker {
         _ = walkDirectory(&path, child, &ancestors, visit)
         filesUnderMount[path, default: 0] += filesInRoot - before
       case .failure(let error):
+        // What could not be read may be a file or a folder: ignored as either, it is not ours.
+        guard !isIgnored(path, isFolder: false), !isIgnored(path, isFolder: true) else { continue }
         visit(.failure(path: String(decoding: path, as: UTF8.self), error: error))
       }
     }
     return nil
+  }
+
+  /// Whether the entry at walk path `path` is out of scope: one string per entry, and only when
+  /// some path is ignored.
+  private func isIgnored(_ path: [UInt8], isFolder: Bool) -> Bool {
+    guard !ignoredPaths.isEmpty, path.count > relativeStart else { return false }
+    let relative = String(decoding: path[relativeStart...], as: UTF8.self)
+    return ignoredPaths.matches(relative: relative, isFolder: isFolder)
   }
 
   /// The folder's entries worth visiting, sorted by name bytes; nil (with errno set) when the

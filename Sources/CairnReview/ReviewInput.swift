@@ -53,7 +53,7 @@ package struct ReviewInput: Sendable {
 
   /// Every candidate of the plan, bucket by bucket.
   var everything: [CandidateRecord] {
-    plan.toTrash + plan.pending + plan.held + plan.excluded + plan.toRestore
+    plan.toTrash + plan.pending + plan.held + plan.kept + plan.excluded + plan.toRestore
   }
 
   /// Motion videos that are candidates beside their still, by lower-case id: a Live Photo is one

@@ -62,6 +62,9 @@ package enum ReviewPage {
     out += "<li><strong>\(plan.toTrash.count)</strong> to trash\(approvedNote)</li>"
     out += "<li><strong>\(plan.pending.count)</strong> pending review</li>"
     out += "<li><strong>\(plan.held.count)</strong> held</li>"
+    if !plan.kept.isEmpty {
+      out += "<li><strong>\(plan.kept.count)</strong> kept by the age window</li>"
+    }
     out += "<li><strong>\(plan.excluded.count)</strong> excluded</li>"
     out += "<li><strong>\(plan.toRestore.count)</strong> to restore</li></ul>\n"
     var notes = input.notes.map(HTMLText.escape)

@@ -30,7 +30,9 @@ struct ReviewSection {
   static func all(_ input: ReviewInput) -> [ReviewSection] {
     let halves = input.motionHalves
     var plan = input.plan
-    for keyPath in [\GatePlan.toTrash, \.approved, \.pending, \.held, \.excluded, \.toRestore] {
+    for keyPath in [
+      \GatePlan.toTrash, \.approved, \.pending, \.held, \.kept, \.excluded, \.toRestore,
+    ] {
       plan[keyPath: keyPath].removeAll { halves[$0.assetId.lowercased()] != nil }
     }
     let approved = Set(plan.approved.map(\.assetId))
@@ -46,6 +48,10 @@ struct ReviewSection {
         "held", "Held in quarantine",
         "A trash recorded the deletion; they wait until their quarantine ends, or your approval.",
         ["approve", "exclude"], plan.held),
+      make(
+        "kept", "Kept by the age window",
+        "Taken longer ago than CAIRN_MAX_AGE_DAYS: they stay on Immich unless you approve one.",
+        ["approve", "exclude"], plan.kept),
       make(
         "excluded", "Excluded", "Protected for good by an exclusion: never trashed.", [],
         plan.excluded),

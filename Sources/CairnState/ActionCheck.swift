@@ -14,7 +14,9 @@ import GRDB
 ///   a root of that scan;
 /// - the scan found it gone: the snapshot of the scan lists it among the observed checksums
 ///   absent from it (present anywhere in the scan: refused);
-/// - it is not excluded.
+/// - it is not excluded;
+/// - none of those paths is out of scope by the configuration's `CAIRN_IGNORE_PATHS`
+///   (`ignoredPaths`, set by the caller from the configuration it read).
 /// A Live Photo's motion video (named by the proposal, not by the stream) passes when it is not
 /// excluded and not in the scan. Who owns the asset and whether it is locked is the server's
 /// to say (`cairn-trash` asks it).
@@ -25,6 +27,8 @@ package struct ActionCheck {
   package let proposals: [String: ScanBinding.Proposal]
   let approvals: Set<String>
   let exclusions: Set<String>
+  /// Parts of the roots out of scope: nothing last seen there is acted on.
+  package var ignoredPaths = IgnoredPaths.none
   private var scanned: Set<ByteKey>?
   /// Paths of observed checksums read ahead by `prepare`, so a plan of thousands of items
   /// costs one read of the store rather than one each.
@@ -93,8 +97,15 @@ package struct ActionCheck {
     if let outside = paths.first(where: { !underScannedRoot($0) }) {
       return "it was last seen at \(outside), outside the roots of the latest scan"
     }
+    if let ignored = paths.first(where: isIgnored) {
+      return "it was last seen at \(ignored), which \(IgnoredPaths.setting) leaves out of scope"
+    }
     if exclusions.contains(candidate.checksum) { return "excluded (a person asked to keep it)" }
     return nil
+  }
+
+  private func isIgnored(_ path: String) -> Bool {
+    !ignoredPaths.isEmpty && scan.roots.contains { ignoredPaths.covers(path: path, root: $0) }
   }
 
   /// Why the motion video with `checksum` must not go to the trash with its still, or nil.

@@ -105,7 +105,7 @@ struct Gate {
     if !resolved.approvals.isEmpty {
       let wanted = Set(resolved.approvals)
       let approved = candidates.filter {
-        wanted.contains($0.checksum) && ($0.bucket == .pending || $0.bucket == .held)
+        wanted.contains($0.checksum) && [.pending, .held, .kept].contains($0.bucket)
       }
       try state.approve(approved, plan: PlanDigest.of(candidates))
       Diagnostics.info("approved \(approved.count) candidate(s)")

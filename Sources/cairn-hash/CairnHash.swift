@@ -108,6 +108,9 @@ struct CairnHash: CairnCommand {
       if let jobs { options.workers = jobs }
       options.mountMemoryPath = CairnPaths().stateHome + "/scan-mounts.json"
       options.showProgress = Diagnostics.stderrIsTerminal && !common.quiet
+      // The later stages ignore these paths by their own configuration too; the scan names
+      // them in its root statuses so a stage with another configuration ignores them as well.
+      options.ignoredPaths = try ReconciliationSettings.ignoredPaths(Configuration.load())
 
       let writer = RecordWriter()
       writer.write(HeaderRecord(tool: Self.toolName, roots: roots.map(\.path)))

@@ -81,10 +81,11 @@ struct PlanVerification {
     }
   }
 
-  /// The items the trash stage acts on: the delete, pending and held buckets. (Other buckets
-  /// are other stages' business and never reach `ActionCheck`.)
+  /// The items the trash stage acts on: the delete bucket, and the pending, held and kept
+  /// buckets (which `ActionCheck` passes only when approved). (`restore` is the put-back's
+  /// business and never reaches `ActionCheck`.)
   static func trashItems(_ candidates: [CandidateRecord]) -> [CandidateRecord] {
-    candidates.filter { [Bucket.delete, .pending, .held].contains($0.bucket) }
+    candidates.filter { [Bucket.delete, .pending, .held, .kept].contains($0.bucket) }
   }
 
   /// Checks every item against the state; the Live Photo video each still is sent with is the
@@ -94,6 +95,7 @@ struct PlanVerification {
     -> [CandidateRecord]
   {
     var check = try ActionCheck(store: state.store)
+    check.ignoredPaths = try ReconciliationSettings.ignoredPaths(configuration)
     try check.prepare(candidates)
     let excluded = state.exclusions
     var refusals: [String] = []

@@ -28,6 +28,7 @@ extension ReconciliationEngine {
       case .pending: summary.pending += 1
       case .held: summary.held += 1
       case .restore: summary.restore += 1
+      case .kept: summary.kept += 1
       }
     }
   }
@@ -97,7 +98,26 @@ extension ReconciliationEngine {
         "\(place) is gone from a complete scan (missing since \(missingSince.iso8601))"
     }
     if asset.isFavorite { settleFavourite(&candidate, place: place) }
+    settleAgeWindow(&candidate, input)
     return candidate
+  }
+
+  /// The reason of a candidate the age window keeps.
+  package static let ageWindowReason = "age-window"
+
+  /// A photo taken more than `maxAgeDays` ago (`fileCreatedAt`, Immich's taken date:
+  /// docs/IMMICH-API.md §3.1, §3.4) is kept whatever else the rules said: for someone who set
+  /// the window, deleting an old photo locally frees space rather than asks to lose it.
+  /// Exactly `maxAgeDays` old still goes; a photo without a taken date is not judged by age.
+  static func settleAgeWindow(_ candidate: inout CandidateRecord, _ input: ReconciliationInput) {
+    guard let days = input.settings.maxAgeDays, let taken = candidate.fileCreatedAt else { return }
+    let limit = input.now.addingTimeInterval(-TimeInterval(days) * 86_400)
+    guard taken < limit else { return }
+    candidate.bucket = .kept
+    candidate.reason = ageWindowReason
+    candidate.detail =
+      (candidate.detail ?? "") + "; taken \(String(taken.iso8601.prefix(10))), more than "
+      + "\(days) days ago (CAIRN_MAX_AGE_DAYS), so it stays on the server unless you approve it"
   }
 
   /// A confirmed deletion: Android's trash waits for a person; any other is held for its

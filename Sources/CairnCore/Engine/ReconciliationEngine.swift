@@ -36,7 +36,7 @@ package enum ReconciliationEngine {
     let anchored = anchoredOriginals(input)
     let gone = Self.gone(
       input.observed, completeRoots: completeRoots,
-      outOfScope: input.roots.flatMap(\.outOfScope),
+      outOfScope: input.roots.flatMap(\.outOfScope), ignored: ignoredPaths(input),
       absent: { !input.scan.contains($0) && !anchored.contains($0) })
     var summary = ReconciliationSummary()
     summary.localFiles = input.scan.count
@@ -54,6 +54,19 @@ package enum ReconciliationEngine {
     roots.paths(.whole, .scoped)
   }
 
+  /// Each root's ignored paths: the judging stage's own setting, and the patterns the scan says
+  /// it left out of that root (a scan made under another configuration is not trusted to
+  /// have walked what this one would).
+  static func ignoredPaths(_ input: ReconciliationInput) -> [String: IgnoredPaths] {
+    var ignored: [String: IgnoredPaths] = [:]
+    for root in input.roots {
+      let scanned = IgnoredPaths(scanned: root.ignored)
+      let merged = input.settings.ignoredPaths.union(scanned)
+      if !merged.isEmpty { ignored[root.path] = merged }
+    }
+    return ignored
+  }
+
   /// The first checksums (originals) of the files that still exist: they stay on the server.
   /// The store passes only the few anchors that matter, so the scan is asked which of their
   /// identities it has rather than hashing a million identities into a set.
@@ -64,7 +77,8 @@ package enum ReconciliationEngine {
   }
 
   /// The observed checksums absent from this run (`absent`) whose every last known path lies
-  /// under a root this run scanned completely and outside every folder out of scope, sorted. Scope is containment, not the root's
+  /// under a root this run scanned completely, outside every folder out of scope and matched
+  /// by none of that root's `ignored` paths, sorted. Scope is containment, not the root's
   /// name: a library first scanned as `~/Photos` and now as `~/Photos/2025` (or the other way
   /// round) is judged by where each checksum was last seen. A path outside every complete root
   /// may still hold the bytes (a file moved from root A to root B, then a run over A alone),
@@ -72,12 +86,14 @@ package enum ReconciliationEngine {
   /// A path under a volume that is away could be on it still, so it is not in scope either.
   static func gone(
     _ observed: [String: ObservedEntry], completeRoots: Set<String>,
-    outOfScope: [RootStatus.OutOfScope] = [], absent: (String) -> Bool
+    outOfScope: [RootStatus.OutOfScope] = [], ignored: [String: IgnoredPaths] = [:],
+    absent: (String) -> Bool
   ) -> [String] {
     let scopes = completeRoots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     func inScope(_ path: String) -> Bool {
       (completeRoots.contains(path) || scopes.contains { path.hasPrefix($0) })
         && !outOfScope.contains { $0.contains(path) }
+        && !ignored.contains { root, paths in paths.covers(path: path, root: root) }
     }
     var gone: [String] = []
     for (checksum, entry) in observed

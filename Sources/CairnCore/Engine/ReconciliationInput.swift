@@ -57,7 +57,7 @@ package struct ReconciliationInput: Sendable {
 
 /// What the engine decided.
 package struct ReconciliationOutput: Sendable {
-  /// Candidates ordered by bucket (delete, pending, held, restore), then checksum, then asset
+  /// Candidates ordered by bucket (delete, pending, held, restore, kept), then checksum, then asset
   /// id.
   package var candidates: [CandidateRecord]
   /// Observed checksums that are gone this run, whether or not the server has them, sorted:
@@ -89,15 +89,19 @@ package struct ReconciliationSummary: Sendable, Equatable {
   package var excluded = 0
   /// Assets to bring back from the trash (cairn trashed them, their bytes are back).
   package var restore = 0
+  /// Gone, but kept by the age window (bucket `kept`).
+  package var kept = 0
 
   package init() {}
 
-  /// As the `end` record's `counts`.
+  /// As the `end` record's `counts` (`kept` only when the age window kept something).
   package var counts: [String: Int] {
-    [
+    var counts = [
       "localFiles": localFiles, "observed": observed, "serverAssets": serverAssets,
       "matched": matched, "delete": delete, "pending": pending, "held": held,
       "excluded": excluded, "restore": restore,
     ]
+    if kept > 0 { counts["kept"] = kept }
+    return counts
   }
 }

@@ -11,6 +11,10 @@ package enum Bucket: String, Sendable, CaseIterable, Comparable {
   /// In the server's trash because a cairn run put it there, and back in the library: to be
   /// restored (reason `put-back`). Never trashed, never counted against the threshold.
   case restore
+  /// Gone, but outside the age window (`CAIRN_MAX_AGE_DAYS`, reason `age-window`): not
+  /// propagated. Never trashed unless a person approves it by id or checksum, never counted as
+  /// waiting for review, never counted against the threshold.
+  case kept
 
   /// Order in previews: what will go first, then what waits.
   private var rank: Int {
@@ -19,6 +23,7 @@ package enum Bucket: String, Sendable, CaseIterable, Comparable {
     case .pending: return 1
     case .held: return 2
     case .restore: return 3
+    case .kept: return 4
     }
   }
 
@@ -98,7 +103,7 @@ package struct CandidateRecord: Record, Equatable {
     checksum = try object.string("checksum")
     let bucketName = try object.string("bucket")
     guard let bucket = Bucket(rawValue: bucketName) else {
-      throw .wrongKind("bucket", "one of delete, pending, held, restore")
+      throw .wrongKind("bucket", "one of delete, pending, held, restore, kept")
     }
     self.bucket = bucket
     reason = try object.string("reason")

@@ -104,6 +104,9 @@ package struct RootStatus: Sendable, Equatable {
   package var problem: String?
   /// Folders under the root that are out of scope this scan.
   package var outOfScope: [OutOfScope]
+  /// The `CAIRN_IGNORE_PATHS` patterns the scan left out of this root (`IgnoredPaths`): a
+  /// judging stage ignores what they match as well as what its own configuration says.
+  package var ignored: [String] = []
 
   package init(
     path: String, complete: Bool, files: Int, problem: String? = nil,
@@ -123,6 +126,7 @@ package struct RootStatus: Sendable, Equatable {
     problem = try object.optionalString("problem")
     outOfScope = []
     for folder in try object.objectArray("outOfScope") { outOfScope.append(try OutOfScope(folder)) }
+    ignored = try object.stringArray("ignored")
   }
 
   package func write(to w: inout JSONObjectWriter) {
@@ -131,6 +135,7 @@ package struct RootStatus: Sendable, Equatable {
     w.field("files", files)
     w.field("problem", problem)
     if !outOfScope.isEmpty { w.objects("outOfScope", outOfScope) { $1.write(to: &$0) } }
+    if !ignored.isEmpty { w.field("ignored", ignored) }
   }
 }
 

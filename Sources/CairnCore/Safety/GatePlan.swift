@@ -11,6 +11,9 @@ package struct GatePlan: Sendable {
   package var pending: [CandidateRecord] = []
   /// Held items (quarantine) still waiting.
   package var held: [CandidateRecord] = []
+  /// Gone photos the age window keeps (bucket `kept`) and nobody approved: never trashed,
+  /// never waiting for review.
+  package var kept: [CandidateRecord] = []
   /// Candidates whose checksum is excluded: never trashed.
   package var excluded: [CandidateRecord] = []
   /// Assets to bring back from the trash (`restore` bucket): never trashed, never counted
@@ -43,7 +46,7 @@ package struct GatePlan: Sendable {
         continue
       case .delete:
         toTrash.append(candidate)
-      case .pending, .held:
+      case .pending, .held, .kept:
         if approvals.contains(candidate.checksum)
           || approvals.contains(candidate.assetId.lowercased())
         {
@@ -51,6 +54,8 @@ package struct GatePlan: Sendable {
           toTrash.append(candidate)
         } else if candidate.bucket == .held {
           held.append(candidate)
+        } else if candidate.bucket == .kept {
+          kept.append(candidate)
         } else {
           pending.append(candidate)
         }
@@ -70,7 +75,7 @@ package struct GatePlan: Sendable {
     -> String
   {
     let plan = GatePlan(candidates: candidates, exclusions: exclusions, approvals: [])
-    return PlanDigest.of(plan.toTrash + plan.pending + plan.held + plan.toRestore)
+    return PlanDigest.of(plan.toTrash + plan.pending + plan.held + plan.kept + plan.toRestore)
   }
 
   /// A Live Photo still whose motion video was excluded since the stream was made (by this
@@ -89,13 +94,15 @@ package struct GatePlan: Sendable {
       + "approval and goes alone"
   }
 
-  /// Counts for the `end` record.
+  /// Counts for the `end` record (`kept` only when the age window kept something).
   package var counts: [String: Int] {
-    [
+    var counts = [
       "candidates": toTrash.count, "delete": toTrash.count - approved.count,
       "approved": approved.count, "pending": pending.count, "held": held.count,
       "excluded": excluded.count, "restore": toRestore.count,
     ]
+    if !kept.isEmpty { counts["kept"] = kept.count }
+    return counts
   }
 
   /// Confirmed candidates that fall in clusters of at least `burstSize`.

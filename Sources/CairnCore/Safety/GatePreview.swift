@@ -11,6 +11,7 @@ package enum GatePreview {
       "plan \(plan.digest.prefix(12)): \(plan.toTrash.count) to trash\(approvedNote), "
         + "\(plan.pending.count) pending review, \(plan.held.count) held, "
         + "\(plan.excluded.count) excluded"
+        + (plan.kept.isEmpty ? "" : ", \(plan.kept.count) kept by the age window")
         + (plan.toRestore.isEmpty ? "" : ", \(plan.toRestore.count) to restore"))
     section(&out, "to trash", plan.toTrash, limit: limit) { describe($0) }
     section(
@@ -20,6 +21,11 @@ package enum GatePreview {
     section(&out, "held in quarantine", plan.held, limit: limit) { candidate in
       describe(candidate) + ", " + eligibility(candidate.eligibleAt, now: now)
     }
+    section(
+      &out,
+      "kept by the age window (taken longer ago than CAIRN_MAX_AGE_DAYS; cairn-gate --approve "
+        + "ID|CHECKSUM trashes one)", plan.kept, limit: limit
+    ) { describe($0) }
     section(
       &out, "to restore from the trash (back in your library after a cairn run trashed them)",
       plan.toRestore, limit: limit

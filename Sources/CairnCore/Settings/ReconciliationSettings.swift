@@ -19,6 +19,11 @@ package struct ReconciliationSettings: Sendable, Equatable {
   package var thresholdPercent: Double
   /// Below this many candidates the threshold does not apply.
   package var floor: Int
+  /// The age window: a gone photo taken more than this many days ago is kept on the server
+  /// (bucket `kept`, reason `age-window`) unless a person approves it. Nil: no window.
+  package var maxAgeDays: Int? = nil
+  /// Parts of each root out of scope (`CAIRN_IGNORE_PATHS`): nothing last seen there is gone.
+  package var ignoredPaths = IgnoredPaths.none
 
   package init(
     quarantineDays: Int = SettingsTable.quarantineDays.fallback,
@@ -42,6 +47,15 @@ package struct ReconciliationSettings: Sendable, Equatable {
       strictness: try SettingsTable.strictness.value(in: configuration),
       thresholdPercent: try SettingsTable.thresholdPercent.value(in: configuration),
       floor: try SettingsTable.floor.value(in: configuration))
+    maxAgeDays = try SettingsTable.maxAgeDays.value(in: configuration)
+    ignoredPaths = try Self.ignoredPaths(configuration)
+  }
+
+  /// `CAIRN_IGNORE_PATHS`, for the stages that read only it (cairn-hash, cairn-trash).
+  package static func ignoredPaths(_ configuration: Configuration) throws(CairnError)
+    -> IgnoredPaths
+  {
+    try SettingsTable.ignoredPaths.value(in: configuration)
   }
 
   /// The threshold rail's part of the settings.

@@ -62,10 +62,29 @@ package enum SettingsTable {
         : "off"
     })
 
+  package static let maxAgeDays = SettingRule<Int?>(
+    key: "CAIRN_MAX_AGE_DAYS", flag: nil, label: "age window", fallback: nil,
+    meaning: "Deletions of photos taken more than this many days ago are not propagated",
+    expected: "a whole number of days from 30 to 3650 (as the original app's setting)",
+    read: { text -> Int?? in
+      if text.isEmpty { return .some(nil) }
+      guard let days = Int(text), (30...3650).contains(days) else { return nil }
+      return .some(days)
+    },
+    show: { days in days.map { "photos taken more than \($0) days ago are kept" } ?? "off" },
+    fallbackText: "off")
+
+  package static let ignoredPaths = SettingRule<IgnoredPaths>(
+    key: IgnoredPaths.setting, flag: nil, label: "ignored paths", fallback: .none,
+    meaning: "Parts of each root never scanned nor judged: globs relative to the root",
+    expected: "globs separated by colons, each inside its root (no . or .. segment)",
+    read: { text in try? IgnoredPaths(text.split(separator: ":").map(String.init)) },
+    show: { $0.isEmpty ? "none" : $0.patterns.joined(separator: ", ") }, fallbackText: "none")
+
   /// The settings in the order `--check` reports them.
   package static let all: [SettingEntry] = [
     quarantineDays.entry, strictness.entry, thresholdPercent.entry, floor.entry,
     httpTimeout.entry, httpAttempts.entry, syncMaxLines.entry, settleWait.entry,
-    watchSettle.entry, reviewInImmich.entry,
+    watchSettle.entry, maxAgeDays.entry, ignoredPaths.entry, reviewInImmich.entry,
   ]
 }
