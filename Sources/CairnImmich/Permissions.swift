@@ -13,7 +13,7 @@ package enum CairnPermissions {
   /// Useful, not essential:
   /// - `tag.read`: listing runs from the server's tags (`cairn-tag`, restore by run when the
   ///   local journal is lost); the journal covers the usual case.
-  /// - `server.about`: build details for `--check`; the public version endpoint suffices.
+  /// - `server.about`: build details for `check`; the public version endpoint suffices.
   /// - `asset.view`: the thumbnails of `cairn-gate --review`'s page; without it the page
   ///   shows each photo's name and reasons without its picture.
   package static let optional = ["tag.read", "server.about", "asset.view"]
@@ -25,7 +25,7 @@ package enum CairnPermissions {
   /// (`POST /search/metadata` with `tagIds`).
   package static let reviewInImmich = ["tag.read", "tag.create", "tag.asset", "asset.read"]
 
-  /// Why review in Immich needs each permission, for `--check` lines.
+  /// Why review in Immich needs each permission, for `check` lines.
   package static func reviewPurpose(_ permission: String) -> String {
     switch permission {
     case "tag.read": return "find the review, approve and keep tags"
@@ -41,7 +41,7 @@ package enum CairnPermissions {
   /// and `/server/features`, which still answer in 3.2.
   package static let configPermissionSince = ServerVersion(major: 3, minor: 2, patch: 0)
 
-  /// Why each permission matters, for `--check` lines.
+  /// Why each permission matters, for `check` lines.
   package static func purpose(_ permission: String) -> String {
     switch permission {
     case "asset.read": return "list the server's assets"

@@ -1,7 +1,7 @@
 import CairnCore
 import CairnImmich
 
-/// `--check`: can cairn run against this server with this key? One line per check on stderr.
+/// `check`: can cairn run against this server with this key? One line per check on stderr.
 struct Checker {
   let configuration: Configuration
   let writer = RecordWriter()

@@ -1,9 +1,9 @@
 import CairnCore
 
-/// `--check`'s account of the settings a run would use and where each came from, so a person
+/// `cairn-fetch check`'s account of the settings a run would use and where each came from, so a person
 /// can see why a run behaves as it does (a value left in a forgotten `.env`, say).
 enum SettingsReport {
-  /// One setting: what `--check` prints after its mark.
+  /// One setting: what `check` prints after its mark.
   struct Line: Equatable {
     let text: String
     let valid: Bool

@@ -120,11 +120,11 @@ struct ReviewInImmichTests {
     let f = try await ActFixture(
       permissions: ["asset.read", "asset.delete", "tag.create", "tag.asset", "user.read"])
     defer { Task { await f.stop() } }
-    let off = try await f.shell("cairn-fetch --check")
+    let off = try await f.shell("cairn-fetch check")
     #expect(off.stderr.contains("review in Immich: off (default)"), "\(off.stderr)")
     #expect(off.stderr.contains("permission tag.read missing (optional"))
 
-    let check = try await f.shell("cairn-fetch --check", extra: Self.on)
+    let check = try await f.shell("cairn-fetch check", extra: Self.on)
     #expect(check.status == 77, "\(check.stderr)")
     #expect(
       check.stderr.contains(

@@ -2,7 +2,7 @@ import Foundation
 
 /// One setting's rule, written once: the configuration key, the flag that overrides it for one
 /// run, the default, which values it takes and how they parse, and what it means. Reading the
-/// configuration, the flag, `cairn-fetch --check`'s report and every error message about the
+/// configuration, the flag, `cairn-fetch check`'s report and every error message about the
 /// setting go through here, so they cannot drift apart.
 package struct SettingRule<Value: Sendable & Equatable>: Sendable {
   /// The configuration key, `CAIRN_FLOOR`.
@@ -10,7 +10,7 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
   /// The long flag that overrides the key for one run, without its dashes (`floor`); nil for
   /// a setting no tool has a flag for.
   package let flag: String?
-  /// What `--check` calls the setting (`floor`).
+  /// What `check` calls the setting (`floor`).
   package let label: String
   package let fallback: Value
   /// One line on what the setting decides, as help and documentation say it.
@@ -82,7 +82,7 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
     return try value(in: configuration)
   }
 
-  /// The value as `--check` prints it: `floor: 5 candidates`.
+  /// The value as `check` prints it: `floor: 5 candidates`.
   package func describe(_ value: Value) -> String { "\(label): \(show(value))" }
 
   /// The flag's help: the meaning, then the default and the key it overrides.
@@ -96,14 +96,14 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
   }
 }
 
-/// A setting of the table whatever its value type: what the man page test and `--check`
+/// A setting of the table whatever its value type: what the man page test and `check`
 /// need.
 package struct SettingEntry: Sendable {
   package let key: String
   package let flag: String?
   package let meaning: String
   package let fallbackText: String
-  /// `--check`'s line for the value in force, or the error every stage would stop with.
+  /// `check`'s line for the value in force, or the error every stage would stop with.
   package let report: @Sendable (Configuration) throws(CairnError) -> String
 }
 

@@ -4,7 +4,7 @@
 /// `SettingRule` of its own for another kind of value), add its `entry` to `all`, read it with
 /// `rule.value(in: configuration)` (or `value(flag:in:)` where a tool has a flag for it), and
 /// give it an `.It Ev` paragraph in cairn(7)'s ENVIRONMENT that says `default` and the default:
-/// `SettingsTableTests` holds the page to the table, and `cairn-fetch --check` reports every
+/// `SettingsTableTests` holds the page to the table, and `cairn-fetch check` reports every
 /// setting of `all`.
 package enum SettingsTable {
   package static let quarantineDays = SettingRule.wholeNumber(
@@ -81,7 +81,7 @@ package enum SettingsTable {
     read: { text in try? IgnoredPaths(text.split(separator: ":").map(String.init)) },
     show: { $0.isEmpty ? "none" : $0.patterns.joined(separator: ", ") }, fallbackText: "none")
 
-  /// The settings in the order `--check` reports them.
+  /// The settings in the order `check` reports them.
   package static let all: [SettingEntry] = [
     quarantineDays.entry, strictness.entry, thresholdPercent.entry, floor.entry,
     httpTimeout.entry, httpAttempts.entry, syncMaxLines.entry, settleWait.entry,

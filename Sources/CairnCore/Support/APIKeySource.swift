@@ -13,7 +13,7 @@ package enum APIKeySource: Sendable, Equatable {
   case file(path: String, origin: String)
   case credential(path: String)
 
-  /// What `--check` prints: where the key was read, never the key.
+  /// What `check` prints: where the key was read, never the key.
   package var description: String {
     switch self {
     case .value(let origin): return "IMMICH_API_KEY from \(origin)"

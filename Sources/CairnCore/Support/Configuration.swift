@@ -12,7 +12,7 @@ import Foundation
 package struct Configuration: Sendable {
   package let paths: CairnPaths
   private let values: [String: String]
-  /// Where each value came from (`environment`, a file path), for `--check` output.
+  /// Where each value came from (`environment`, a file path), for `check` output.
   private let origins: [String: String]
   /// The profile chosen with `--profile` or `CAIRN_PROFILE`; nil for the unnamed one.
   package let profile: String?
