@@ -21,6 +21,6 @@ struct AgeWindowReviewTests {
     #expect(page.contains("Kept by the age window"))
     #expect(page.contains("<strong>1</strong> kept by the age window"))
     #expect(page.contains(#"data-asset="\#(fixture.ids[9])""#))
-    #expect(ReviewInput.wantedThumbnails(input.plan).contains(fixture.ids[9]))
+    #expect(input.pageOrder.contains(fixture.ids[9]))
   }
 }
