@@ -109,54 +109,94 @@ enum SwiftCode {
   /// `text` with comments and the literal parts of strings replaced by spaces; line breaks
   /// stay, so a line that starts in the first column still does.
   static func withoutCommentsAndStrings(_ text: String) -> String {
-    let chars = Array(text.unicodeScalars)
+    var lexer = Lexer(Array(text.unicodeScalars))
+    while !lexer.atEnd {
+      if lexer.inStringText {
+        lexer.stringText()
+      } else if lexer.at("//") {
+        lexer.lineComment()
+      } else if lexer.at("/*") {
+        lexer.blockComment()
+      } else {
+        lexer.code()
+      }
+    }
+    return String(lexer.out)
+  }
+
+  /// A pass over a file's characters that copies code and blanks out the rest.
+  private struct Lexer {
+    let chars: [Unicode.Scalar]
     var out = String.UnicodeScalarView()
     var i = 0
-    // Each open string: its delimiter's quote count (1 or 3), and the parentheses open in
-    // the interpolation that is being read inside it, or nil while reading its text.
+    /// Each open string: its delimiter's quote count (1 or 3), and the parentheses open in
+    /// the interpolation being read inside it, or nil while reading its text.
     var strings: [(quotes: Int, parens: Int?)] = []
-    func at(_ offset: Int, _ s: String) -> Bool {
+
+    init(_ chars: [Unicode.Scalar]) { self.chars = chars }
+
+    var atEnd: Bool { i >= chars.count }
+    var inStringText: Bool { strings.last.map { $0.parens == nil } ?? false }
+
+    func at(_ s: String, offset: Int = 0) -> Bool {
       let scalars = Array(s.unicodeScalars)
-      guard offset + scalars.count <= chars.count else { return false }
-      return Array(chars[offset..<offset + scalars.count]) == scalars
+      let start = i + offset
+      guard start + scalars.count <= chars.count else { return false }
+      return Array(chars[start..<start + scalars.count]) == scalars
     }
-    func blank(_ count: Int) {
+
+    mutating func blank(_ count: Int) {
       for k in i..<min(i + count, chars.count) { out.append(chars[k] == "\n" ? "\n" : " ") }
       i += count
     }
-    while i < chars.count {
-      if let top = strings.last, top.parens == nil {
-        if chars[i] == "\\" && at(i + 1, "(") {
-          strings[strings.count - 1].parens = 0
-          blank(1)
-          out.append("(")
-          i += 1
-        } else if chars[i] == "\\" {
+
+    mutating func copy() {
+      out.append(chars[i])
+      i += 1
+    }
+
+    /// Inside a string's text: an interpolation opens, an escape or a character is blanked,
+    /// or the closing quotes end the string.
+    mutating func stringText() {
+      let quotes = strings[strings.count - 1].quotes
+      if chars[i] == "\\" && at("(", offset: 1) {
+        strings[strings.count - 1].parens = 0
+        blank(1)
+        copy()
+      } else if chars[i] == "\\" {
+        blank(2)
+      } else if at(String(repeating: "\"", count: quotes)) {
+        strings.removeLast()
+        blank(quotes)
+      } else {
+        blank(1)
+      }
+    }
+
+    mutating func lineComment() {
+      while !atEnd && chars[i] != "\n" { blank(1) }
+    }
+
+    /// A block comment, which in Swift nests.
+    mutating func blockComment() {
+      var depth = 0
+      repeat {
+        if at("/*") {
+          depth += 1
           blank(2)
-        } else if at(i, String(repeating: "\"", count: top.quotes)) {
-          strings.removeLast()
-          blank(top.quotes)
+        } else if at("*/") {
+          depth -= 1
+          blank(2)
         } else {
           blank(1)
         }
-        continue
-      }
-      if at(i, "//") {
-        while i < chars.count && chars[i] != "\n" { blank(1) }
-      } else if at(i, "/*") {
-        var depth = 0
-        repeat {
-          if at(i, "/*") {
-            depth += 1
-            blank(2)
-          } else if at(i, "*/") {
-            depth -= 1
-            blank(2)
-          } else {
-            blank(1)
-          }
-        } while depth > 0 && i < chars.count
-      } else if at(i, "\"\"\"") {
+      } while depth > 0 && !atEnd
+    }
+
+    /// Code, the code of an interpolation included: a string may open, and an interpolation's
+    /// closing parenthesis returns to its string's text.
+    mutating func code() {
+      if at("\"\"\"") {
         strings.append((3, nil))
         blank(3)
       } else if chars[i] == "\"" {
@@ -165,14 +205,11 @@ enum SwiftCode {
       } else if let parens = strings.last?.parens, chars[i] == "(" || chars[i] == ")" {
         let depth = parens + (chars[i] == "(" ? 1 : -1)
         strings[strings.count - 1].parens = depth < 0 ? nil : depth
-        out.append(chars[i])
-        i += 1
+        copy()
       } else {
-        out.append(chars[i])
-        i += 1
+        copy()
       }
     }
-    return String(out)
   }
 
   /// Every identifier in `code`.

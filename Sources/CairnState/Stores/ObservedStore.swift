@@ -36,6 +36,7 @@ package struct ObservedStore: Sendable {
   /// each with the roots and paths of the path rows `pathSelection` picks, sorted by root, then
   /// path (the table's key order, so the sort is free). The one reading of the observed tables:
   /// for the whole store, one checksum, and the engine's lean input (`reconciliationInput`).
+  /// `arguments` are bound to both conditions alike.
   static func entries(
     _ db: Database, where selection: String? = nil, pathsWhere pathSelection: String? = nil,
     arguments: StatementArguments = []
