@@ -90,10 +90,15 @@ let package = Package(
     .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnTestSupport"]),
     .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport", crypto]),
     .testTarget(name: "CairnWatchTests", dependencies: ["CairnWatch", "CairnTestSupport"]),
+    // Partitions, random libraries and scans as arrays, for the tests of the state and of reconcile.
+    .target(
+      name: "CairnStateTestSupport", dependencies: ["CairnCore", "CairnState", "CairnTestSupport"],
+      path: "Tests/CairnStateTestSupport"),
     .testTarget(
-      name: "CairnStateTests", dependencies: ["CairnState", "CairnReconcile", "CairnTestSupport", grdb]),
+      name: "CairnStateTests", dependencies: ["CairnState", "CairnStateTestSupport", "CairnTestSupport", grdb]),
     .testTarget(
-      name: "CairnReconcileTests", dependencies: ["CairnReconcile", "CairnState", "CairnTestSupport"]),
+      name: "CairnReconcileTests",
+      dependencies: ["CairnReconcile", "CairnState", "CairnStateTestSupport", "CairnTestSupport"]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
     .testTarget(
       name: "CairnReviewTests", dependencies: ["CairnReview", "ImmichTestServer", "CairnTestSupport", crypto]),

@@ -162,18 +162,10 @@ package final class HashCache {
       let statement = try db.cachedStatement(
         sql: "SELECT dev, ino, size, mtime_ns, ctime_ns, sha1 FROM hashes")
       let raw = statement.sqliteStatement
-      defer { sqlite3_reset(raw) }
-      while true {
-        let code = sqlite3_step(raw)
-        if code == SQLITE_DONE { break }
-        guard code == SQLITE_ROW else {
-          throw DatabaseError(
-            resultCode: ResultCode(rawValue: code),
-            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+      try db.forEachRow(raw) {
         let blob = UnsafeRawBufferPointer(
           start: sqlite3_column_blob(raw, 5), count: Int(sqlite3_column_bytes(raw, 5)))
-        guard let digest = ContentDigest(blob) else { continue }
+        guard let digest = ContentDigest(blob) else { return }
         let key = Key(
           device: UInt64(bitPattern: sqlite3_column_int64(raw, 0)),
           inode: UInt64(bitPattern: sqlite3_column_int64(raw, 1)))
@@ -259,16 +251,9 @@ package final class HashCache {
         sqlite3_bind_int64(raw, 4, entry.mtimeNanoseconds)
         sqlite3_bind_int64(raw, 5, entry.ctimeNanoseconds)
         entry.digest.copyBytes(into: &blob)
-        let code = blob.withUnsafeBytes { bytes in
-          cairn_sqlite_bind_blob_copy(raw, 6, bytes.baseAddress, 20)
-          return sqlite3_step(raw)
-        }
-        sqlite3_reset(raw)
-        guard code == SQLITE_DONE else {
-          throw DatabaseError(
-            resultCode: ResultCode(rawValue: code),
-            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+        // Copied by SQLite: the array's storage need not outlive the bind.
+        _ = blob.withUnsafeBytes { cairn_sqlite_bind_blob_copy(raw, 6, $0.baseAddress, 20) }
+        try db.stepBound(raw)
       }
     }
   }

@@ -179,18 +179,18 @@ package enum ScanLookupPlan: Sendable {
   }
 }
 
-extension PartitionStore {
-  /// The lookups for `files` and `assets` as `plan` has them: carried over when recording
-  /// `files` (this process's last `recordScan`) compared them with the snapshot the cache was
-  /// made for, made here otherwise.
-  package func lookup(_ plan: ScanLookupPlan, files: ScanFiles, assets: ServerAssets)
+extension ScanLookupPlan {
+  /// The lookups for `files` and `assets` as this plan has them: carried over when the
+  /// partition's last recording (this process's `recordScan` of `files`) compared them with
+  /// the snapshot the cache was made for, made here otherwise.
+  func lookup(files: ScanFiles, assets: ServerAssets, recordedIn state: some ReconcileAccess)
     -> ScanLookup
   {
-    switch plan {
+    switch self {
     case .made(let lookup, _):
       return lookup
     case .carryOver(let cache, let listing, let hashes):
-      if let recorded = lastRecording,
+      if let recorded = state.lastRecording,
         let lookup = cache.carriedOver(
           files: files, assets: assets, listing: listing, hashes: hashes, recorded: recorded)
       {
@@ -199,13 +199,15 @@ extension PartitionStore {
       return ScanLookup(files: files, assets: assets)
     }
   }
+}
 
-  /// Keeps `lookup` for the next run (`PresenceCache`) when this process recorded the scan it
-  /// was made for and wrote its snapshot; removes the last one otherwise. A file that cannot
+extension PresenceCache {
+  /// Keeps `lookup` for the next run when the partition's last recording (this process's)
+  /// wrote the snapshot it was made for; removes the last one otherwise. A file that cannot
   /// be written costs the next run only the shortcut.
-  package func keepLookups(_ lookup: ScanLookup, listing: ListingKey) {
-    let path = directory + "/" + PresenceCache.fileName
-    guard let written = lastRecording?.written, listing.isASCII,
+  static func keep(_ lookup: ScanLookup, listing: ListingKey, in state: some ReconcileAccess) {
+    let path = state.directory + "/" + fileName
+    guard let written = state.lastRecording?.written, listing.isASCII,
       lookup.assetIsPresent.count == listing.count,
       (try? PresenceCache(scan: written, listing: listing, present: lookup.assetIsPresent)
         .write(to: path)) != nil

@@ -105,9 +105,9 @@ package final class ReconcileReading: Sendable {
   package func readServerListing() throws(CairnError) -> ServerListing { try listing.value() }
 
   /// "look up server checksums": the scan's lookups of the listing's checksums, carried over
-  /// when `store` recorded the scan against the snapshot they were kept for, made otherwise.
+  /// when `state` recorded the scan against the snapshot they were kept for, made otherwise.
   /// After `readScan`.
-  package func lookUpServerChecksums(in store: PartitionStore) throws(CairnError) -> (
+  package func lookUpServerChecksums(in state: some ReconcileAccess) throws(CairnError) -> (
     ScanLookup, ListingKey
   ) {
     guard let (files, work) = lookups.current else {
@@ -115,6 +115,14 @@ package final class ReconcileReading: Sendable {
     }
     let plan = try work.value()
     let listing = try self.listing.value()
-    return (store.lookup(plan, files: files, assets: listing.assets), plan.listing)
+    return (plan.lookup(files: files, assets: listing.assets, recordedIn: state), plan.listing)
+  }
+
+  /// Keeps the lookups for the next run beside the snapshot `state` recorded (see
+  /// `PresenceCache`).
+  package func keepLookups(
+    _ lookup: ScanLookup, listing: ListingKey, in state: some ReconcileAccess
+  ) {
+    PresenceCache.keep(lookup, listing: listing, in: state)
   }
 }

@@ -35,7 +35,7 @@ struct Reconcile {
     var input = try loadTheState(store, scan: scan, lookup: lookup, listing: listing)
     try recordTrashSignals(scan, store, &input)
     let output = try reconcile(store, &input)
-    store.keepLookups(lookup, listing: listingKey)
+    reading.keepLookups(lookup, listing: listingKey, in: store)
     // The plan is bound to this scan: the stages that act check it against what is kept here.
     let scanID = try store.binding.latestScan()
     if let scanID {

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnStateTestSupport
 import CairnTestSupport
 import Foundation
 import Testing
@@ -45,7 +46,7 @@ import Testing
       scan.files, completeRoots: scan.completeRoots, at: Date(), preloaded: reading.lastScan())
     let listing = try reading.readServerListing()
     let (lookup, key) = try reading.lookUpServerChecksums(in: store)
-    store.keepLookups(lookup, listing: key)
+    reading.keepLookups(lookup, listing: key, in: store)
     let assets = try (0..<listing.assets.count).map { try listing.assets.record($0) }
     return (
       Array(scan.files), assets, lookup.presence(of: listing.assets),

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnStateTestSupport
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnStateTestSupport
 import Foundation
 import Testing
 

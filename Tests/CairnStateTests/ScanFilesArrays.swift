@@ -1,39 +1,16 @@
 import CairnCore
+import CairnStateTestSupport
 import Foundation
 
-@testable import CairnReconcile
 @testable import CairnState
 
 // Tests write their scans as arrays of `ScannedFile`; the store takes `ScanFiles` (files read
 // in place from the last snapshot, or parsed). These wrap an array as parsed files.
 
-extension PartitionStore {
-  @discardableResult
-  func recordScan(
-    _ files: [ScannedFile], completeRoots: Set<String>, scopedRoots: Set<String> = [],
-    at now: Date, preloaded: ScanSnapshotPreload? = nil
-  ) throws(CairnError) -> ScanRecordingSummary {
-    try recordScan(
-      ScanFiles(files), completeRoots: completeRoots, scopedRoots: scopedRoots, at: now,
-      preloaded: preloaded)
-  }
-
-  func reconcile(
-    files: [ScannedFile], scan: (any ScanContents)? = nil, roots: [RootStatus],
-    assets: any AssetListing, settings: ReconciliationSettings, now: Date
-  ) throws(CairnError) -> ReconciliationOutput {
-    try reconcile(
-      files: ScanFiles(files), scan: scan, roots: roots, assets: assets, settings: settings,
-      now: now)
-  }
-
-  func reconciliationInput(
-    files: [ScannedFile], scan: (any ScanContents)? = nil, roots: [RootStatus],
-    assets: any AssetListing, settings: ReconciliationSettings, now: Date
-  ) throws(CairnError) -> ReconciliationInput {
-    try reconciliationInput(
-      files: ScanFiles(files), scan: scan, roots: roots, assets: assets, settings: settings,
-      now: now)
+extension StoreFixture {
+  /// The store with its snapshot store's `options` (when patches are written).
+  func open(snapshots options: ScanSnapshotStore.Options) throws -> PartitionStore {
+    try PartitionStore.open(partition, paths: paths, snapshots: options)
   }
 }
 

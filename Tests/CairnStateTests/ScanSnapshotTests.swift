@@ -1,4 +1,5 @@
 import CairnCore
+import CairnStateTestSupport
 import CairnTestSupport
 import Foundation
 import GRDB
@@ -50,11 +51,9 @@ import Testing
       // Every other step, the scan as `ScanInput.read` gives it: the files whose lines the
       // snapshot has, read in place from it.
       let a: ScanRecordingSummary
-      if step % 2 == 0, let (read, snapshot) = try Self.readInPlace(files, by: quick) {
+      if step % 2 == 0, let (read, preloaded) = fixtures.0.readInPlace(files) {
         inPlace += read.parsed.count < read.count ? 1 : 0
-        a = try quick.recordScan(
-          read, completeRoots: complete, at: now,
-          preloaded: ScanSnapshotPreload(scan: snapshot))
+        a = try quick.recordScan(read, completeRoots: complete, at: now, preloaded: preloaded)
       } else {
         a = try quick.recordScan(files, completeRoots: complete, at: now)
       }
@@ -72,31 +71,6 @@ import Testing
     #expect(byDifference > steps / 2)
     if patching { #expect(patched > steps / 3) }
     #expect(inPlace > steps / 8)
-  }
-
-  /// `files` with those the store's current snapshot holds as they are (line digest and all)
-  /// taken from it in place, as `ScanInput.read` takes a line it recognises; nil without a
-  /// snapshot.
-  static func readInPlace(_ files: [ScannedFile], by store: PartitionStore) throws
-    -> (ScanFiles, ScanSnapshot)?
-  {
-    guard let snapshot = try store.snapshots.loadLatest()?.scan else { return nil }
-    var byPath: [ByteKey: Int] = [:]
-    for index in 0..<snapshot.count {
-      byPath[ByteKey(String(decoding: snapshot.pathBytes(index), as: UTF8.self))] = index
-    }
-    var read = ScanFiles()
-    for file in files {
-      if file.lineDigest != nil, let index = byPath[ByteKey(file.path)],
-        snapshot.isSame(index, as: file)
-      {
-        read.append(index, of: snapshot)
-      } else {
-        read.append(file)
-      }
-    }
-    #expect(read == ScanFiles(files))
-    return (read, snapshot)
   }
 
   @Test func aDamagedOrForeignSnapshotIsNotTrusted() throws {
@@ -397,20 +371,4 @@ import Testing
       #expect(left.summary == right.summary)
     }
   }
-}
-
-/// A small seeded generator, so a failing history can be replayed.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnStateTestSupport
 import CairnTestSupport
 import Foundation
 import Testing
@@ -47,16 +48,6 @@ func scanRoots(day: Double, _ parts: [(String, [(String, String, UInt64?)])]) ->
     run.roots.append(RootStatus(path: root, complete: true, files: files.count))
   }
   return run
-}
-
-func asset(
-  _ id: String, _ checksum: String, video: String? = nil, trashed: Bool = false,
-  type: String = "IMAGE"
-) -> AssetRecord {
-  AssetRecord(
-    id: id, checksum: checksum, originalFileName: id + ".jpg", assetType: type,
-    visibility: type == "VIDEO" ? "hidden" : "timeline", livePhotoVideoId: video,
-    isTrashed: trashed, ownerId: "u-1")
 }
 
 let strict = ReconciliationSettings(strictness: .strict)

@@ -120,33 +120,9 @@ extension PartitionStore {
           WHERE checksum NOT IN (SELECT checksum FROM observed)
           """) ?? 0
     let compact = unrecorded == 0
-    var entries: [String: ObservedEntry] = [:]
-    let rows = try Row.fetchCursor(
-      db,
-      sql: compact
-        ? """
-        SELECT checksum, firstSeen, lastSeen FROM observed
-        WHERE checksum IN (SELECT checksum FROM temp.absentChecksum)
-        """ : "SELECT checksum, firstSeen, lastSeen FROM observed")
-    while let row = try rows.next() {
-      let checksum: String = row[0]
-      entries[checksum] = ObservedEntry(
-        checksum: checksum, roots: [], paths: [], firstSeen: Date(stateValue: row[1]),
-        lastSeen: Date(stateValue: row[2]))
-    }
-    // Sorted by root, then path, within a checksum, as `ObservedStore.snapshot` gives them.
-    let paths = try Row.fetchCursor(
-      db,
-      sql: """
-        SELECT checksum, root, path FROM observedPath
-        WHERE checksum IN (SELECT checksum FROM temp.absentChecksum)
-        ORDER BY checksum, root, path
-        """)
-    while let row = try paths.next() {
-      let checksum: String = row[0]
-      entries[checksum]?.roots.insert(row[1])
-      entries[checksum]?.paths.append(row[2])
-    }
+    let absent = "checksum IN (SELECT checksum FROM temp.absentChecksum)"
+    let entries = try ObservedStore.entries(
+      db, where: compact ? absent : nil, pathsWhere: absent)
     let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM observed") ?? 0
     return (entries, compact ? count : nil)
   }

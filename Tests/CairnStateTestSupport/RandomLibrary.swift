@@ -1,22 +1,23 @@
 import CairnCore
-
-@testable import CairnState
+import CairnState
 
 /// A library that changes at random: two roots, a few dozen files, checksums from a small
 /// alphabet so that the same bytes often sit at several paths.
-struct RandomLibrary {
-  struct Entry {
-    var root: String
-    var checksum: String
-    var inode: UInt64?
+package struct RandomLibrary {
+  package struct Entry {
+    package var root: String
+    package var checksum: String
+    package var inode: UInt64?
     /// How often its metadata changed (its line does, not its record).
-    var touches = 0
+    package var touches = 0
   }
-  var files: [ByteKey: Entry] = [:]
-  var nextInode: UInt64 = 1
-  var edits = 0
+  package var files: [ByteKey: Entry] = [:]
+  package var nextInode: UInt64 = 1
+  package var edits = 0
 
-  mutating func change(_ random: inout SplitMix) {
+  package init() {}
+
+  package mutating func change(_ random: inout SplitMix) {
     for _ in 0..<(1 + random.below(4)) {
       let paths = files.keys.sorted { $0.string.utf8.lexicographicallyPrecedes($1.string.utf8) }
       let choice = random.below(12)
@@ -65,10 +66,10 @@ struct RandomLibrary {
 
   /// The files as a scan lists them: in walk order, sometimes shuffled a little; with the
   /// digests of the lines they would have been read from when `digested`, or mostly.
-  func scan(_ random: inout SplitMix, digested: Bool? = nil) -> [ScannedFile] {
+  package func scan(_ random: inout SplitMix, digested: Bool? = nil) -> [ScannedFile] {
     let digested = digested ?? (random.below(4) != 0)
     var listed = files.sorted { a, b in
-      a.key.string.withBytes { x in b.key.string.withBytes { y in ScanDelta.walkOrder(x, y) < 0 } }
+      a.key.string.withBytes { x in b.key.string.withBytes { y in walkOrder(x, y) < 0 } }
     }
     .map { path, entry in
       let identity = FileIdentity(
@@ -82,7 +83,7 @@ struct RandomLibrary {
     return listed
   }
 
-  func someChecksum(_ random: inout SplitMix) -> String {
+  package func someChecksum(_ random: inout SplitMix) -> String {
     let checksums = files.values.map(\.checksum).sorted()
     return checksums.isEmpty ? "G0" : checksums[random.below(checksums.count)]
   }
@@ -103,4 +104,20 @@ struct RandomLibrary {
       if files[path] == nil { return path }
     }
   }
+}
+
+/// A small seeded generator, so a failing history can be replayed.
+package struct SplitMix: RandomNumberGenerator {
+  package var state: UInt64
+  package init(seed: UInt64) { state = seed }
+
+  package mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnHashing
 import CairnSQLite
 import Foundation
 import GRDB
@@ -47,7 +48,7 @@ enum ScanTable {
       try bindText(byFile, 3, files.root(seq))
       try files.withPath(seq) { try bindText(byFile, 4, $0) }
       try files.withIdentity(seq) { try bindText(byFile, 5, $0) }
-      try step(db, byFile)
+      try db.stepBound(byFile)
     }
     let keyInsert = try db.cachedStatement(sql: "INSERT INTO temp.scanKey VALUES (?, ?, ?)")
     let byKey = keyInsert.sqliteStatement
@@ -55,7 +56,7 @@ enum ScanTable {
       try files.withChecksum(seq) { try bindText(byKey, 1, $0) }
       try bindText(byKey, 2, files.root(seq))
       try files.withPath(seq) { try bindText(byKey, 3, $0) }
-      try step(db, byKey)
+      try db.stepBound(byKey)
     }
     // Built after the rows, not maintained row by row; from rows already in order, the key
     // index costs a quarter of the sort rows in walk order would need.
@@ -64,17 +65,6 @@ enum ScanTable {
         CREATE INDEX temp.scanFileByIdentity ON scanFile(identity);
         CREATE INDEX temp.scanKeyByKey ON scanKey(checksum, root, path);
         """)
-  }
-
-  /// Runs an insert whose values are bound, and resets it for the next row.
-  private static func step(_ db: Database, _ handle: OpaquePointer?) throws {
-    let code = sqlite3_step(handle)
-    sqlite3_reset(handle)
-    guard code == SQLITE_DONE else {
-      throw DatabaseError(
-        resultCode: ResultCode(rawValue: code),
-        message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-    }
   }
 
   /// Indexes of `files` in (checksum, root, path) order, compared as bytes as SQLite's BINARY

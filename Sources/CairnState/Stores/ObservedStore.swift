@@ -29,24 +29,42 @@ package struct ObservedStore: Sendable {
   }
 
   private func rows() throws(CairnError) -> [String: ObservedEntry] {
-    try database.read { db in
-      var entries: [String: ObservedEntry] = [:]
-      let rows = try Row.fetchCursor(db, sql: "SELECT checksum, firstSeen, lastSeen FROM observed")
-      while let row = try rows.next() {
-        let checksum: String = row[0]
-        entries[checksum] = ObservedEntry(
-          checksum: checksum, roots: [], paths: [], firstSeen: Date(stateValue: row[1]),
-          lastSeen: Date(stateValue: row[2]))
-      }
-      let paths = try Row.fetchCursor(
-        db, sql: "SELECT checksum, root, path FROM observedPath")
-      while let row = try paths.next() {
-        let checksum: String = row[0]
-        entries[checksum]?.roots.insert(row[1])
-        entries[checksum]?.paths.append(row[2])
-      }
-      return entries
+    try database.read { db in try Self.entries(db) }
+  }
+
+  /// The observed rows `selection` picks (an SQL condition on `checksum`; nil for every row),
+  /// each with the roots and paths of the path rows `pathSelection` picks, sorted by root, then
+  /// path (the table's key order, so the sort is free). The one reading of the observed tables:
+  /// for the whole store, one checksum, and the engine's lean input (`reconciliationInput`).
+  /// `arguments` are bound to both conditions alike.
+  static func entries(
+    _ db: Database, where selection: String? = nil, pathsWhere pathSelection: String? = nil,
+    arguments: StatementArguments = []
+  ) throws -> [String: ObservedEntry] {
+    var entries: [String: ObservedEntry] = [:]
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT checksum, firstSeen, lastSeen FROM observed" + condition(selection),
+      arguments: arguments)
+    while let row = try rows.next() {
+      let checksum: String = row[0]
+      entries[checksum] = ObservedEntry(
+        checksum: checksum, roots: [], paths: [], firstSeen: Date(stateValue: row[1]),
+        lastSeen: Date(stateValue: row[2]))
     }
+    let paths = try Row.fetchCursor(
+      db,
+      sql: "SELECT checksum, root, path FROM observedPath" + condition(pathSelection)
+        + " ORDER BY checksum, root, path", arguments: arguments)
+    while let row = try paths.next() {
+      let checksum: String = row[0]
+      entries[checksum]?.roots.insert(row[1])
+      entries[checksum]?.paths.append(row[2])
+    }
+    return entries
+  }
+
+  private static func condition(_ selection: String?) -> String {
+    selection.map { " WHERE " + $0 } ?? ""
   }
 
   /// Whether `checksum` was ever seen. (Its row alone: `entry` also reads the last scan's
@@ -73,22 +91,9 @@ package struct ObservedStore: Sendable {
 
   private func row(_ checksum: String) throws(CairnError) -> ObservedEntry? {
     try database.read { db in
-      guard
-        let row = try Row.fetchOne(
-          db, sql: "SELECT firstSeen, lastSeen FROM observed WHERE checksum = ?",
-          arguments: [checksum])
-      else { return nil }
-      var entry = ObservedEntry(
-        checksum: checksum, roots: [], paths: [], firstSeen: Date(stateValue: row[0]),
-        lastSeen: Date(stateValue: row[1]))
-      for row in try Row.fetchAll(
-        db, sql: "SELECT root, path FROM observedPath WHERE checksum = ? ORDER BY root, path",
-        arguments: [checksum])
-      {
-        entry.roots.insert(row[0])
-        entry.paths.append(row[1])
-      }
-      return entry
+      try Self.entries(
+        db, where: "checksum = ?", pathsWhere: "checksum = ?", arguments: [checksum]
+      )[checksum]
     }
   }
 

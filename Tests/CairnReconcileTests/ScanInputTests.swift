@@ -1,4 +1,5 @@
 import CairnCore
+import CairnStateTestSupport
 import CairnTestSupport
 import Foundation
 import Testing
@@ -69,7 +70,7 @@ import Testing
     var files = Array(try read(before).files)
     for index in files.indices { files[index].lineDigest = nil }
     let bytes = try ScanSnapshot.Contents(
-      roots: ["/lib"], files: files, absent: [], sharedIdentities: []
+      roots: ["/lib"], files: ScanFiles(files), absent: [], sharedIdentities: []
     )
     .encoded()
     let hinted = try read(before, previous: try #require(ScanSnapshot.decode(bytes)))

@@ -1,10 +1,7 @@
 import CairnCore
 
-// What the reconcile library (CairnReconcile) reads of the state's internals, in one place:
-// the last scan's snapshot read ahead (for following it along a new scan, and for the key
-// of the lookups carried over), the walk's order of paths, and what the last recording
-// found. (The sealed-file helpers, `SnapshotFile`, `ByteKey` and `ByteHashFilter`, are
-// `package` where they are declared.)
+// What a reader of a new scan (CairnReconcile's `ScanInput`) follows of the last scan's
+// snapshot: its files read ahead, their key, and the walk's order of paths.
 
 /// The last scan's snapshot as a reader of a new scan follows it.
 package struct LastScan: Sendable {
@@ -29,9 +26,4 @@ extension ScanSnapshotPreload {
 /// The walk's order of two paths (see `ScanDelta.walkOrder`). Negative, zero or positive.
 package func walkOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
   ScanDelta.walkOrder(a, b)
-}
-
-extension PartitionStore {
-  /// What this process's last `recordScan` compared and wrote, if it recorded one.
-  package var lastRecording: ScanSnapshotStore.Recording? { snapshots.lastRecording }
 }

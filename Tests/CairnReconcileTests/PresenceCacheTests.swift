@@ -1,4 +1,5 @@
 import CairnCore
+import CairnStateTestSupport
 import CairnTestSupport
 import Foundation
 import Testing
@@ -35,13 +36,13 @@ import Testing
       var read = ScanFiles(files)
       var preloaded: ScanSnapshotPreload?
       if step % 2 == 0,
-        let (inPlace, snapshot) = try ScanSnapshotTests.readInPlace(files, by: store)
+        let (inPlace, snapshot) = fixture.readInPlace(files)
       {
         read = inPlace
-        preloaded = ScanSnapshotPreload(scan: snapshot)
+        preloaded = snapshot
       }
       try store.recordScan(read, completeRoots: complete, at: now, preloaded: preloaded)
-      let recorded = try #require(store.snapshots.lastRecording)
+      let recorded = try #require(store.lastRecording)
 
       let assets = ServerAssets(listing)
       let key = ListingKey(assets)
