@@ -11,7 +11,8 @@ import Testing
     FolderLayers(
       module: "CairnCore",
       order: [
-        "Support", "JSON", "Records", "Stream", "Settings", "Engine", "Safety", "Runs", "Tool",
+        "Support", "JSON", "Records", "Stream", "Settings", "Engine", "Safety", "Runs", "Review",
+        "Tool",
       ]),
     FolderLayers(
       module: "CairnState",

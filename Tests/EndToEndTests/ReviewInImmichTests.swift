@@ -131,7 +131,7 @@ struct ReviewInImmichTests {
         "[FAIL] permission tag.read missing (needed with CAIRN_REVIEW_IN_IMMICH=on to find the "
           + "review, approve and keep tags)"), "\(check.stderr)")
     #expect(check.stderr.contains("permission tag.asset: mark candidates for review"))
-    #expect(check.stderr.contains("review in Immich: on (marks cairn/v1/review"))
+    #expect(check.stderr.contains("review in Immich: on (marks waiting candidates"))
 
     let stream = [f.candidate(f.photos[0], .pending), f.candidate(f.photos[2])]
     let refused = try await run(f, stream)

@@ -59,7 +59,7 @@ package struct ReconciliationSettings: Sendable, Equatable {
   }
 
   /// The threshold rail's part of the settings.
-  package var rails: SafetyRails.Settings {
-    SafetyRails.Settings(thresholdPercent: thresholdPercent, floor: floor)
+  package var rails: RailSettings {
+    RailSettings(thresholdPercent: thresholdPercent, floor: floor)
   }
 }

@@ -48,8 +48,8 @@ package struct RailOptions: ParsableArguments {
 
   /// The configuration's threshold and floor with these flags applied on top; an invalid
   /// value is a configuration error (exit 78).
-  package func resolve(_ configuration: Configuration) throws(CairnError) -> SafetyRails.Settings {
-    SafetyRails.Settings(
+  package func resolve(_ configuration: Configuration) throws(CairnError) -> RailSettings {
+    RailSettings(
       thresholdPercent: try SettingsTable.thresholdPercent.value(
         flag: thresholdPercent, in: configuration),
       floor: try SettingsTable.floor.value(flag: floor, in: configuration))

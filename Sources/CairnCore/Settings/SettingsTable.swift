@@ -56,10 +56,7 @@ package enum SettingsTable {
   package static let reviewInImmich = SettingRule.onOff(
     key: "CAIRN_REVIEW_IN_IMMICH", label: "review in Immich", default: false,
     meaning: "on: mark waiting candidates in Immich and read the decisions tagged there",
-    describe: { on in
-      on
-        ? "on (marks \(ReviewTags.review); reads \(ReviewTags.approve) and \(ReviewTags.keep))"
-        : "off"
+    describe: { on in on ? "on (marks waiting candidates, reads the decisions tagged there)" : "off"
     })
 
   package static let maxAgeDays = SettingRule<Int?>(
