@@ -104,22 +104,8 @@ enum MountGuard {
         next.mounts[point] = held
         continue
       }
-      let kind: VolumeAbsence.Kind
-      let detail: String
-      if let volume = now.mounted[point] {
-        if let was = held.identity, !was.isSameVolume(as: volume) {
-          kind = .replaced
-          detail = "another volume is mounted here"
-        } else if held.files > 0 && (now.filesUnder[point] ?? 0) == 0 {
-          kind = .emptied
-          detail = "held \(held.files) media files at its last scan and holds none now"
-        } else {
-          continue
-        }
-      } else {
-        kind = .away
-        detail =
-          exists(point) ? "is not a mount point now" : "was a mount point and is missing now"
+      guard let (kind, detail) = change(of: held, at: point, now: now, exists: exists) else {
+        continue
       }
       absences.append(
         VolumeAbsence(
@@ -133,6 +119,27 @@ enum MountGuard {
       }
     }
     return (absences, next)
+  }
+
+  /// How the volume remembered at `point` differs from what is there now, in words for a
+  /// person; nil when it is the same volume and still holds media files.
+  private static func change(
+    of held: MountMemory.Volume, at point: String, now: VolumeSighting,
+    exists: (String) -> Bool
+  ) -> (VolumeAbsence.Kind, String)? {
+    guard let volume = now.mounted[point] else {
+      return (
+        .away,
+        exists(point) ? "is not a mount point now" : "was a mount point and is missing now"
+      )
+    }
+    if let was = held.identity, !was.isSameVolume(as: volume) {
+      return (.replaced, "another volume is mounted here")
+    }
+    if held.files > 0 && (now.filesUnder[point] ?? 0) == 0 {
+      return (.emptied, "held \(held.files) media files at its last scan and holds none now")
+    }
+    return nil
   }
 
   /// `root/relative`, as the walk writes paths.
