@@ -1,0 +1,60 @@
+import Foundation
+
+/// Which of the user's assets are in one of their albums, read fresh on every run (never
+/// cached: a photo filed in the web app yesterday is protected today). Album protection is
+/// a rule of `cairn-reconcile`; this only learns the fact.
+package enum AlbumMembership: Sendable, Equatable {
+  /// The ids (lower-case) of every asset in an album the key can read.
+  case known(Set<String>)
+  /// The key may not read albums (`album.read`): protection is off, and this says why.
+  case unreadable(String)
+
+  /// `GET /api/albums` (owned and shared with the user), then each album's assets by
+  /// `POST /api/search/metadata` with `albumIds` (docs/IMMICH-API.md §16: 3.x's album
+  /// response carries no assets). A 403 turns protection off; any other failure fails the
+  /// run, since a listing that silently lost its albums would trash filed photos.
+  package static func read(_ client: ImmichClient) async throws(ImmichError) -> AlbumMembership {
+    let albums: [AlbumSummary]
+    do {
+      albums = try await client.albums()
+    } catch let error where error.kind == .forbidden {
+      return .unreadable(
+        "the API key lacks album.read, so photos in albums are not protected (they do not "
+          + "wait for review)")
+    }
+    var ids = Set<String>()
+    for album in albums where album.assetCount != 0 {
+      var query = MetadataQuery()
+      query.albumIds = [album.id]
+      let assets = try await client.searchAll(query)
+      for asset in assets { ids.insert(asset.id.lowercased()) }
+    }
+    return .known(ids)
+  }
+
+  package var isUnreadable: Bool {
+    if case .unreadable = self { return true }
+    return false
+  }
+
+  /// Whether `assetId` is in an album (never, when the albums could not be read).
+  package func contains(_ assetId: String) -> Bool {
+    guard case .known(let ids) = self else { return false }
+    return ids.contains(assetId.lowercased())
+  }
+}
+
+/// The fields of `AlbumResponseDto` cairn reads.
+package struct AlbumSummary: Decodable, Sendable, Equatable {
+  package var id: String
+  package var albumName: String
+  package var assetCount: Int?
+}
+
+extension ImmichClient {
+  /// `GET /api/albums` (`album.read`): without `isOwned`/`isShared` (3.x; `shared` before),
+  /// the albums the user owns and those shared with them.
+  package func albums() async throws(ImmichError) -> [AlbumSummary] {
+    try await get("/albums", as: [AlbumSummary].self)
+  }
+}
