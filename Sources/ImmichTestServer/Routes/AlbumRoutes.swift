@@ -19,7 +19,7 @@ enum AlbumRoutes {
     Route("GET", "/api/albums", .authenticated(permission: Permission.albumRead)) { store, call in
       let userId = try call.user.userId
       let own = store.albums.values.filter { $0.ownerId == userId }.sorted { $0.id < $1.id }
-      return .json(200, .array(own.map(Rendering.album)))
+      return .json(200, .array(own.map { Rendering.album($0, store) }))
     },
     Route("POST", "/api/albums", .authenticated(permission: Permission.albumCreate)) {
       store, call in
@@ -37,12 +37,12 @@ enum AlbumRoutes {
         album.assetIds.insert(id)
       }
       store.albums[album.id] = album
-      return .json(201, Rendering.album(album))
+      return .json(201, Rendering.album(album, store))
     },
     Route("GET", "/api/albums/:id", .authenticated(permission: Permission.albumRead)) {
       store, call in
       let album = try store.ownAlbum(call.param("id"), try call.user.userId, Permission.albumRead)
-      return .json(200, Rendering.album(album))
+      return .json(200, Rendering.album(album, store))
     },
     Route("PUT", "/api/albums/:id/assets", .authenticated(permission: Permission.albumAssetCreate))
     { store, call in
@@ -87,12 +87,17 @@ extension Store {
 }
 
 extension Rendering {
-  /// `AlbumResponseDto`'s required fields.
-  static func album(_ a: AlbumRecord) -> ImmichJSON {
-    .object([
+  /// `AlbumResponseDto`'s required fields; `albumUsers` starts with the owner.
+  static func album(_ a: AlbumRecord, _ store: Store) -> ImmichJSON {
+    var owner: [ImmichJSON] = []
+    if let user = store.users[a.ownerId] {
+      owner.append(.object([("user", Rendering.user(user)), ("role", .string("owner"))]))
+    }
+    let thumbnail: ImmichJSON = a.assetIds.sorted().first.map { .string($0) } ?? .null
+    return .object([
       ("id", .string(a.id)), ("albumName", .string(a.albumName)), ("description", .string("")),
-      ("albumThumbnailAssetId", a.assetIds.sorted().first.map { .string($0) } ?? .null),
-      ("albumUsers", .array([])), ("assetCount", .number(Double(a.assetIds.count))),
+      ("albumThumbnailAssetId", thumbnail),
+      ("albumUsers", .array(owner)), ("assetCount", .number(Double(a.assetIds.count))),
       ("createdAt", date(a.createdAt)), ("updatedAt", date(a.updatedAt)),
       ("hasSharedLink", .bool(false)), ("isActivityEnabled", .bool(true)),
       ("shared", .bool(false)),
