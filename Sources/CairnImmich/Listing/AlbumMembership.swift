@@ -52,9 +52,17 @@ package struct AlbumSummary: Decodable, Sendable, Equatable {
 }
 
 extension ImmichClient {
-  /// `GET /api/albums` (`album.read`): without `isOwned`/`isShared` (3.x; `shared` before),
-  /// the albums the user owns and those shared with them.
+  /// The albums the user owns and those shared with them (`album.read`), by id. Before 3.0,
+  /// `GET /api/albums` alone answers the owned albums and `shared=true` those shared with or
+  /// by the user; 3.x names the filter `isShared` (docs/IMMICH-API.md §16). Both are asked
+  /// and joined, so neither reading of the unfiltered request can lose an album.
   package func albums() async throws(ImmichError) -> [AlbumSummary] {
-    try await get("/albums", as: [AlbumSummary].self)
+    let isV3 = serverVersion.map { $0.major >= 3 } ?? true
+    let shared = isV3 ? "/albums?isShared=true" : "/albums?shared=true"
+    var byId: [String: AlbumSummary] = [:]
+    for path in ["/albums", shared] {
+      for album in try await get(path, as: [AlbumSummary].self) { byId[album.id] = album }
+    }
+    return byId.values.sorted { $0.id < $1.id }
   }
 }
