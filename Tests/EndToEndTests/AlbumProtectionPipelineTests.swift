@@ -23,7 +23,7 @@ struct AlbumProtectionPipelineTests {
 
   /// One request to the double as the web app would send it, with the full key.
   static func send(_ method: String, _ url: String, _ body: String) async throws -> String {
-    var request = URLRequest(url: URL(string: url)!)
+    var request = URLRequest(url: try #require(URL(string: url)))
     request.httpMethod = method
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     request.setValue(ActFixture.secret, forHTTPHeaderField: "x-api-key")
