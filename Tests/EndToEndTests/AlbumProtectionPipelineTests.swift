@@ -126,4 +126,27 @@ struct AlbumProtectionPipelineTests {
     #expect(
       (check.stdout + check.stderr).contains("permission album.read missing"), "\(check.stdout)")
   }
+
+  /// A listing served from the sync stream's cache carries the marks too.
+  @Test func theSyncStreamListingIsMarked() async throws {
+    let w = try await Self.world(.v3_2)
+    defer { Task { await w.server.stop() } }
+    let env = w.dir.isolatedEnvironment([
+      "IMMICH_URL": w.base, "IMMICH_API_KEY": ActFixture.secret,
+      "IMMICH_EMAIL": "me@example.com", "IMMICH_PASSWORD": "password",
+    ])
+    let directory = w.dir.path
+    let login = try await ActFixture.offPool {
+      try ToolRunner.shell("cairn-fetch --login", environment: env, workingDirectory: directory)
+    }
+    #expect(login.status == 0, "\(login.stderr)")
+    let listed = try await ActFixture.offPool {
+      try ToolRunner.shell("cairn-fetch", environment: env, workingDirectory: directory)
+    }
+    #expect(listed.status == 0, "\(listed.stderr)")
+    #expect(w.server.log.requests(path: "/api/sync/stream").count == 1)
+    let marked = listed.stdout.split(separator: "\n").filter { $0.contains(#""inAlbum":true"#) }
+    #expect(marked.count == 1)
+    #expect(marked.first?.contains(w.ids["filed.jpg"] ?? "-") == true, "\(listed.stdout)")
+  }
 }
