@@ -22,12 +22,17 @@ package enum AlbumMembership: Sendable, Equatable {
         "the API key lacks album.read, so photos in albums are not protected (they do not "
           + "wait for review)")
     }
+    // Before 3.0 a search without `visibility` finds the timeline alone: an archived photo
+    // in an album is asked for by name (docs/IMMICH-API.md §3).
+    let isV3 = client.serverVersion.map { $0.major >= 3 } ?? true
+    let visibilities: [AssetVisibility?] = isV3 ? [nil] : [.timeline, .archive]
     var ids = Set<String>()
     for album in albums where album.assetCount != 0 {
-      var query = MetadataQuery()
-      query.albumIds = [album.id]
-      let assets = try await client.searchAll(query)
-      for asset in assets { ids.insert(asset.id.lowercased()) }
+      for visibility in visibilities {
+        var query = MetadataQuery(visibility: visibility)
+        query.albumIds = [album.id]
+        for asset in try await client.searchAll(query) { ids.insert(asset.id.lowercased()) }
+      }
     }
     return .known(ids)
   }
