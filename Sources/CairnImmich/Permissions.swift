@@ -16,7 +16,9 @@ package enum CairnPermissions {
   /// - `server.about`: build details for `check`; the public version endpoint suffices.
   /// - `asset.view`: the thumbnails of `cairn-gate --review`'s page; without it the page
   ///   shows each photo's name and reasons without its picture.
-  package static let optional = ["tag.read", "server.about", "asset.view"]
+  /// - `album.read`: album protection (a photo in an album waits for review); without it
+  ///   protection is off, said once a run.
+  package static let optional = ["tag.read", "server.about", "asset.view", "album.read"]
 
   /// Needed besides `required` when review in Immich is on (`CAIRN_REVIEW_IN_IMMICH`,
   /// docs/IMMICH-API.md §1.3, §6): `tag.read` to find cairn's tags (`GET /tags`), `tag.create`
@@ -52,6 +54,7 @@ package enum CairnPermissions {
     case "tag.read": return "list past runs from the server"
     case "server.about": return "read the server's build details"
     case "userConfig.read": return "read the trash settings (Immich 3.2 and later)"
+    case "album.read": return "protect photos in albums (off without it)"
     case "asset.view": return "show thumbnails on the review page (cairn-gate --review)"
     default: return permission
     }

@@ -46,6 +46,8 @@ struct AssetQuery: Sendable {
   var isOffline: Bool?
   /// People are not modelled: asking for any makes nothing match.
   var matchesNothing = false
+  /// Albums every match is in (the flat `albumIds` is AND).
+  var albumIds: Set<String> = []
   /// 3.2's structured `filter`, ANDed with the rest.
   var filter: SearchFilter?
 
@@ -108,8 +110,8 @@ struct AssetQuery: Sendable {
       }
     }
     try r.finish()
-    if paging && !albums.isEmpty {
-      // No album exists in the double, so the caller can read none of them.
+    // Searching an album needs read access to it (`requireAccess` with `album.read`).
+    for album in albums where store.albums[album.lowercased()]?.ownerId != caller.userId {
       throw APIError.noAccess(Permission.albumRead)
     }
 
@@ -142,7 +144,8 @@ struct AssetQuery: Sendable {
     } else if r.body["libraryId"] == .null {
       query.library = .uploads
     }
-    query.matchesNothing = !people.isEmpty || !albums.isEmpty
+    query.matchesNothing = !people.isEmpty
+    query.albumIds = Set(albums.map { $0.lowercased() })
     return (query, page, size, descending)
   }
 
@@ -166,6 +169,7 @@ struct AssetQuery: Sendable {
   func matches(_ a: AssetRecord, in store: Store) -> Bool {
     if matchesNothing || !owners.contains(a.ownerId) { return false }
     if let filter, !filter.matches(a, in: store) { return false }
+    if !albumIds.isEmpty && !albumIds.isSubset(of: store.albumIds(holding: a.id)) { return false }
     if !withDeleted && a.deletedAt != nil { return false }
     switch visibility {
     case .only(let v): if a.visibility != v { return false }
@@ -215,7 +219,7 @@ struct AssetQuery: Sendable {
     "\(owners.sorted())|\(id ?? "")|\(checksum ?? [])|\(originalFileName ?? "")|\(String(describing: type))"
       + "|\(visibility)|\(String(describing: isFavorite))|\(String(describing: isMotion))"
       + "|\(withDeleted)|\([takenAfter, takenBefore, createdAfter, createdBefore, updatedAfter, updatedBefore, trashedAfter, trashedBefore])"
-      + "|\(tags)|\(library)|\(String(describing: isOffline))|\(matchesNothing)"
+      + "|\(tags)|\(library)|\(String(describing: isOffline))|\(matchesNothing)|\(albumIds.sorted())"
       + "|\(filter.map { String(describing: $0) } ?? "")"
   }
 }

@@ -10,6 +10,8 @@ package enum Permission {
   package static let assetShare = "asset.share"
   package static let assetView = "asset.view"
   package static let albumRead = "album.read"
+  package static let albumCreate = "album.create"
+  package static let albumAssetCreate = "albumAsset.create"
   package static let tagCreate = "tag.create"
   package static let tagRead = "tag.read"
   package static let tagUpdate = "tag.update"

@@ -76,7 +76,7 @@ struct APIRouter: Sendable {
   let routes: [Route] =
     ServerRoutes.all + AuthRoutes.all + SearchRoutes.all + ThumbnailRoutes.all + AssetRoutes.all
     + TrashRoutes.all
-    + UploadRoutes.all + TagRoutes.all + SyncRoutes.all
+    + UploadRoutes.all + TagRoutes.all + SyncRoutes.all + AlbumRoutes.all
 
   struct Outcome {
     var reply: Result<Reply, APIError>

@@ -203,7 +203,8 @@ enum FilterField {
     case "isMotion": return .flag(a.livePhotoVideoId != nil)
     case "isOffline": return .flag(a.isOffline)
     case "hasTags": return .flag(!(store.assetTags[a.id] ?? []).isEmpty)
-    case "hasAlbums", "hasPeople", "isEncoded": return .flag(false)
+    case "hasAlbums": return .flag(!store.albumIds(holding: a.id).isEmpty)
+    case "hasPeople", "isEncoded": return .flag(false)
     case "libraryId": return .uuid(a.libraryId)
     case "originalFileName": return .text(a.originalFileName)
     case "originalPath": return .text(a.originalPath)
@@ -213,7 +214,8 @@ enum FilterField {
         (store.assetTags[a.id] ?? []).reduce(into: Set<String>()) {
           $0.formUnion(store.tagAncestors[$1] ?? [])
         })
-    case "albumIds", "personIds": return .ids([])
+    case "albumIds": return .ids(store.albumIds(holding: a.id))
+    case "personIds": return .ids([])
     case "fileSizeInBytes", "rating": return .number(nil)
     default: return .text(nil)
     }

@@ -34,6 +34,7 @@ struct Store: Sendable {
   var tagAncestors: [String: Set<String>] = [:]
   /// `tag_asset`: asset id → tag ids.
   var assetTags: [String: Set<String>] = [:]
+  var albums: [String: AlbumRecord] = [:]
 
   /// Bumped on every asset change; search paging positions are valid for one generation.
   var generation = 0

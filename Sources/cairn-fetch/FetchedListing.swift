@@ -22,13 +22,17 @@ enum FetchedListing {
     }
   }
 
-  /// One `asset` record per listed asset, sorted by id.
-  func emit(to writer: RecordWriter) throws {
-    switch self {
-    case .records(let listing):
-      for asset in listing.assets { writer.write(asset) }
-    case .cached(let cached):
+  /// One `asset` record per listed asset, sorted by id, marked `inAlbum` where `albums` says
+  /// so. A cached listing's stored lines are copied out as they are while no asset is in an
+  /// album; otherwise its records are built, so the marking is never lost.
+  func emit(to writer: RecordWriter, albums: AlbumMembership) throws {
+    if case .cached(let cached) = self, albums == .known([]) || albums.isUnreadable {
       try cached.forEachLine { writer.writeLine($0, type: AssetRecord.recordType) }
+      return
+    }
+    for var asset in try records().assets {
+      asset.inAlbum = albums.contains(asset.id)
+      writer.write(asset)
     }
   }
 }

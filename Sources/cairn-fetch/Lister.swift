@@ -50,6 +50,7 @@ struct Lister {
     ProgressLine.standardError.finish()  // before the header: see ListingProgress.swift
     let summary = listing.summary
     clock.lap("list", "\(summary.assets) assets")
+    let albums = try await readAlbums(connection, header)
 
     var counts: [String: Int] = [
       "assets": summary.assets, "trashed": summary.trashed,
@@ -65,7 +66,7 @@ struct Lister {
       counts["orphanedHiddenVideos"] = report.orphans.count
       Diagnose.print(records, report)
     } else {
-      try listing.emit(to: writer)
+      try listing.emit(to: writer, albums: albums)
     }
     writer.write(EndRecord(tool: Self.tool, complete: true, counts: counts))
     writer.flush()
@@ -77,6 +78,22 @@ struct Lister {
           + "\(connection.client.requestsSent) requests")
     }
     return .success
+  }
+
+  /// Which assets are in an album, read after the listing (so the marking also covers a
+  /// cached listing); says once when protection is off. A failure frames the output.
+  func readAlbums(_ connection: ServerConnection, _ header: HeaderRecord) async throws
+    -> AlbumMembership
+  {
+    guard mode == .list else { return .known([]) }
+    do {
+      let albums = try await AlbumMembership.read(connection.client)
+      if case .unreadable(let why) = albums { Diagnostics.warning(why) }
+      return albums
+    } catch {
+      fail(header, error, requests: connection.client.requestsSent)
+      throw error
+    }
   }
 
   /// The sync stream when a session allows it, else the paginated listing.

@@ -40,6 +40,13 @@ struct OpenAPIConformanceTests {
   }
 
   /// A tag `trip/2026` on Alice's newest and archived photos; returns the leaf's id.
+  /// An album of Alice's holding her newest asset; its id.
+  static func album(_ w: World, _ c: TestClient) async throws -> String {
+    let made = try await c.post(
+      "/api/albums", ["albumName": "Filed", "assetIds": ids([w.newest])], as: .key(w.aliceKey))
+    return try #require(made.json?["id"]?.stringValue)
+  }
+
   static func tagged(_ w: World, _ c: TestClient) async throws -> String {
     let leaf = try await c.put("/api/tags", ["tags": ["trip/2026"]], as: .key(w.aliceKey))
     let id = leaf.json?.arrayValue?.first?["id"]?.stringValue ?? ""
@@ -207,6 +214,25 @@ struct OpenAPIConformanceTests {
       let tag = try await tagged(w, c)
       return try await send(
         c, "DELETE", "/api/tags/\(tag)/assets", ["ids": ids([w.newest, w.oldest])],
+        as: .key(w.aliceKey))
+    },
+    Exercise("POST", "/albums", 201) { w, _, c in
+      try await send(
+        c, "POST", "/api/albums", ["albumName": "Summer", "assetIds": ids([w.newest])],
+        as: .key(w.aliceKey))
+    },
+    Exercise("GET", "/albums", 200) { w, _, c in
+      _ = try await album(w, c)
+      return try await send(c, "GET", "/api/albums", nil, as: .key(w.aliceKey))
+    },
+    Exercise("GET", "/albums/{id}", 200) { w, _, c in
+      let album = try await album(w, c)
+      return try await send(c, "GET", "/api/albums/\(album)", nil, as: .key(w.aliceKey))
+    },
+    Exercise("PUT", "/albums/{id}/assets", 200, "success, duplicate, no_permission") { w, _, c in
+      let album = try await album(w, c)
+      return try await send(
+        c, "PUT", "/api/albums/\(album)/assets", ["ids": ids([w.oldest, w.newest, w.daves])],
         as: .key(w.aliceKey))
     },
     Exercise("POST", "/sync/stream", 200, "upserts, a delete, complete") { w, _, c in

@@ -98,6 +98,7 @@ extension ReconciliationEngine {
         "\(place) is gone from a complete scan (missing since \(missingSince.iso8601))"
     }
     if asset.isFavorite { settleFavourite(&candidate, place: place) }
+    if asset.inAlbum { settleInAlbum(&candidate, place: place) }
     settleAgeWindow(&candidate, input)
     return candidate
   }
@@ -173,6 +174,20 @@ extension ReconciliationEngine {
       candidate.reason = "favorite"
     }
     candidate.detail = (candidate.detail ?? place) + "; marked favourite on Immich"
+  }
+
+  /// The reason of a candidate that waits because it is in one of the user's albums.
+  package static let inAlbumReason = "in-album"
+
+  /// A photo in an album is one a person filed on Immich: like a favourite, only a person
+  /// trashes it, in either strictness. A favourite's reason stays (it says the same, and was
+  /// the rule first); held stays held, and waits for a person when its quarantine ends.
+  static func settleInAlbum(_ candidate: inout CandidateRecord, place: String) {
+    if candidate.bucket == .delete || candidate.reason == "unconfirmed" {
+      candidate.bucket = .pending
+      candidate.reason = inAlbumReason
+    }
+    candidate.detail = (candidate.detail ?? place) + "; in an album on Immich"
   }
 
   /// Fills in each Live Photo still's motion-video checksum from the listing and decides

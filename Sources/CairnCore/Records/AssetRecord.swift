@@ -23,6 +23,9 @@ package struct AssetRecord: Record, Equatable {
   /// The external library it was imported from (nil: uploaded). Such an asset's checksum is
   /// a hash of its path, not of its bytes, and Immich deletes it itself: never a candidate.
   package var libraryId: String?
+  /// In one of the user's Immich albums (owned or shared with them), as `cairn-fetch` read it
+  /// fresh this run: a person filed it, so it is never trashed without their approval.
+  package var inAlbum = false
 
   package init(
     id: String, checksum: String, originalFileName: String, assetType: String,
@@ -55,6 +58,7 @@ package struct AssetRecord: Record, Equatable {
     fileCreatedAt = try object.optionalDate("fileCreatedAt")
     isFavorite = try object.optionalBool("isFavorite") ?? false
     libraryId = try object.optionalString("libraryId")
+    inAlbum = try object.optionalBool("inAlbum") ?? false
   }
 
   /// Throws what `init(_:)` would throw for `object`, without building its strings (a
@@ -71,6 +75,7 @@ package struct AssetRecord: Record, Equatable {
     try object.checkOptionalDate("fileCreatedAt")
     _ = try object.optionalBool("isFavorite")
     try object.checkOptionalString("libraryId")
+    _ = try object.optionalBool("inAlbum")
   }
 
   package func writeFields(to w: inout JSONObjectWriter) {
@@ -90,5 +95,6 @@ package struct AssetRecord: Record, Equatable {
     // Written only when they say something, so a listing without them reads as before.
     if isFavorite { w.field("isFavorite", true) }
     w.field("libraryId", libraryId)
+    if inAlbum { w.field("inAlbum", true) }
   }
 }

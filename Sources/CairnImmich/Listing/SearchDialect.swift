@@ -57,6 +57,7 @@ extension MetadataQuery {
     if let visibility { filter["visibility"] = ["eq": visibility.rawValue] }
     if withDeleted != true { filter["trashedAt"] = ["eq": NSNull()] }
     if let tagIds { filter["tagIds"] = ["all": tagIds.map { $0.lowercased() }] }
+    if let albumIds { filter["albumIds"] = ["all": albumIds.map { $0.lowercased() }] }
     if let checksum { filter["checksum"] = ["eq": checksum] }
     if let id { filter["id"] = ["eq": id.lowercased()] }
     if let type { filter["type"] = ["eq": type] }

@@ -135,6 +135,8 @@ package struct MetadataQuery: Sendable, Equatable {
   package var order: String?
   /// Only assets uploaded to Immich (`libraryId: null`), none of an external library.
   package var uploadedOnly = false
+  /// Only assets in every one of these albums.
+  package var albumIds: [String]?
 
   package init(
     visibility: AssetVisibility? = nil, withDeleted: Bool? = nil, tagIds: [String]? = nil,
@@ -157,6 +159,7 @@ package struct MetadataQuery: Sendable, Equatable {
     if let visibility { body["visibility"] = visibility.rawValue }
     if let withDeleted { body["withDeleted"] = withDeleted }
     if let tagIds { body["tagIds"] = tagIds.map { $0.lowercased() } }
+    if let albumIds { body["albumIds"] = albumIds.map { $0.lowercased() } }
     if let checksum { body["checksum"] = checksum }
     if let id { body["id"] = id.lowercased() }
     if let type { body["type"] = type }
