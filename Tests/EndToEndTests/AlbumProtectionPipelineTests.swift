@@ -13,7 +13,7 @@ import Testing
 /// waits for review (`pending`, `in-album`) when deleted locally, the one beside it that no
 /// album holds is trashed, and approving the album photo trashes it. With a key lacking
 /// `album.read`, protection is off: nothing waits, the run says so once, and
-/// `cairn-fetch --check` names the missing permission.
+/// `cairn-fetch check` names the missing permission.
 @Suite(.serialized)
 struct AlbumProtectionPipelineTests {
   static let names = ["filed.jpg", "loose.jpg", "a.jpg", "b.jpg", "c.jpg", "d.jpg"]
@@ -124,7 +124,7 @@ struct AlbumProtectionPipelineTests {
     let env = w.dir.isolatedEnvironment(["IMMICH_URL": w.base, "IMMICH_API_KEY": Self.narrowSecret])
     let directory = w.dir.path
     let check = try await ActFixture.offPool {
-      try ToolRunner.shell("cairn-fetch --check", environment: env, workingDirectory: directory)
+      try ToolRunner.shell("cairn-fetch check", environment: env, workingDirectory: directory)
     }
     #expect(
       (check.stdout + check.stderr).contains("permission album.read missing"), "\(check.stdout)")

@@ -20,7 +20,7 @@ function __cairn-gate_parse_tokens -S
     set -l unparsed_tokens (__cairn-gate_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-gate'
-        __cairn-gate_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'approve=+' 'exclude=+' 'override-threshold=' 'threshold=' 'floor=' 'plan=' 'review=' 'all' 'version' 'h/help'
+        __cairn-gate_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'approve=+' 'exclude=+' 'override-threshold=' 'threshold=' 'floor=' 'plan=' 'review=' 'review-deadline=' 'all' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __cairn-gate_parse_subcommand -r 1 'version'
@@ -87,6 +87,7 @@ complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" floor' -l 'floor' -d 'Plans with fewer candidates than this pass the threshold (default 5, or CAIRN_FLOOR).' -rfka ''
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" plan' -l 'plan' -d 'Act only if the stream\'s plan has this digest (the review page\'s command carries it).' -rfka ''
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" review' -l 'review' -d 'Write the whole plan as a self-contained HTML page with Immich\'s thumbnails to this file.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'html\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" review-deadline' -l 'review-deadline' -d 'Stop fetching thumbnails for --review after this many seconds (default 60).' -rfka ''
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" all' -l 'all' -d 'List every item in the preview, not the first 20 per section.'
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_positional "cairn-gate" -eq 1' -F
 complete -c 'cairn-gate' -n '__cairn-gate_should_offer_completions_for_flags_or_options "cairn-gate" version' -l 'version' -d 'Show the version.'
