@@ -17,6 +17,11 @@ import Testing
     FolderLayers(
       module: "CairnState",
       order: ["Storage", "Snapshot", "Stores", "Recording", "Signals", "Access"]),
+    // "" is the module's own folder: the walk and the hashing stand on the volume checks.
+    FolderLayers(module: "CairnHashing", order: ["Mounts", ""]),
+    // The client (with its search dialect) stands on HTTP and the models; the listing and the
+    // sync stream on the client.
+    FolderLayers(module: "CairnImmich", order: ["HTTP", "Models", "", "Listing", "Sync"]),
   ]
 
   @Test(arguments: modules.map(\.module))
