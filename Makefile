@@ -46,13 +46,14 @@ release:
 # Tests run the built binaries through real pipes, so build everything first.
 # Suites that run daemons, flood a server or load the browser (two real Syncthing instances;
 # listings that page for ever, with and without a signal to the pipeline; Chromium drawing a
-# 5,000-tile review page; thumbnail fetches timed against a hanging server) run in a test
+# 5,000-tile review page; thumbnail fetches on a deadline, against a hanging server or with
+# their first request at the busiest moment of the run) run in a test
 # process of their own:
 # beside the hundreds of other tests on two cores they can starve the in-process test servers,
 # which answer on the same cooperative pool, past their time-outs. The watcher's suites run one
 # after another: one lowers the kernel's inotify queue, a setting of the whole machine, while
 # its watcher starts, and a watcher of another suite starting then would get that queue too.
-ISOLATED_SUITES = SyncthingFieldTests|EndlessListingTests|PipelineSignalTests|ReviewPageScaleTests|ReviewFetchLimitTests
+ISOLATED_SUITES = SyncthingFieldTests|EndlessListingTests|PipelineSignalTests|ReviewPageScaleTests|ReviewFetchLimitTests|ReviewGateTests
 WATCHER_SUITES = WatcherTests WatcherPipelineTests WatcherLoadTests
 test: setup
 	$(SWIFT) build --build-tests
