@@ -34,30 +34,7 @@ key="x-api-key: demo-secret"
 user=$(curl -s -H "$key" "$base/api/users/me" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 curl -s "$base/__testserver/assets" > "$out/assets.json"
 "$bin/cairn-fetch" -q > "$out/listing.ndjson"
-python3 - "$out" "$IMMICH_URL" "$user" <<'PY'
-import json, sys
-out, url, user = sys.argv[1:]
-assets = json.load(open(out + "/assets.json"))
-def scan(name, files):
-    with open(out + "/" + name, "w") as f:
-        f.write(json.dumps({"type": "header", "schema": "1.1", "tool": "cairn-hash", "version": "bench",
-                            "pipeline": ["cairn-hash"], "roots": ["/photos"],
-                            "server": {"url": url, "userId": user},
-                            "createdAt": "2026-11-22T00:00:00.000Z"}) + "\n")
-        for i, checksum in enumerate(files):
-            f.write(json.dumps({"type": "file", "path": "/photos/%02d/%07d.jpg" % (i // 100, i),
-                                "root": "/photos", "size": 1000,
-                                "mtime": "2026-11-22T00:00:00.000Z", "checksum": checksum,
-                                "device": 1, "inode": i + 1}) + "\n")
-        f.write(json.dumps({"type": "end", "tool": "cairn-hash", "complete": True, "errors": 0,
-                            "counts": {"files": len(files)},
-                            "records": {"file": len(files)} if files else {},
-                            "roots": [{"path": "/photos", "complete": True,
-                                       "files": len(files)}]}) + "\n")
-keeper = "AAAAAAAAAAAAAAAAAAAAAAAAAAA="
-scan("scan-full.ndjson", [keeper] + [a["checksum"] for a in assets])
-scan("scan-gone.ndjson", [keeper])
-PY
+python3 "$here/scans-from-server.py" "$out" "$IMMICH_URL" "$user" 100
 "$bin/cairn-observe" -q --no-trash < "$out/scan-full.ndjson" > /dev/null
 "$bin/cairn-reconcile" -q --server "$out/listing.ndjson" < "$out/scan-gone.ndjson" \
   > "$out/candidates.ndjson"
