@@ -48,8 +48,8 @@ release:
 # listings that page for ever, with and without a signal to the pipeline; Chromium drawing a
 # 5,000-tile review page; thumbnail fetches on a deadline, against a hanging server or with
 # their first request at the busiest moment of the run) run in a test process of their own:
-# beside the hundreds of other tests on two cores they can starve the in-process test servers,
-# which answer on the same cooperative pool, past their time-outs. The watcher's suites run one
+# beside the hundreds of other tests on two cores they would take the CPU the in-process test
+# servers need to answer within the tools' time-outs. The watcher's suites run one
 # after another: one lowers the kernel's inotify queue, a setting of the whole machine, while
 # its watcher starts, and a watcher of another suite starting then would get that queue too.
 ISOLATED_SUITES = SyncthingFieldTests|EndlessListingTests|PipelineSignalTests|ReviewPageScaleTests|ReviewFetchLimitTests|ReviewGateTests

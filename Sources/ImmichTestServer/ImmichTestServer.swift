@@ -55,7 +55,8 @@ package final class ImmichTestServer: Sendable {
         continuation.yield(.success(channel.localAddress?.port ?? 0))
       },
       logger: logger)
-    let task = Task {
+    // On threads of its own, so a test that blocks the cooperative pool cannot silence it.
+    let task = Task(executorPreference: ServerThreads.shared) {
       do {
         try await app.run()
       } catch {

@@ -25,7 +25,7 @@ import Testing
     return result
   }
 
-  /// Runs the binary off the cooperative pool, which the in-process server it talks to needs.
+  /// Runs the binary off the cooperative pool, which the other tests need.
   func runTool(_ arguments: [String], environment: [String: String], folder: String)
     async throws -> ToolResult
   {

@@ -160,9 +160,9 @@ extension ToolRunner {
 
 /// Runs blocking work (a tool and the wait for it) on a thread of its own and awaits it.
 ///
-/// `swift test` runs every suite in one process, on a cooperative pool of one thread per core,
-/// and the in-process Immich test servers of other tests answer on that same pool: a test that
-/// blocked a pool thread for seconds while a tool ran would starve them into timeouts.
+/// `swift test` runs every suite in one process, on a cooperative pool of one thread per core:
+/// a test that blocked a pool thread for seconds while a tool ran would hold up every other
+/// test's steps (the in-process Immich test servers answer on threads of their own).
 package func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
   async throws -> T
 {

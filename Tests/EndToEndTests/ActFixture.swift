@@ -168,8 +168,8 @@ final class ActFixture: @unchecked Sendable {
     try dir.file(name, text)
   }
 
-  /// Runs a shell script off Swift's cooperative pool: the test server answers on that pool,
-  /// and a test blocked waiting for a child process must not starve it (2 cores, 2 threads).
+  /// Runs a shell script off Swift's cooperative pool: a test blocked waiting for a child
+  /// process would hold one of its two threads (2 cores) from every other test.
   func shell(_ script: String, stdin: String? = nil, extra: [String: String] = [:]) async throws
     -> ToolResult
   {

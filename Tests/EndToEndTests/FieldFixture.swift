@@ -60,7 +60,7 @@ final class FieldFixture: @unchecked Sendable {
   }
 
   /// Runs a shell script in the library (mv, rm, rsync, ...), off the cooperative pool that
-  /// the in-process test servers answer on.
+  /// the other tests need.
   @discardableResult
   func sh(_ script: String) async throws -> ToolResult {
     let result = try await ToolRunner.shellDetached(
