@@ -38,8 +38,7 @@ struct VolumeIdentityTests {
 
     // The second card in the same reader: same loop device, same device number.
     try LoopVolume.run("/bin/umount", [card])
-    try LoopVolume.run("losetup", ["-d", device])
-    try LoopVolume.run("losetup", [device, second.image])
+    try LoopVolume.swap(device, to: second.image)
     try LoopVolume.run("/bin/mount", [device, card])
     try lib.photo("Photos/Card/IMG_0100.jpg")
     try lib.remove("Photos/a.jpg")
@@ -70,8 +69,7 @@ struct VolumeIdentityTests {
     // no deletion.
     func insert(_ volume: LoopVolume.Volume) throws {
       try LoopVolume.run("/bin/umount", [card])
-      try LoopVolume.run("losetup", ["-d", device])
-      try LoopVolume.run("losetup", [device, volume.image])
+      try LoopVolume.swap(device, to: volume.image)
       try LoopVolume.run("/bin/mount", [device, card])
     }
     try insert(first)
@@ -140,6 +138,21 @@ enum LoopVolume {
     try output(tool("losetup") ?? "losetup", ["-f", "--show", image])
   }
 
+  /// Detaches `device` and attaches `image` to the same device: another card in the same
+  /// reader. The kernel finishes a detach only when the last opener closes the device (a
+  /// probe of the unmounted volume may still hold it), and until then the attach fails as
+  /// busy, so it is tried again for a while.
+  static func swap(_ device: String, to image: String) throws {
+    let losetup = tool("losetup") ?? "losetup"
+    try run(losetup, ["-d", device])
+    let deadline = Date() + 20
+    while (try? run(losetup, [device, image])) == nil {
+      // The last try's own error says why, if the device never comes free.
+      guard Date() < deadline else { return try run(losetup, [device, image]) }
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+  }
+
   /// Unmounts whatever is at `mountPoint` and detaches `device`, whatever the test left.
   static func cleanUp(mountPoint: String, device: String) {
     for _ in 0..<4 { if (try? run("/bin/umount", ["-l", mountPoint])) == nil { break } }
@@ -162,13 +175,18 @@ enum LoopVolume {
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     let pipe = Pipe()
+    let errors = Pipe()
     process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
+    process.standardError = errors
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    // The tools here say a line or two on stderr: no pipe fills while stdout is read.
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw ToolRunner.Failure("\(path) \(arguments.joined(separator: " ")) failed")
+      throw ToolRunner.Failure(
+        "\(path) \(arguments.joined(separator: " ")) failed: "
+          + message.trimmingCharacters(in: .whitespacesAndNewlines))
     }
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
