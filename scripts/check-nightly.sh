@@ -194,6 +194,20 @@ check "the review page shows the pending photo" has "$(pages | tail -n 1)" "IMG_
 run approve CAIRN_STRICTNESS=strict -- --approve all-pending
 check "approving it trashes it" [ "$(trashed_on_server)" = 5 ]
 check "a run that needs no decision keeps no page" [ "$(pages | wc -l)" = 2 ]
+# A decision tag set in Immich on an asset that waits for nothing changes nothing, and the
+# person who set it is told, though the stages run with -q.
+api=(curl -sSf -H 'x-api-key: demo-secret' -H 'Content-Type: application/json')
+tag_id=$("${api[@]}" -X PUT --data '{"tags":["cairn/v1/approve"]}' "$url/api/tags" | jq -r '.[0].id')
+asset_id=$("${api[@]}" -X POST --data '{"size":1}' "$url/api/search/metadata" | jq -r '.assets.items[0].id')
+"${api[@]}" -X PUT --data "{\"tagIds\":[\"$tag_id\"],\"assetIds\":[\"$asset_id\"]}" \
+  "$url/api/tags/assets" > /dev/null
+run misplaced CAIRN_REVIEW_IN_IMMICH=on
+check "a run with a decision tag on a photo that waits for nothing exits 0" [ "$(status_of misplaced)" = 0 ]
+check "and notifies that the tag changed nothing, naming the photo" \
+  jq -e --arg id "$asset_id" '.body | fromjson | .event == "ignored-tags" and (.message | contains($id))' \
+  <<< "$(last_received)"
+check "nothing more was trashed" [ "$(trashed_on_server)" = 5 ]
+"${api[@]}" -X DELETE --data "{\"ids\":[\"$asset_id\"]}" "$url/api/tags/$tag_id/assets" > /dev/null
 
 # 6. A deletion confirmed in a trash folder is held in quarantine; from CAIRN_NOTIFY_BACKLOG
 #    held items on, each run says so.

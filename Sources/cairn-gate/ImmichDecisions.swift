@@ -102,7 +102,7 @@ struct ImmichDecisions {
       Diagnostics.warning(
         "\(decisions.ignored.count) asset(s) carry a decision tag but are no pending or held "
           + "candidate; nothing changed for them: \(named)"
-          + (more > 0 ? " and \(more) more" : ""))
+          + (more > 0 ? " and \(more) more" : ""), evenWhenQuiet: true)
     }
   }
 }

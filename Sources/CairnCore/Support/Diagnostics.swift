@@ -44,8 +44,13 @@ package enum Diagnostics {
     emit(message, at: location, color: "31")
   }
 
-  package static func warning(_ message: String, at location: String? = nil) {
-    guard verbosity > .quiet else { return }
+  /// `evenWhenQuiet`: a warning that answers something a person did (a decision tag cairn
+  /// could not act on), which `-q` must not hide: it silences cairn's own narration, and an
+  /// unattended run's only way to tell them is its log and notification.
+  package static func warning(
+    _ message: String, at location: String? = nil, evenWhenQuiet: Bool = false
+  ) {
+    guard verbosity > .quiet || evenWhenQuiet else { return }
     emit("warning: " + message, at: location, color: "33")
   }
 
