@@ -4,14 +4,14 @@
 /// right after the first frame, and all at once before anything reads or writes the boxes
 /// (`ReviewScript`). At 5,000 tiles laying out every tile before the first frame took 6 s;
 /// parsing them into templates costs a fraction of that (docs/BENCHMARKS.md).
-enum LaterTiles {
+package enum LaterTiles {
   /// Tiles drawn at once, in page order across every section and group: about four screens of
   /// a 1280-pixel window (five tiles to a row), more than any first frame shows.
-  static let live = 48
+  package static let live = 48
 
   /// Tiles one template holds: the script unfolds one template per step, and 50 tiles are about
   /// 50 ms of layout on the slow machine the benchmark runs on, short enough to scroll through.
-  static let perTemplate = 50
+  package static let perTemplate = 50
 
   /// One group's tiles (each already HTML, in page order): the first `budget` live, the rest in
   /// templates of `perTemplate`, with a note for a browser that runs no script saying how many
