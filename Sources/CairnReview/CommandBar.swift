@@ -15,6 +15,12 @@ enum CommandBar {
       out += "selection, through the threshold rail (<code>--override-threshold</code>)</label>"
       out += "</p>\n"
     }
+    // Without the script nothing builds the command and the later tiles stay in their
+    // templates (`LaterTiles`): the bar says so rather than showing boxes that do nothing.
+    out += "<noscript><p class=\"later\">Scripts are off for this page: ticking a box does not "
+    out += "change the command, and photos past the first \(LaterTiles.live) stay hidden (each "
+    out += "group says how many). The page's one script talks to nothing; allow it to review "
+    out += "here.</p></noscript>\n"
     out += "<pre id=\"command\">cairn-gate --plan \(HTMLText.escape(input.streamDigest))</pre>"
     out += "<p><button type=\"button\" id=\"copy\">Copy the command</button>"
     out += "<span id=\"copied\" role=\"status\"></span></p>\n</div>\n"

@@ -29,7 +29,10 @@ package enum ReviewPage {
     page += header(input)
     page += CommandBar.html(input)
     let halves = input.motionHalves
-    for section in ReviewSection.all(input) { page += render(section, input, halves) }
+    var live = LaterTiles.live
+    for section in ReviewSection.all(input) {
+      page += render(section, input, halves, live: &live)
+    }
     page += EarlierExclusions.html(input.earlierExclusions)
     page += "<script>\(ReviewScript.source)</script>\n</body>\n</html>\n"
     return page
@@ -87,8 +90,10 @@ package enum ReviewPage {
 
   // MARK: - Sections
 
+  /// One bucket's section; `live` is how many tiles may still be drawn at once (`LaterTiles`).
   static func render(
-    _ section: ReviewSection, _ input: ReviewInput, _ halves: [String: CandidateRecord]
+    _ section: ReviewSection, _ input: ReviewInput, _ halves: [String: CandidateRecord],
+    live: inout Int
   ) -> String {
     var out = "<section class=\"bucket\" id=\"\(section.id)\">\n"
     out += "<h2>\(HTMLText.escape(section.title)) <span class=\"n\">\(section.count)</span></h2>\n"
@@ -102,12 +107,13 @@ package enum ReviewPage {
         out += "<div class=\"group day\" id=\"\(day.id)\">\n<h4>"
         out += "\(HTMLText.escape(day.name)) <span class=\"n\">\(day.items.count)</span>"
         out += groupBoxes(section.kinds) + "</h4>\n<div class=\"tiles\">\n"
-        for candidate in day.items {
+        let tiles = day.items.map { candidate in
           let motion = candidate.livePhotoVideoId.flatMap { halves[$0.lowercased()] }
-          out += tile(
+          return tile(
             candidate, motion: motion, section.kinds, input,
             inBurst: burst.contains(candidate.checksum))
         }
+        out += LaterTiles.html(tiles, budget: &live)
         out += "</div>\n</div>\n"
       }
       out += "</div>\n"
@@ -253,6 +259,6 @@ package enum ReviewPage {
     .date,.path{color:#555;font-size:.85em;word-break:break-all}.why{font-size:.85em}\
     .reason{font-family:monospace}.facts{margin:.2em 0;padding-left:1.1em;font-size:.85em}\
     .open{font-size:.85em}label{font-size:.85em;margin-right:.6em}\
-    label.all{font-weight:normal;margin-left:.8em}
+    label.all{font-weight:normal;margin-left:.8em}p.later{color:#8a4b00;margin:.3em 0}
     """
 }

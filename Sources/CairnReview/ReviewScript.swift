@@ -20,6 +20,11 @@ enum ReviewScript {
   /// - a selection can be given in the address's fragment (`#approve=ID,ID&exclude=ID&group=
   ///   GROUP:approve&override=yes`), which never leaves the machine: tests use it, and a person can keep a
   ///   selection in a bookmark;
+  /// - the tiles the page keeps in templates (`LaterTiles`) are put in place one template per
+  ///   step after the first frame, and every one at once before any of the above reads or
+  ///   writes a box, so a selection always covers every tile; once all are in place the
+  ///   command is built again (a reload may have restored ticks) and the document is marked
+  ///   `data-tiles="all"`;
   /// - pictures wait in `data-src` until their tile is within 800 pixels of the view, so only
   ///   those are decoded; each is marked `data-decoded="yes"` (or `"no"`) once it has loaded;
   /// - every `<time>` is shown in the reader's local time, the UTC kept in its title;
@@ -29,9 +34,20 @@ enum ReviewScript {
     (function () {
       'use strict';
       var plan = document.body.getAttribute('data-plan');
+      var watcher = null, local = null;
       function all(selector, root) {
         return Array.prototype.slice.call((root || document).querySelectorAll(selector));
       }
+      // One template's tiles into its place, their dates and pictures handled like the others'.
+      function arrive(template) {
+        if (!template.isConnected) { return; }
+        var tiles = all('figure.tile', template.content);
+        template.replaceWith(template.content);
+        tiles.forEach(function (tile) { localTimes(tile); watch(tile); });
+      }
+      // Whatever reads or writes the boxes calls this first: a box still in a template is not in
+      // the document, and a selection that missed it would build a command that misses it.
+      function everything() { all('template.later').forEach(arrive); }
       function tick(box, on) {
         box.checked = on;
         if (!on) { return; }
@@ -40,6 +56,7 @@ enum ReviewScript {
         });
       }
       function build() {
+        everything();
         var words = ['cairn-gate', '--plan', plan];
         var override = document.getElementById('override');
         if (override && override.checked) { words.push('--override-threshold', plan); }
@@ -56,6 +73,7 @@ enum ReviewScript {
           approve + ' to approve, ' + exclude + ' to exclude';
       }
       function group(box) {
+        everything();
         var kind = box.getAttribute('data-kind');
         all('input.pick[data-kind="' + kind + '"]', box.closest('.group')).forEach(function (pick) {
           tick(pick, box.checked);
@@ -67,37 +85,40 @@ enum ReviewScript {
         if (box.classList.contains('group-pick')) { group(box); }
         build();
       });
+      function pick(kind, value) {
+        if (kind === 'override') {
+          var box = document.getElementById('override');
+          if (box) { box.checked = value === 'yes'; }
+        } else if (kind === 'group') {
+          var bits = value.split(':');
+          var section = document.getElementById(bits[0]);
+          if (!section || !section.classList.contains('group')) { return; }
+          all('input.group-pick', section).forEach(function (box) {
+            if (box.closest('.group') === section && box.getAttribute('data-kind') === bits[1]) {
+              box.checked = true;
+              group(box);
+            }
+          });
+        } else {
+          all('input.pick').forEach(function (box) {
+            if (box.getAttribute('data-kind') === kind && box.getAttribute('data-id') === value) {
+              tick(box, true);
+            }
+          });
+        }
+      }
+      // True when the address named a selection; then every tile is in place first.
       function fromFragment() {
         var fragment = decodeURIComponent(window.location.hash.replace(/^#/, ''));
+        if (fragment === '') { return false; }
+        everything();
         fragment.split('&').forEach(function (part) {
           var pair = part.split('=');
-          var values = (pair[1] || '').split(',').filter(function (v) { return v !== ''; });
-          values.forEach(function (value) {
-            if (pair[0] === 'override') {
-              var box = document.getElementById('override');
-              if (box) { box.checked = value === 'yes'; }
-              return;
-            }
-            if (pair[0] === 'group') {
-              var bits = value.split(':');
-              all('.group').forEach(function (section) {
-                if (section.id !== bits[0]) { return; }
-                all('input.group-pick', section).forEach(function (box) {
-                  if (box.closest('.group') === section && box.getAttribute('data-kind') === bits[1]) {
-                    box.checked = true;
-                    group(box);
-                  }
-                });
-              });
-              return;
-            }
-            all('input.pick').forEach(function (box) {
-              if (box.getAttribute('data-kind') === pair[0] && box.getAttribute('data-id') === value) {
-                tick(box, true);
-              }
-            });
+          (pair[1] || '').split(',').forEach(function (value) {
+            if (value !== '') { pick(pair[0], value); }
           });
         });
+        return true;
       }
       function show(image) {
         if (!image.hasAttribute('data-src')) { return; }
@@ -106,10 +127,15 @@ enum ReviewScript {
         image.src = image.getAttribute('data-src');
         image.removeAttribute('data-src');
       }
+      function watch(root) {
+        all('img[data-src]', root).forEach(function (image) {
+          if (watcher) { watcher.observe(image); } else { show(image); }
+        });
+      }
       function pictures() {
         var images = all('img[data-src]');
         if (!('IntersectionObserver' in window)) { images.forEach(show); return; }
-        var watcher = new IntersectionObserver(function (entries) {
+        watcher = new IntersectionObserver(function (entries) {
           entries.forEach(function (entry) {
             if (entry.isIntersecting) { watcher.unobserve(entry.target); show(entry.target); }
           });
@@ -123,12 +149,12 @@ enum ReviewScript {
           if (tops[i] < near) { show(image); } else { watcher.observe(image); }
         });
       }
-      function localTimes() {
+      function localTimes(root) {
         // One formatter for every date: making one per date costs seconds at thousands.
-        var local = new Intl.DateTimeFormat(undefined, {
+        local = local || new Intl.DateTimeFormat(undefined, {
           year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
           timeZoneName: 'short' });
-        all('time[datetime]').forEach(function (time) {
+        all('time[datetime]', root).forEach(function (time) {
           var when = new Date(time.getAttribute('datetime'));
           if (isNaN(when.getTime())) { return; }
           time.textContent = local.format(when);
@@ -155,12 +181,23 @@ enum ReviewScript {
           selectCommand();
         }
       });
-      window.addEventListener('load', function () {
-        fromFragment();
+      // One template per task, so the browser draws, scrolls and answers clicks in between.
+      function unfold(queue, next) {
+        if (next < queue.length) {
+          arrive(queue[next]);
+          setTimeout(function () { unfold(queue, next + 1); }, 0);
+          return;
+        }
         build();
-        localTimes();
+        document.documentElement.setAttribute('data-tiles', 'all');
+      }
+      window.addEventListener('load', function () {
+        var queue = all('template.later');
+        localTimes(document);
         pictures();
+        if (fromFragment()) { build(); }
         document.documentElement.setAttribute('data-ready', 'yes');
+        setTimeout(function () { unfold(queue, 0); }, 0);
       });
     })();
     """

@@ -48,6 +48,9 @@ struct ReviewPageScaleTests {
     let shown = try await HeadlessBrowser.render(path, window: (1280, 900))
     let dom = shown.dom
     #expect(dom.contains(#"data-ready="yes""#))
+    // All but the first tiles started in templates; the script put every one in place.
+    #expect(page.matches(of: /<template class="later">/).count > 50)
+    #expect(dom.contains(#"data-tiles="all""#) && !dom.contains("<template"))
     #expect(dom.matches(of: /<figure class="tile"/).count == 5_000)
     // The tiles in and near the view are decoded; the thousands below wait for a scroll.
     let decoded = dom.matches(of: /data-decoded="yes"/).count
