@@ -11,8 +11,8 @@ import Foundation
 /// child tasks: Hummingbird answers each connection in a child task, and the double's state is
 /// reached from there) run here instead, whatever the pool is doing.
 final class ServerThreads: TaskExecutor, @unchecked Sendable {
-  /// One set for every double in the process: enough for the work (a few per core), few
-  /// enough that a test run does not start hundreds of threads.
+  /// One set for every double in the process: a thread per core (at least two), as the pool
+  /// has, and never one per test.
   static let shared = ServerThreads(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
   private let condition = NSCondition()
