@@ -213,19 +213,39 @@ check "nothing more was trashed" [ "$(trashed_on_server)" = 5 ]
 #    held items on, each run says so.
 mkdir -p "$home/Photos/.stversions"
 mv "$home/Photos/2025/01/IMG_0100.PNG" "$home/Photos/.stversions/"
-#    To ntfy, the run's review page goes along as an attachment: a PUT of the file.
+#    The README's notifier, ntfy.sh, with the defaults: reached through a proxy that is the
+#    local receiver (curl sends it the whole request), it gets the text and no review page.
+ntfy_sh=(CAIRN_NOTIFY_URL=http://ntfy.sh/my-cairn-topic CAIRN_NOTIFY_FORMAT=ntfy
+  http_proxy=http://127.0.0.1:$ok_port)
 sleep 1 # kept pages are named by the second
-run backlog CAIRN_NOTIFY_BACKLOG=1 CAIRN_NOTIFY_FORMAT=ntfy
+run backlog CAIRN_NOTIFY_BACKLOG=1 "${ntfy_sh[@]}"
 check "a run with items held exits 0" [ "$(status_of backlog)" = 0 ]
 check "the held deletion is not trashed" [ "$(trashed_on_server)" = 5 ]
-check "the backlog is notified to ntfy with the review page attached" \
-  jq -e --arg name "$(basename "$(pages | tail -n 1)")" '.method == "PUT"
+check "the backlog is notified to ntfy.sh as text naming the page on this machine, no page attached" \
+  jq -e '.method == "POST" and .path == "http://ntfy.sh/my-cairn-topic"
+    and (.headers.filename == null) and .headers.tags == "cairn,backlog"
+    and (.body | test("1 item\\(s\\) held in quarantine.*\\nReview page: .*/review-[0-9TZ]+[.]html"))
+    and (.body | contains("<") | not)' <<< "$(last_received)"
+check "and says nothing of attaching" lacks "$tmp/backlog.err" "attaching"
+#    Asked for by its own setting, the run's review page goes along as an attachment: a PUT
+#    of the file (to the receiver's /opt-in, which the check of what the defaults send skips).
+sleep 1
+run backlog_page CAIRN_NOTIFY_BACKLOG=1 CAIRN_NOTIFY_FORMAT=ntfy \
+  CAIRN_NOTIFY_URL=http://127.0.0.1:$ok_port/opt-in CAIRN_NOTIFY_ATTACH_REVIEW_PAGE=on
+check "with CAIRN_NOTIFY_ATTACH_REVIEW_PAGE=on the review page is attached" \
+  jq -e --arg name "$(basename "$(pages | tail -n 1)")" '.method == "PUT" and .path == "/opt-in"
     and .headers.filename == $name and .headers.tags == "cairn,backlog"
     and (.headers.message | test("1 item\\(s\\) held in quarantine.*\\\\nReview page: "))
     and (.body | startswith("<!doctype html>"))' <<< "$(last_received)"
+sleep 1
+run backlog_public CAIRN_NOTIFY_BACKLOG=1 CAIRN_NOTIFY_ATTACH_REVIEW_PAGE=yes "${ntfy_sh[@]}" \
+  CAIRN_NOTIFY_URL=http://ntfy.sh/opt-in
+check "attaching it to a public service is said on stderr" \
+  has "$tmp/backlog_public.err" "attaching the review page to ntfy.sh, a public service"
 # A page over the attachment limit is named, not sent; and only the newest CAIRN_REVIEW_KEEP stay.
 sleep 1
 run backlog_big CAIRN_NOTIFY_BACKLOG=1 CAIRN_NOTIFY_FORMAT=ntfy CAIRN_NOTIFY_ATTACH_MAX=1000 \
+  CAIRN_NOTIFY_ATTACH_REVIEW_PAGE=on CAIRN_NOTIFY_URL=http://127.0.0.1:$ok_port/opt-in \
   CAIRN_REVIEW_KEEP=2
 check "a page over the limit is not attached" \
   jq -e '.method == "POST" and (.headers.filename == null) and (.body | test("Review page: .*review-"))' \
@@ -246,6 +266,16 @@ check "the failure notification names the stage and status" \
   jq -e '.body | fromjson | .event == "failed" and .status == 69
     and (.message | test("cairn-(observe|reconcile|fetch) exited 69"))' \
   <<< "$(last_received)"
+nightly_log=$home/.local/state/cairn/nightly/stderr.log
+check "and where the stages' messages are on this machine" \
+  jq -e --arg log "$nightly_log" '.body | fromjson | .message | contains("Its messages: " + $log)' \
+  <<< "$(last_received)"
+check "but none of those messages, which can name photos and folders" bash -c '
+  message=$(jq -r ".body | fromjson | .message" <<< "$1")
+  [ -s "$2" ] || exit 1
+  while IFS= read -r line; do
+    [ -z "$line" ] || [[ $message != *"${line#*: }"* ]] || exit 1
+  done < "$2"' _ "$(last_received)" "$nightly_log"
 
 # 8. Notifiers that are down or hang never fail the run or hold it past the timeout.
 run down IMMICH_URL=http://127.0.0.1:$down_port CAIRN_HTTP_ATTEMPTS=1 CAIRN_HTTP_TIMEOUT=3 CAIRN_NOTIFY_URL=http://127.0.0.1:$down_port/
@@ -290,6 +320,43 @@ check "and it notifies" jq -e '.body | fromjson | .event == "newer-server"' <<< 
 check "once" [ "$(received)" = $((before + 1)) ]
 run newer_again IMMICH_URL="$newer_url"
 check "the next run does not say it again" bash -c '! grep -q "newer than" "$1"' _ "$tmp/newer_again.out"
+
+# 10b. A refusal that names a folder of the library (an empty root, as an unmounted card
+#     looks) tells the notifier who refused, not the folder.
+mkdir -p "$home/Photos Card"
+before=$(received)
+run emptyroot -- "$home/Photos Card"
+check "a run over an empty root is refused (25)" [ "$(status_of emptyroot)" = 25 ]
+check "its diagnostics name the root" has "$tmp/emptyroot.err" "$home/Photos Card"
+check "it is notified as a refusal, with where its reason is" [ "$(received)" = $((before + 1)) ]
+check "naming the stage and where the reason is" jq -e '.body | fromjson | .event == "refused"
+  and (.message | test("^cairn-reconcile refused; nothing was trashed[.]\nWhy, in full: /"))' \
+  <<< "$(last_received)"
+check "but not the root" bash -c '! grep -qF "Photos Card" <<< "$1"' _ "$(last_received)"
+
+# 10c. --notify-test says when the notifier is a public service, and what goes there.
+run public_test "${ntfy_sh[@]}" -- --notify-test
+check "--notify-test says ntfy.sh is a public service" \
+  has "$tmp/public_test.err" "ntfy.sh is a public service: anyone who knows the address can read"
+check "and that notifications carry nothing of a photo" \
+  has "$tmp/public_test.err" "notifications carry counts and commands, no photo, name or path"
+check "the test message went to ntfy.sh (here, through the local proxy)" \
+  jq -e '.path == "http://ntfy.sh/my-cairn-topic" and .headers.tags == "cairn,test"' \
+  <<< "$(last_received)"
+run public_page_test "${ntfy_sh[@]}" CAIRN_NOTIFY_ATTACH_REVIEW_PAGE=on -- --notify-test
+check "with the page asked for, it says the page goes there too" has "$tmp/public_page_test.err" \
+  "ntfy gets the review page, with the photos' thumbnails, names and folders, on ntfy.sh"
+for own in http://ntfy.example.net/cairn http://myntfy.sh/cairn "http://127.0.0.1:$ok_port/x"; do
+  run own_test "${ntfy_sh[@]}" CAIRN_NOTIFY_URL="$own" -- --notify-test
+  check "a self-hosted notifier ($own) is not called public" lacks "$tmp/own_test.err" "public"
+done
+
+# 10d. Whatever the runs above sent with the defaults (all but the receiver's /opt-in) carries
+#      nothing of a photo: no page, no picture, no name, no folder of the library.
+check "with the defaults, no notification carries a photo, its name or a library path" \
+  bash -c '! jq -c "select(.path | endswith(\"/opt-in\") | not)" "$1" \
+    | grep -e "IMG_0" -e "$2" -e "Photos Card" -e "<!doctype" -e "data:image"' \
+  _ "$tmp/received" "$home/Photos"
 
 # 11. The key is in no notification, no output and no diagnostics.
 check "the API key appears in nothing received or printed" \

@@ -4,10 +4,12 @@ import Foundation
 /// The review page: one self-contained HTML file showing the gate's whole plan as pictures, with
 /// boxes that build the `cairn-gate` command line to copy.
 ///
-/// Safe to share by construction: it is made only from `ReviewInput`, which holds no
+/// Free of credentials by construction: it is made only from `ReviewInput`, which holds no
 /// credential; every text from the library or the server is escaped; images are embedded as
 /// `data:` URIs; and its Content-Security-Policy allows no request at all, only its own inline
 /// script (by hash), inline styles and `data:` images. Links to Immich are plain `<a href>`.
+/// It does show the photos, their names and folders, so it is private: cairn-nightly keeps it
+/// 0600 and attaches it to nothing unless asked (`CAIRN_NOTIFY_ATTACH_REVIEW_PAGE`).
 package enum ReviewPage {
   package static func html(_ input: ReviewInput) -> String {
     let input = input.withinBudget()

@@ -46,6 +46,7 @@ extension Checker {
       line(setting.valid ? .note : .fail, setting.text, tally)
       if !setting.valid && status == .success { status = .configuration }
     }
+    reportNotifications(tally)
     return status
   }
 }

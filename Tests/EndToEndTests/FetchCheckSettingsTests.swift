@@ -41,4 +41,50 @@ import Testing
     #expect(result.stderr.contains("[FAIL] CAIRN_QUARANTINE_DAYS=400 is not a whole number"))
     #expect(result.stderr.contains("threshold: 2.5% of matched assets (from environment)"))
   }
+
+  /// Where cairn-nightly's notifications go: a public service is a warning, the review page
+  /// goes with them only by its own setting, and only the host is ever printed (the address
+  /// may hold a token).
+  @Test func aPublicNotifierIsAWarningThatSaysWhatGoesThere() async throws {
+    let lib = AdversarialLibrary()
+    try await lib.start()
+    defer { Task { await lib.stop() } }
+    func check(_ settings: [String: String]) async throws -> ToolResult {
+      try await lib.shell(
+        "cairn-fetch check", environment: lib.environment.merging(settings) { $1 })
+    }
+    let ntfy = try await check(["CAIRN_NOTIFY_URL": "https://ntfy.sh/my-cairn-topic"])
+    #expect(ntfy.status == 0, "\(ntfy.stderr)")
+    #expect(
+      ntfy.stderr.contains(
+        "[warn] notifications go to ntfy.sh, a public service: anyone who knows the address can "
+          + "read what is sent there (from environment); they carry counts and commands, no "
+          + "photo, name or path"), "\(ntfy.stderr)")
+    #expect(
+      ntfy.stderr.contains("review page in notifications: off (nothing of a photo) (default)"))
+    #expect(!ntfy.stderr.contains("my-cairn-topic"))
+
+    let own = try await check(["CAIRN_NOTIFY_URL": "https://ntfy.example.net/cairn?auth=tok3n"])
+    #expect(
+      own.stderr.contains(
+        "[info] notifications go to ntfy.example.net (from environment): they carry counts"),
+      "\(own.stderr)")
+    #expect(!own.stderr.contains("public service"))
+    #expect(!own.stderr.contains("tok3n"))
+
+    let attach = try await check([
+      "CAIRN_NOTIFY_URL": "https://ntfy.sh/my-cairn-topic",
+      "CAIRN_NOTIFY_ATTACH_REVIEW_PAGE": "on",
+    ])
+    #expect(
+      attach.stderr.contains(
+        "(from environment); CAIRN_NOTIFY_ATTACH_REVIEW_PAGE=on sends ntfy the review page, with "
+          + "the photos' thumbnails, names and folders"), "\(attach.stderr)")
+    #expect(attach.stderr.contains("review page in notifications: on (ntfy gets the photos'"))
+
+    let unclear = try await check(["CAIRN_NOTIFY_ATTACH_REVIEW_PAGE": "maybe"])
+    #expect(unclear.status == 78)
+    #expect(
+      unclear.stderr.contains("[FAIL] CAIRN_NOTIFY_ATTACH_REVIEW_PAGE=maybe is not on or off"))
+  }
 }

@@ -57,6 +57,8 @@ struct ManPageExampleTests {
       "lines of the configuration file, not commands"),
     "cairn-nightly.1: CAIRN_NOTIFY_URL=https://ntfy.sh/our-photos": .notHere(
       "lines of the configuration file, not commands"),
+    "cairn-nightly.1: CAIRN_NOTIFY_URL=https://ntfy.example.net/cairn": .notHere(
+      "lines of the configuration file, not commands"),
     "cairn-nightly.1: cairn-nightly --profile ben --override-threshold 5c1f...e2": .notHere(
       "a configuration of two profiles on two servers; make check-nightly runs profiles so"),
     "cairn-nightly.1: cairn-nightly --override-threshold 69004281380b319a2ca1...f662": .status(0),

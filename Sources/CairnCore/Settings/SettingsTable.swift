@@ -59,6 +59,14 @@ package enum SettingsTable {
     describe: { on in on ? "on (marks waiting candidates, reads the decisions tagged there)" : "off"
     })
 
+  package static let notifyAttachReviewPage = SettingRule.onOff(
+    key: "CAIRN_NOTIFY_ATTACH_REVIEW_PAGE", label: "review page in notifications", default: false,
+    meaning: "on: cairn-nightly attaches the review page (thumbnails, names and folders of the "
+      + "photos) to ntfy notifications",
+    describe: { on in
+      on ? "on (ntfy gets the photos' thumbnails, names and folders)" : "off (nothing of a photo)"
+    })
+
   package static let maxAgeDays = SettingRule<Int?>(
     key: "CAIRN_MAX_AGE_DAYS", flag: nil, label: "age window", fallback: nil,
     meaning: "Deletions of photos taken more than this many days ago are not propagated",
@@ -83,5 +91,6 @@ package enum SettingsTable {
     quarantineDays.entry, strictness.entry, thresholdPercent.entry, floor.entry,
     httpTimeout.entry, httpAttempts.entry, syncMaxLines.entry, settleWait.entry,
     watchSettle.entry, maxAgeDays.entry, ignoredPaths.entry, reviewInImmich.entry,
+    notifyAttachReviewPage.entry,
   ]
 }
