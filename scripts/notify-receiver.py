@@ -6,6 +6,9 @@
   notify-receiver.py refuse LOG answer 403 to every POST (a notifier that refuses the message)
   notify-receiver.py hang LOG   accept connections and never answer (a notifier that hangs)
 
+As an HTTP proxy (http_proxy=http://127.0.0.1:PORT) it takes what curl meant for another
+host, such as ntfy.sh, and logs it with the whole URL as its path: nothing leaves the machine.
+
 Prints the port it listens on, then serves until killed.
 """
 import json
