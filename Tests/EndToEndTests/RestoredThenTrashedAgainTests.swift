@@ -38,6 +38,11 @@ struct RestoredThenTrashedAgainTests {
         try ToolRunner.shell("cairn-restore --asset-id \(a)", environment: env)
       }
       #expect(restore.status == 0, "\(restore.stderr)")
+      // A restore excludes the checksum from later runs; the person lifts that.
+      let include = try await ActFixture.offPool { [env = f.env, checksum = try f.asset("a.jpg").checksum] in
+        try ToolRunner.shell("cairn-observe include '\(checksum)'", environment: env)
+      }
+      #expect(include.status == 0, "\(include.stderr)")
       try f.putBack("a.jpg")
       let back = try await f.pipeline()
       #expect(back.status == 0, "\(back.stderr)")
