@@ -15,8 +15,10 @@ struct MisplacedWordsTests {
     defer { Task { await f.stop() } }
     for (words, moved) in [
       ("cairn-restore --profile anna list", "cairn-restore list --profile anna"),
-      ("cairn-restore -q show 2026-01-01T00:00:00Z-00000000",
-       "cairn-restore show -q 2026-01-01T00:00:00Z-00000000"),
+      (
+        "cairn-restore -q show 2026-01-01T00:00:00Z-00000000",
+        "cairn-restore show -q 2026-01-01T00:00:00Z-00000000"
+      ),
       ("cairn-hash -q forget-mounts --yes", "cairn-hash forget-mounts -q --yes"),
     ] {
       let run = try await f.shell(words + " < /dev/null")

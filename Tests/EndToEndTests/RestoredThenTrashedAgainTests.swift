@@ -39,7 +39,8 @@ struct RestoredThenTrashedAgainTests {
       }
       #expect(restore.status == 0, "\(restore.stderr)")
       // A restore excludes the checksum from later runs; the person lifts that.
-      let include = try await ActFixture.offPool { [env = f.env, checksum = try f.asset("a.jpg").checksum] in
+      let checksum = try f.asset("a.jpg").checksum
+      let include = try await ActFixture.offPool { [env = f.env] in
         try ToolRunner.shell("cairn-observe include '\(checksum)'", environment: env)
       }
       #expect(include.status == 0, "\(include.stderr)")

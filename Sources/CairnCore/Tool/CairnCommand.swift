@@ -65,7 +65,8 @@ extension CairnCommand {
 
   /// `word` as a shell reads it back.
   private static func shellWord(_ word: String) -> String {
-    let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "/._-+=:,@".contains($0) }
+    let plain =
+      !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "/._-+=:,@".contains($0) }
     return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }
