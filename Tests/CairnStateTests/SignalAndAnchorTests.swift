@@ -112,6 +112,28 @@ import Testing
     #expect(try store.anchors.all().map(\.firstChecksum) == ["NEW"])
   }
 
+  /// A state written before files named their volume: the first scan that names it carries
+  /// every anchor over, an edited file's by its bytes, a file saved by rename meanwhile by its
+  /// path (a key without a volume may be on any volume of its device).
+  @Test func anchorsRecordedWithoutAVolumeCarryOver() throws {
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
+    try store.recordScan(
+      [file("/lib/a.jpg", "A0", inode: 7), file("/lib/b.jpg", "B0", inode: 8)],
+      completeRoots: ["/lib"], at: t0)
+    try store.recordScan(
+      [file("/lib/a.jpg", "A1", inode: 7), file("/lib/b.jpg", "B0", inode: 8)],
+      completeRoots: ["/lib"], at: t0 + day)
+    try store.recordScan(
+      [
+        onCard("/lib/a.jpg", "A1", inode: 7, volume: "aaaa"),
+        onCard("/lib/b.jpg", "B1", inode: 9, volume: "aaaa"),
+      ], completeRoots: ["/lib"], at: t0 + 2 * day)
+    let anchors = try store.anchors.all().sorted { $0.path < $1.path }
+    #expect(anchors.map(\.firstChecksum) == ["A0", "B0"])
+    #expect(anchors.map(\.identity.key) == ["1:7:aaaa", "1:9:aaaa"])
+  }
+
   @Test func deletingTheFileDropsItsAnchor() throws {
     let fixture = StoreFixture()  // kept: its folder goes when it does
     let store = try fixture.open()
