@@ -219,6 +219,45 @@ struct VolumeCrossingTests {
   }
 }
 
+/// The card's folder once scanned as a root of its own, and the library above it: accepting
+/// the new card at that place is remembered for both, so the next scan of the library lists
+/// the new card, as the acceptance announced, instead of keeping it out of scope.
+@Suite(
+  .serialized,
+  .enabled(
+    if: LoopVolume.allowed, "loop devices are not usable here (needs root, losetup, mkfs.ext4)"))
+struct NestedRootAcceptanceTests {
+  @Test func anAcceptanceHoldsForEveryRootThatRemembersThePlace() async throws {
+    let lib = AdversarialLibrary()
+    try lib.photo("Photos/a.jpg")
+    let first = try LoopVolume.make(lib.path("first.img"))
+    let second = try LoopVolume.make(lib.path("second.img"))
+    let card = lib.path("Photos/Card")
+    try FileManager.default.createDirectory(atPath: card, withIntermediateDirectories: false)
+    let device = try LoopVolume.attach(first.image)
+    defer { LoopVolume.cleanUp(mountPoint: card, device: device) }
+    try LoopVolume.run("/bin/mount", [device, card])
+    try lib.photo("Photos/Card/DSC_0.JPG")
+    #expect(try await lib.shell("cairn-hash Photos/Card > /dev/null").status == 0)
+    #expect(try await lib.shell("cairn-hash Photos > /dev/null").status == 0)
+
+    try LoopVolume.run("/bin/umount", [card])
+    try LoopVolume.swap(device, to: second.image)
+    try LoopVolume.run("/bin/mount", [device, card])
+    try lib.photo("Photos/Card/IMG_NEW_0.JPG")
+    let accepted = try await lib.shell("cairn-hash accept-lost-mount --yes Photos/Card")
+    #expect(accepted.status == 0, "\(accepted.stderr)")
+
+    for root in ["Photos", "Photos/Card"] {
+      let scan = try await lib.shell("cairn-hash \(root)")
+      #expect(scan.status == 0, "\(root): \(scan.stderr)")
+      #expect(!scan.stderr.contains("volume replaced"), "\(root): \(scan.stderr)")
+      let listed = try scan.records(ofType: "file").compactMap { $0["path"] as? String }
+      #expect(listed.contains(card + "/IMG_NEW_0.JPG"), "\(root): \(listed)")
+    }
+  }
+}
+
 /// An ext4 image and the loop device it is attached to, for the tests that need a volume.
 enum LoopVolume {
   static let sbin = ["/usr/sbin", "/sbin", "/usr/bin", "/bin"]
