@@ -13,6 +13,7 @@ extension LibraryScan {
     private let progress: ScanProgress
     private let pipeline: OrderedHashPipeline
     private let mounts: MountWatch?
+    private let volumes = VolumeNames()
     private var encoder = FileRecordEncoder()
     private let escapedRoots: [[UInt8]]
     private(set) var summary = ScanSummary(roots: [])
@@ -174,7 +175,8 @@ extension LibraryScan {
     ) {
       let line = path.withUnsafeBufferPointer { path in
         encoder.encode(
-          path: path, escapedRoot: escapedRoots[rootIndex], status: status, checksum: digest)
+          path: path, escapedRoot: escapedRoots[rootIndex], status: status, checksum: digest,
+          escapedVolume: volumes.escapedName(of: status.device))
       }
       writer.writeLine(line, type: FileRecord.recordType)
       rootFiles[rootIndex] += 1

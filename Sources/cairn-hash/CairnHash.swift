@@ -92,11 +92,13 @@ struct CairnHash: CairnCommand {
 
   func run() async throws {
     if let path = acceptLostMount {
-      return try await LostMountAcceptance.accept(at: path, confirmed: yes, common)
+      return try await LostMountAcceptance.accept(
+        at: path, confirmed: yes, olderSpelling: "--accept-lost-mount", common)
     }
     if forgetMounts {
       return try await LostMountAcceptance.acceptAll(
-        under: paths, nullSeparated: nullSeparated, confirmed: yes, common)
+        under: paths, nullSeparated: nullSeparated, confirmed: yes,
+        olderSpelling: "--forget-mounts", common)
     }
     try await Tool.run(Self.self, common) {
       var clock = PhaseClock()

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnHashing
+import Foundation
 
 /// `accept-lost-mount PATH` and `forget-mounts PATH…`: the explicit, separate act that
 /// lets photos last seen on an absent volume be judged deleted. It states what it will do
@@ -9,27 +10,41 @@ struct LostMountAcceptance {
   /// `--yes`.
   let confirmed: Bool
 
-  /// `accept-lost-mount PATH` (and its older spelling), run as a tool run that writes no
-  /// records.
-  static func accept(at path: String, confirmed: Bool, _ common: CommonOptions) async throws {
-    try await Tool.run(CairnHash.self, common, writesRecords: false) {
-      try LostMountAcceptance(
+  /// `accept-lost-mount PATH` (and its older spelling, `olderSpelling`), run as a tool run
+  /// that writes no records.
+  static func accept(
+    at path: String, confirmed: Bool, olderSpelling: String? = nil, _ common: CommonOptions
+  ) async throws {
+    let piped = olderSpelling != nil && OlderSpellingInPipe.outputIsPiped
+    try await Tool.run(CairnHash.self, common, writesRecords: piped) {
+      let status = try LostMountAcceptance(
         memoryPath: CairnPaths().stateHome + "/scan-mounts.json", confirmed: confirmed
       )
       .accept(at: RootPath.absolute(path))
+      if piped, let olderSpelling {
+        throw OlderSpellingInPipe.error(olderSpelling, now: "accept-lost-mount")
+      }
+      return status
     }
   }
 
-  /// `forget-mounts PATH…` (and its older spelling): the roots as cairn-hash reads them.
+  /// `forget-mounts PATH…` (and its older spelling, `olderSpelling`): the roots as cairn-hash
+  /// reads them.
   static func acceptAll(
-    under paths: [String], nullSeparated: Bool, confirmed: Bool, _ common: CommonOptions
+    under paths: [String], nullSeparated: Bool, confirmed: Bool, olderSpelling: String? = nil,
+    _ common: CommonOptions
   ) async throws {
-    try await Tool.run(CairnHash.self, common, writesRecords: false) {
+    let piped = olderSpelling != nil && OlderSpellingInPipe.outputIsPiped
+    try await Tool.run(CairnHash.self, common, writesRecords: piped) {
       let roots = try CairnHash.inputRoots(paths, nullSeparated: nullSeparated)
-      return try LostMountAcceptance(
+      let status = try LostMountAcceptance(
         memoryPath: CairnPaths().stateHome + "/scan-mounts.json", confirmed: confirmed
       )
       .acceptAll(under: roots.map(\.path))
+      if piped, let olderSpelling {
+        throw OlderSpellingInPipe.error(olderSpelling, now: "forget-mounts")
+      }
+      return status
     }
   }
 
@@ -84,5 +99,29 @@ struct LostMountAcceptance {
       "accepted \(stated.count) change\(stated.count == 1 ? "" : "s"); the next scan judges "
         + "what is there now")
     return .success
+  }
+}
+
+/// An older spelling of an acceptance whose output goes to another stage: once it scanned as
+/// well, and `cairn-hash --forget-mounts ROOT | cairn-reconcile …` fed the next stage. Now it
+/// only accepts and writes no records, so the next stage would stop at an empty stream without
+/// a word about why. After the acceptance (which is what the words mean now, asked and stated
+/// as ever) the run says what they mean and ends the stream with an `abort` record, so the
+/// pipeline stops with the usage status and this reason.
+enum OlderSpellingInPipe {
+  /// Whether standard output is a pipe or a socket: another stage reads it. (A file or
+  /// /dev/null is a script's choice to drop it.)
+  static var outputIsPiped: Bool {
+    var s = stat()
+    guard fstat(1, &s) == 0 else { return false }
+    let kind = s.st_mode & S_IFMT
+    return kind == S_IFIFO || kind == S_IFSOCK
+  }
+
+  static func error(_ older: String, now subcommand: String) -> CairnError {
+    CairnError(
+      .usage,
+      "\(older) is now `cairn-hash \(subcommand)`: it accepted, scanned nothing and wrote no "
+        + "records for the next stage; scan with `cairn-hash PATH…` in a run of its own")
   }
 }

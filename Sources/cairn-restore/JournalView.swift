@@ -94,10 +94,12 @@ struct JournalView {
       if let reason = run.failed[id] { return ("failed", "failed: \(reason)") }
       return ("planned", nil)
     }
-    if fate == .restoredByCairn { return ("restored", fate.description) }
-    if let index = latest[id], runs[index].runID != run.runID {
+    // A later run's trashing comes first, however this run's asset came back: restored by
+    // cairn (`cairn-restore` or a put-back) or by someone in Immich.
+    if let index = latest[id.lowercased()], runs[index].runID != run.runID {
       return ("trashed", "trashed again by run \(runs[index].runID)")
     }
+    if fate == .restoredByCairn { return ("restored", fate.description) }
     if fate == .inCairnTrash, let reason = run.failed[id] {
       // A restore that could not bring it back: purged, emptied from the trash, refused.
       if reason.hasPrefix("purged") { return ("trashed", AssetFate.purged.description) }

@@ -9,7 +9,7 @@ import Testing
   private static let good: [(String, String)] = [
     ("path", #""/lib/a.jpg""#), ("root", #""/lib""#), ("size", "12"),
     ("mtime", #""2026-01-02T03:04:05.678Z""#), ("checksum", #""oAmfwnj7zQz/KOqcJFYJdawUtWE=""#),
-    ("dev", "2049"), ("ino", "77"),
+    ("dev", "2049"), ("ino", "77"), ("vol", #""1a3a0c52-0b7e-4a3e-9d2f-6f0e4c0aee35""#),
   ]
 
   /// The good line with `field` set to `value` (nil: left out).

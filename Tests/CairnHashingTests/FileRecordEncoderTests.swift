@@ -35,4 +35,21 @@ struct FileRecordEncoderTests {
     }
     #expect(String(decoding: line, as: UTF8.self) == record.jsonString())
   }
+
+  @Test func theVolumeIsWrittenAfterTheInode() throws {
+    let status = FileStatus(
+      device: 2049, inode: 12, size: 3, mtimeNanoseconds: 0, ctimeNanoseconds: 0, mode: 0o100644)
+    let digest = try #require(ContentDigest(Array(0..<20)))
+    let record = FileRecord(
+      path: "/lib/a.jpg", root: "/lib", size: 3, mtime: Date(timeIntervalSince1970: 0),
+      checksum: digest.base64, device: 2049, inode: 12, volume: "1a3a0c52-ee35")
+    var encoder = FileRecordEncoder()
+    let line = Array("/lib/a.jpg".utf8).withUnsafeBufferPointer {
+      encoder.encode(
+        path: $0, escapedRoot: FileRecordEncoder.escaped("/lib"), status: status,
+        checksum: digest, escapedVolume: FileRecordEncoder.escaped("1a3a0c52-ee35"))
+    }
+    #expect(String(decoding: line, as: UTF8.self) == record.jsonString())
+    #expect(record.jsonString().hasSuffix(#""ino":12,"vol":"1a3a0c52-ee35"}"#))
+  }
 }

@@ -71,6 +71,69 @@ import Testing
     #expect(anchors.first?.firstChecksum == "O")
   }
 
+  /// A card replaced by another in the same reader: the same device number, and the new file
+  /// system hands out the old one's inode numbers. Only the volume tells the files apart.
+  func onCard(_ path: String, _ checksum: String, inode: UInt64, volume: String) -> ScannedFile {
+    ScannedFile(
+      root: "/lib", path: path, checksum: checksum,
+      identity: FileIdentity(device: 1, inode: inode, volume: volume, path: path))
+  }
+
+  @Test func aFileOnAnotherVolumeWithTheSameInodeIsAnotherFile() throws {
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
+    try store.recordScan(
+      [onCard("/lib/Card/DSC_0.JPG", "OLD", inode: 12, volume: "aaaa")], completeRoots: ["/lib"],
+      at: t0)
+    try store.recordScan(
+      [onCard("/lib/Card/IMG_NEW_0.JPG", "NEW", inode: 12, volume: "bbbb")],
+      completeRoots: ["/lib"], at: t0 + day)
+    let anchors = try store.anchors.all()
+    #expect(anchors.map(\.path) == ["/lib/Card/IMG_NEW_0.JPG"])
+    #expect(anchors.map(\.firstChecksum) == ["NEW"], "the old card's photo is no original")
+    #expect(try store.signals.confirmations().isEmpty)
+  }
+
+  @Test func aPathIsInheritedOnlyOnTheSameVolume() throws {
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
+    try store.recordScan(
+      [onCard("/lib/Card/DSC_0.JPG", "OLD", inode: 12, volume: "aaaa")], completeRoots: ["/lib"],
+      at: t0)
+    // The new card names its first photo as the old card did.
+    try store.recordScan(
+      [onCard("/lib/Card/DSC_0.JPG", "NEW", inode: 13, volume: "bbbb")],
+      completeRoots: ["/lib"], at: t0 + day)
+    #expect(try store.anchors.all().map(\.firstChecksum) == ["NEW"])
+    // On its own volume a new inode at the path is the file saved by rename: an edit.
+    try store.recordScan(
+      [onCard("/lib/Card/DSC_0.JPG", "EDIT", inode: 14, volume: "bbbb")],
+      completeRoots: ["/lib"], at: t0 + 2 * day)
+    #expect(try store.anchors.all().map(\.firstChecksum) == ["NEW"])
+  }
+
+  /// A state written before files named their volume: the first scan that names it carries
+  /// every anchor over, an edited file's by its bytes, a file saved by rename meanwhile by its
+  /// path (a key without a volume may be on any volume of its device).
+  @Test func anchorsRecordedWithoutAVolumeCarryOver() throws {
+    let fixture = StoreFixture()  // kept: its folder goes when it does
+    let store = try fixture.open()
+    try store.recordScan(
+      [file("/lib/a.jpg", "A0", inode: 7), file("/lib/b.jpg", "B0", inode: 8)],
+      completeRoots: ["/lib"], at: t0)
+    try store.recordScan(
+      [file("/lib/a.jpg", "A1", inode: 7), file("/lib/b.jpg", "B0", inode: 8)],
+      completeRoots: ["/lib"], at: t0 + day)
+    try store.recordScan(
+      [
+        onCard("/lib/a.jpg", "A1", inode: 7, volume: "aaaa"),
+        onCard("/lib/b.jpg", "B1", inode: 9, volume: "aaaa"),
+      ], completeRoots: ["/lib"], at: t0 + 2 * day)
+    let anchors = try store.anchors.all().sorted { $0.path < $1.path }
+    #expect(anchors.map(\.firstChecksum) == ["A0", "B0"])
+    #expect(anchors.map(\.identity.key) == ["1:7:aaaa", "1:9:aaaa"])
+  }
+
   @Test func deletingTheFileDropsItsAnchor() throws {
     let fixture = StoreFixture()  // kept: its folder goes when it does
     let store = try fixture.open()

@@ -33,12 +33,13 @@ struct OlderSpellingTests {
         older: "cairn-fetch --login --email \"$EMAIL\" && cairn-fetch --logout",
         current: "cairn-fetch login --email \"$EMAIL\" && cairn-fetch logout"),
       Spelling(older: "cairn-observe watch --status", current: "cairn-observe watch status"),
+      // (Into a pipe, the older spellings say they no longer scan: MisplacedWordsTests.)
       Spelling(
-        older: "cairn-hash --accept-lost-mount '\(mount)' --yes",
-        current: "cairn-hash accept-lost-mount '\(mount)' --yes"),
+        older: "cairn-hash --accept-lost-mount '\(mount)' --yes > /dev/null",
+        current: "cairn-hash accept-lost-mount '\(mount)' --yes > /dev/null"),
       Spelling(
-        older: "cairn-hash --forget-mounts --yes '\(mount)'",
-        current: "cairn-hash forget-mounts --yes '\(mount)'"),
+        older: "cairn-hash --forget-mounts --yes '\(mount)' > /dev/null",
+        current: "cairn-hash forget-mounts --yes '\(mount)' > /dev/null"),
     ]
   }
 

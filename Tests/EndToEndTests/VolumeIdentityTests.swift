@@ -1,6 +1,7 @@
 import CairnCore
 import CairnTestSupport
 import Foundation
+import ImmichTestServer
 import Testing
 
 /// Two real ext4 volumes, attached in turn to the same loop device and mounted at the same
@@ -88,18 +89,172 @@ struct VolumeIdentityTests {
     let accepted = try await lib.shell("cairn-hash accept-lost-mount Photos/Card --yes")
     #expect(accepted.status == 0, "\(accepted.stderr)")
 
-    // Now the first card's photos are candidates, and the threshold rail refuses the plan.
-    // (The second card's photo has the device and inode number the first card's first photo
-    // had, so it is taken as that file edited, whose original is kept: the conservative
-    // reading. The other five have nothing to keep them.)
+    // Now the first card's photos are candidates, every one as the acceptance said, and the
+    // threshold rail refuses the plan. (The second card's photo has the device and inode
+    // number the first card's first photo had: another volume's file all the same, never
+    // that photo edited.)
     let after = try await lib.pipeline(["Photos"])
-    let proposed = Set(after.candidateIDs())
-    #expect(proposed.isSubset(of: firstCard), "\(after.stderr)")
-    #expect(!proposed.contains(try lib.asset("Photos/Card/IMG_0100.jpg").id))
-    #expect(proposed.isSuperset(of: try cardPhotos.dropFirst().map { try lib.asset($0).id }))
+    #expect(Set(after.candidateIDs()) == firstCard, "\(after.stderr)")
     #expect(after.status["gate"] == 25, "\(after.stderr)")
     #expect(after.stderr.contains("threshold"), "\(after.stderr)")
     #expect(lib.trashed == [deleted])
+  }
+}
+
+/// Issue 32: a file's identity followed by device and inode never crosses to another volume.
+/// Card A's three photos and card B's three files have the same inode numbers on the same
+/// device (a fresh file system hands them out in the same order), and one of B's has the path
+/// one of A's had. Not accepted, B is out of scope and A's deletions still propagate when A is
+/// back; accepted, exactly A's remaining photos become candidates and are trashed, nothing on
+/// B is taken for A's file (identity, edit anchor, replace by rename), and B's own deletions
+/// and renames are B's.
+@Suite(
+  .serialized,
+  .enabled(
+    if: LoopVolume.allowed, "loop devices are not usable here (needs root, losetup, mkfs.ext4)"))
+struct VolumeCrossingTests {
+  /// The inode number of the file at `path`.
+  func inode(_ path: String) throws -> UInt64 {
+    let number = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber]
+    return try #require((number as? NSNumber)?.uint64Value)
+  }
+
+  /// Runs the pipeline until `ids` are trashed (the first run with candidates may be a dry
+  /// run), each run proposing nothing but `ids`.
+  func trashExactly(_ ids: Set<String>, _ lib: AdversarialLibrary) async throws {
+    for _ in 0..<3 where !ids.isSubset(of: lib.trashed) {
+      let run = try await lib.pipeline(["Photos"])
+      #expect(run.candidateIDs() == ids, "\(run.stderr)")
+    }
+    #expect(ids.isSubset(of: lib.trashed))
+  }
+
+  @Test func aNewCardInTheSameReaderNeverInheritsTheOldCardsPhotos() async throws {
+    let lib = AdversarialLibrary()
+    for name in ["a.jpg", "b.jpg", "c.jpg", "d.jpg", "e.jpg", "f.jpg", "g.jpg"] {
+      try lib.photo("Photos/" + name)
+    }
+    let cardA = try LoopVolume.make(lib.path("a.img"))
+    let cardB = try LoopVolume.make(lib.path("b.img"))
+    let card = lib.path("Photos/Card")
+    try FileManager.default.createDirectory(atPath: card, withIntermediateDirectories: false)
+    let device = try LoopVolume.attach(cardB.image)
+    defer { LoopVolume.cleanUp(mountPoint: card, device: device) }
+    func insert(_ volume: LoopVolume.Volume) throws {
+      try LoopVolume.run("/bin/umount", [card])
+      try LoopVolume.swap(device, to: volume.image)
+      try LoopVolume.run("/bin/mount", [device, card])
+    }
+
+    // Card B's files first, while the server learns them too; then card A in the reader.
+    try LoopVolume.run("/bin/mount", [device, card])
+    let bNames = ["IMG_NEW_0.JPG", "DSC_2.JPG", "IMG_NEW_1.JPG"]
+    var onB: [String: Scenario.Asset] = [:]
+    var bInodes: [UInt64] = []
+    for name in bNames {
+      onB[name] = try #require(try lib.photo("Photos/Card/" + name, label: "card B " + name))
+      bInodes.append(try inode(card + "/" + name))
+    }
+    try insert(cardA)
+    var onA: [String: Scenario.Asset] = [:]
+    var aInodes: [UInt64] = []
+    for name in ["DSC_0.JPG", "DSC_1.JPG", "DSC_2.JPG"] {
+      onA[name] = try #require(try lib.photo("Photos/Card/" + name, label: "card A " + name))
+      aInodes.append(try inode(card + "/" + name))
+    }
+    // What makes the case: the same inode numbers on the same device.
+    try #require(aInodes == bInodes)
+    func id(_ assets: [String: Scenario.Asset], _ name: String) throws -> String {
+      try #require(assets[name]).id
+    }
+
+    try await lib.start()
+    defer { Task { await lib.stop() } }
+    let seed = try await lib.pipeline(["Photos"])
+    #expect(seed.status["trash"] == 0, "\(seed.stderr)")
+    let records = try await lib.shell("cairn-hash Photos")
+    let onCard = try records.records(ofType: "file").filter {
+      ($0["path"] as? String)?.hasPrefix(card + "/") == true
+    }
+    #expect(onCard.count == 3 && onCard.allSatisfy { $0["vol"] as? String == cardA.uuid })
+
+    // Not accepted: card B is out of scope, and proposes nothing.
+    try insert(cardB)
+    let away = try await lib.pipeline(["Photos"])
+    #expect(away.status["reconcile"] == 0, "\(away.stderr)")
+    #expect(away.candidateIDs().isEmpty, "\(away.candidates)")
+    // Card A back for a night, one photo deleted on it: that deletion, and nothing else.
+    try insert(cardA)
+    try lib.remove("Photos/Card/DSC_1.JPG")
+    try await trashExactly([try id(onA, "DSC_1.JPG")], lib)
+
+    // Card B accepted in A's place: A's two remaining photos, as the statement says.
+    try insert(cardB)
+    let accepted = try await lib.shell("cairn-hash accept-lost-mount --yes Photos/Card")
+    #expect(accepted.status == 0, "\(accepted.stderr)")
+    #expect(accepted.stderr.contains("2 media files"), "\(accepted.stderr)")
+    try await trashExactly([try id(onA, "DSC_0.JPG"), try id(onA, "DSC_2.JPG")], lib)
+    #expect(lib.trashed.isDisjoint(with: onB.values.map(\.id)))
+
+    // No photo of card B is the original or a version of one of card A's.
+    for name in ["DSC_0.JPG", "DSC_2.JPG"] {
+      let checksum = try #require(onA[name]).checksum
+      let shown = try await lib.shell("cairn-observe show '\(checksum)'")
+      #expect(shown.status == 0, "\(shown.stderr)")
+      #expect(!shown.stdout.contains("edit anchor"), "\(name): \(shown.stdout)")
+    }
+    let newFirst = try await lib.shell("cairn-observe show Photos/Card/IMG_NEW_0.JPG")
+    #expect(
+      newFirst.stdout.contains("first \(try #require(onB["IMG_NEW_0.JPG"]).checksum),"),
+      "\(newFirst.stdout)")
+
+    // Card B's own life: a rename is no deletion, a deletion trashes that photo alone.
+    try lib.move("Photos/Card/IMG_NEW_1.JPG", "Photos/Card/IMG_NEW_1b.JPG")
+    let renamed = try await lib.pipeline(["Photos"])
+    #expect(renamed.candidateIDs().isEmpty, "\(renamed.candidates)")
+    let before = lib.trashed
+    try lib.remove("Photos/Card/IMG_NEW_0.JPG")
+    try await trashExactly([try id(onB, "IMG_NEW_0.JPG")], lib)
+    #expect(lib.trashed == before.union([try id(onB, "IMG_NEW_0.JPG")]))
+  }
+}
+
+/// The card's folder once scanned as a root of its own, and the library above it: accepting
+/// the new card at that place is remembered for both, so the next scan of the library lists
+/// the new card, as the acceptance announced, instead of keeping it out of scope.
+@Suite(
+  .serialized,
+  .enabled(
+    if: LoopVolume.allowed, "loop devices are not usable here (needs root, losetup, mkfs.ext4)"))
+struct NestedRootAcceptanceTests {
+  @Test func anAcceptanceHoldsForEveryRootThatRemembersThePlace() async throws {
+    let lib = AdversarialLibrary()
+    try lib.photo("Photos/a.jpg")
+    let first = try LoopVolume.make(lib.path("first.img"))
+    let second = try LoopVolume.make(lib.path("second.img"))
+    let card = lib.path("Photos/Card")
+    try FileManager.default.createDirectory(atPath: card, withIntermediateDirectories: false)
+    let device = try LoopVolume.attach(first.image)
+    defer { LoopVolume.cleanUp(mountPoint: card, device: device) }
+    try LoopVolume.run("/bin/mount", [device, card])
+    try lib.photo("Photos/Card/DSC_0.JPG")
+    #expect(try await lib.shell("cairn-hash Photos/Card > /dev/null").status == 0)
+    #expect(try await lib.shell("cairn-hash Photos > /dev/null").status == 0)
+
+    try LoopVolume.run("/bin/umount", [card])
+    try LoopVolume.swap(device, to: second.image)
+    try LoopVolume.run("/bin/mount", [device, card])
+    try lib.photo("Photos/Card/IMG_NEW_0.JPG")
+    let accepted = try await lib.shell("cairn-hash accept-lost-mount --yes Photos/Card")
+    #expect(accepted.status == 0, "\(accepted.stderr)")
+
+    for root in ["Photos", "Photos/Card"] {
+      let scan = try await lib.shell("cairn-hash \(root)")
+      #expect(scan.status == 0, "\(root): \(scan.stderr)")
+      #expect(!scan.stderr.contains("volume replaced"), "\(root): \(scan.stderr)")
+      let listed = try scan.records(ofType: "file").compactMap { $0["path"] as? String }
+      #expect(listed.contains(card + "/IMG_NEW_0.JPG"), "\(root): \(listed)")
+    }
   }
 }
 

@@ -26,10 +26,12 @@ package struct FileRecordEncoder {
 
   /// The record's line, without the newline. `path` holds valid UTF-8 (a trailing NUL is
   /// ignored); `root` is the JSON-escaped root string, quotes included; `appendChecksum`
-  /// appends the checksum's base64 characters (they need no escaping).
+  /// appends the checksum's base64 characters (they need no escaping); `escapedVolume`, when
+  /// the volume is known, is its JSON-escaped identifier, quotes included.
   package mutating func encode(
     path: UnsafeBufferPointer<UInt8>, escapedRoot: [UInt8], size: Int64, mtimeNanoseconds: Int64,
-    appendChecksum: (inout [UInt8]) -> Void, device: UInt64, inode: UInt64
+    appendChecksum: (inout [UInt8]) -> Void, device: UInt64, inode: UInt64,
+    escapedVolume: [UInt8]? = nil
   ) -> [UInt8] {
     bytes.removeAll(keepingCapacity: true)
     append(#"{"type":"file","path":"#)
@@ -48,6 +50,10 @@ package struct FileRecordEncoder {
     JSONBytes.appendDecimal(device, to: &bytes)
     append(#","ino":"#)
     JSONBytes.appendDecimal(inode, to: &bytes)
+    if let escapedVolume {
+      append(#","vol":"#)
+      bytes.append(contentsOf: escapedVolume)
+    }
     bytes.append(UInt8(ascii: "}"))
     return bytes
   }
@@ -95,7 +101,7 @@ extension ScannedFile {
     let checksum = try object.string("checksum")
     let identity = FileIdentity(
       device: try object.optionalUInt64("dev"), inode: try object.optionalUInt64("ino"),
-      path: path)
+      volume: try object.optionalString("vol"), path: path)
     self.init(
       root: root, path: path, checksum: checksum, identity: identity, lineDigest: lineDigest)
   }

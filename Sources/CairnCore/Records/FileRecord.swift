@@ -15,10 +15,14 @@ package struct FileRecord: Record, Equatable {
   /// Device and inode: they survive a rename, so edits can be told from deletions.
   package var device: UInt64?
   package var inode: UInt64?
+  /// The volume the file is on (its file system's UUID or serial number), when the scanner
+  /// could read it: a new card in the same reader gets the old card's device number, and a
+  /// fresh file system the old one's inode numbers, so only this tells their files apart.
+  package var volume: String?
 
   package init(
     path: String, root: String, size: Int64, mtime: Date, checksum: String,
-    device: UInt64? = nil, inode: UInt64? = nil
+    device: UInt64? = nil, inode: UInt64? = nil, volume: String? = nil
   ) {
     self.path = path
     self.root = root
@@ -27,6 +31,7 @@ package struct FileRecord: Record, Equatable {
     self.checksum = checksum
     self.device = device
     self.inode = inode
+    self.volume = volume
   }
 
   package init(_ object: JSONObject) throws(RecordError) {
@@ -37,6 +42,7 @@ package struct FileRecord: Record, Equatable {
     checksum = try object.string("checksum")
     device = try object.optionalUInt64("dev")
     inode = try object.optionalUInt64("ino")
+    volume = try object.optionalString("vol")
   }
 
   package func writeFields(to w: inout JSONObjectWriter) {
@@ -47,5 +53,6 @@ package struct FileRecord: Record, Equatable {
     w.field("checksum", checksum)
     if let device { w.field("dev", device) }
     if let inode { w.field("ino", inode) }
+    if let volume { w.field("vol", volume) }
   }
 }

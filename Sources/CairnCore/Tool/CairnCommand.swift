@@ -26,6 +26,8 @@ extension CairnCommand {
         command = try await asyncParseAsRoot(["--help"])
       } else if SubcommandRoute<Self>.names(words) {
         command = try await SubcommandRoute<Self>.asyncParseAsRoot(words)
+      } else if let moved = SubcommandRoute<Self>.misplaced(words) {
+        misplacedSubcommand(moved)
       } else {
         command = try await asyncParseAsRoot(arguments)
       }
@@ -46,5 +48,25 @@ extension CairnCommand {
       // `Tool.run` has written the abort record of a failure in the run itself.
       exit(withError: error)
     }
+  }
+
+  /// One line naming the rule, the words as they would run, and the usage status: a
+  /// subcommand after options (`cairn-restore --profile anna list`) was read as the main job's
+  /// argument, a file or path nobody meant.
+  private static func misplacedSubcommand(_ moved: [String]) -> Never {
+    let message =
+      "a subcommand comes first: \(toolName) \(moved.map(shellWord).joined(separator: " ")) "
+      + "(a path spelled like a subcommand is given as ./\(moved[0]))"
+    Diagnostics.tool = toolName
+    Diagnostics.error(message)
+    AbortOutput.write(AbortRecord(tool: toolName, status: .usage, message: message))
+    exit(withError: ExitCode(ExitStatus.usage.rawValue))
+  }
+
+  /// `word` as a shell reads it back.
+  private static func shellWord(_ word: String) -> String {
+    let plain =
+      !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "/._-+=:,@".contains($0) }
+    return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }

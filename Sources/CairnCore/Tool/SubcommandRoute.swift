@@ -38,6 +38,27 @@ package struct SubcommandRoute<Tool: ParsableCommand>: AsyncParsableCommand {
     return subcommand(arguments[1], of: named) != nil
   }
 
+  /// The words with the first later word that names a subcommand moved to the front, when
+  /// they parse that way: `cairn-restore --profile anna list`, whose `list` the main job would
+  /// take as a file of records. The rule is that a subcommand comes first; this says so
+  /// instead of reading a file nobody meant. (An option's value spelled like a subcommand,
+  /// `--file-name-matches list`, does not parse moved, and stays the option's.)
+  static func misplaced(_ arguments: [String]) -> [String]? {
+    guard Tool.configuration.defaultSubcommand == nil, let first = arguments.first,
+      subcommand(first, of: Tool.self) == nil
+    else { return nil }
+    for (index, word) in arguments.enumerated().dropFirst() {
+      // After `--` every word is an operand, whatever it is spelled like.
+      if word == "--" { return nil }
+      guard subcommand(word, of: Tool.self) != nil else { continue }
+      var moved = arguments
+      moved.remove(at: index)
+      moved.insert(word, at: 0)
+      if (try? parseAsRoot(moved)) != nil { return moved }
+    }
+    return nil
+  }
+
   /// The subcommand of `command` that `word` names.
   private static func subcommand(
     _ word: String, of command: any ParsableCommand.Type

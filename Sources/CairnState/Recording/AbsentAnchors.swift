@@ -29,12 +29,23 @@ struct AbsentAnchors {
   var restored: [String: String] = [:]
 
   /// Whose original `file`, new to the anchors, inherits; bytes first, then the path, then a
-  /// deleted file's versions.
+  /// deleted file's versions. A path is inherited only on the file's own volume: a rename
+  /// never crosses volumes, and a new card at the old card's place that names its photos as
+  /// the old one did holds other photos, not the old ones edited.
   func predecessor(of file: ScannedFile) -> AbsentAnchor? {
-    byCurrent[file.checksum] ?? atPath[ByteKey(file.path)]
+    byCurrent[file.checksum] ?? replaced(at: file)
       ?? restored[file.checksum].map {
         AbsentAnchor(identity: nil, first: $0, current: file.checksum)
       }
+  }
+
+  /// The absent anchor at `file`'s path that a replace by rename on its volume left behind.
+  private func replaced(at file: ScannedFile) -> AbsentAnchor? {
+    guard let anchor = atPath[ByteKey(file.path)] else { return nil }
+    guard let identity = anchor.identity,
+      !FileIdentity(key: identity).mayShareVolume(with: file.identity)
+    else { return anchor }
+    return nil
   }
 }
 
