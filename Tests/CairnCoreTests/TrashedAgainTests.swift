@@ -43,7 +43,8 @@ private struct TrashTimes: RunServer {
       JournalEntry(
         .planned, runID: "R", assets: ["a", "b", "c"].map { JournalAsset(id: $0, checksum: $0) }),
       JournalEntry(.tagged, runID: "R", tagID: "tag-R", assetIDs: ["a", "b", "c"]),
-      JournalEntry(.trashed, runID: "R", tagID: "tag-R", assetIDs: ["a", "b", "c"], serverTime: serverTime),
+      JournalEntry(
+        .trashed, runID: "R", tagID: "tag-R", assetIDs: ["a", "b", "c"], serverTime: serverTime),
       JournalEntry(.completed, runID: "R"),
     ])
   }

@@ -21,7 +21,8 @@ import Testing
       let library = Library(version, extraAliceAssets: 7)
       try await withServer(library.scenario) { h in
         let connection = try await h.connect()
-        #expect(connection.client.searchDialect == (version.hasStructuredSearch ? .structured : .flat))
+        #expect(
+          connection.client.searchDialect == (version.hasStructuredSearch ? .structured : .flat))
         let alice = library.alice.id
         // Empty one trash and trash one more asset: both kinds must still be listed.
         h.server.state.emptyTrash(userID: alice)
@@ -130,7 +131,8 @@ import Testing
         permissions: Permission.cairnNeeds.filter { $0 != Permission.userConfigRead })
       try await withServer(library.scenario) { h in
         let alice = try await h.connect()
-        let expected: ServerTrashSettings.Source = version.hasStructuredSearch ? .userConfig : .serverConfig
+        let expected: ServerTrashSettings.Source =
+          version.hasStructuredSearch ? .userConfig : .serverConfig
         #expect(
           try await alice.client.trashSettings()
             == ServerTrashSettings(enabled: true, days: 12, source: expected))
