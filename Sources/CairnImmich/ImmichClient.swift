@@ -81,6 +81,13 @@ package final class ImmichClient: Sendable {
     try await get("/server/ping", as: PingAnswer.self).res == "pong"
   }
 
+  /// The server's clock now: the `Date` header of `GET /api/server/ping`, in whole seconds;
+  /// nil when the server sent none. Times compared with the server's own (when an asset was
+  /// trashed) are taken from it, never from this machine's clock.
+  package func serverClock() async throws(ImmichError) -> Date? {
+    try await send(.GET, "/server/ping", body: nil, retry: .safe).serverDate
+  }
+
   /// `GET /api/server/version` (public).
   package func version() async throws(ImmichError) -> ServerVersion {
     try await get("/server/version", as: ServerVersion.self)

@@ -99,6 +99,27 @@ package struct ImmichRunServer: RunServer {
     return found.values.sorted { $0.id < $1.id }
   }
 
+  package func clock() async throws(CairnError) -> Date? {
+    do { return try await client.serverClock() } catch { throw error.cairnError }
+  }
+
+  package func trashed(since time: Date, taggedWith tagID: String) async throws(CairnError)
+    -> Set<String>
+  {
+    var found: Set<String> = []
+    do {
+      for visibility in AssetVisibility.listed {
+        var query = MetadataQuery(
+          visibility: visibility, withDeleted: true, tagIds: [tagID], size: 1000)
+        query.trashedAfter = time
+        for asset in try await client.searchAll(query) where asset.isTrashed {
+          found.insert(asset.id.lowercased())
+        }
+      }
+    } catch { throw error.cairnError }
+    return found
+  }
+
   static func view(_ asset: ServerAsset) -> RunAsset {
     var view = RunAsset(
       id: asset.id.lowercased(), ownerID: asset.ownerId.lowercased(),

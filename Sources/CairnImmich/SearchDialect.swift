@@ -51,11 +51,16 @@ extension MetadataQuery {
   /// The structured `filter` asking what the flat fields ask. The flat search hides the trash
   /// unless `withDeleted`; the structured one hides nothing (not even force-deleted assets
   /// awaiting the purge), so the trash is excluded by `trashedAt: {eq: null}` exactly when the
-  /// flat query would have excluded it. `locked` needs no exclusion: 3.2 adds it for keys.
+  /// flat query would have excluded it; a trash date asks for the trash since then, as the flat
+  /// `trashedAfter` does. `locked` needs no exclusion: 3.2 adds it for keys.
   var filter: [String: Any] {
     var filter: [String: Any] = [:]
     if let visibility { filter["visibility"] = ["eq": visibility.rawValue] }
-    if withDeleted != true { filter["trashedAt"] = ["eq": NSNull()] }
+    if let trashedAfter {
+      filter["trashedAt"] = ["gte": trashedAfter.iso8601]
+    } else if withDeleted != true {
+      filter["trashedAt"] = ["eq": NSNull()]
+    }
     if let tagIds { filter["tagIds"] = ["all": tagIds.map { $0.lowercased() }] }
     if let albumIds { filter["albumIds"] = ["all": albumIds.map { $0.lowercased() }] }
     if let checksum { filter["checksum"] = ["eq": checksum] }

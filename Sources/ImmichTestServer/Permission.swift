@@ -28,6 +28,12 @@ package enum Permission {
   /// New in 3.2: `GET /config`, where the trash settings now live.
   package static let userConfigRead = "userConfig.read"
 
+  /// Some of the strings 3.3 added to the enum (docs/IMMICH-API.md §17): no route of the
+  /// double asks for them, but `GET /api-keys/me` lists them for a key that holds them.
+  package static let newIn3_3: [String] = [
+    "adminConfig.read", "apiKey.rotate", "assetFile.read", "workflow.logs",
+  ]
+
   /// Every permission cairn's tools need: a convenient "least privilege" key for tests.
   package static let cairnNeeds: [String] = [
     assetRead, assetDelete, assetStatistics, assetUpload, tagCreate, tagRead, tagAsset,

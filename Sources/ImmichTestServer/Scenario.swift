@@ -23,8 +23,8 @@ package struct Scenario: Codable, Sendable {
   package var trashDays: Int
   /// `features.passwordLogin`; when false, login answers 401.
   package var passwordLoginEnabled: Bool
-  /// The shape Immich 4 will have (only with `v3.2`): the flat search fields answered with 400
-  /// and the deprecated `GET /server/config` and `/server/features` gone (404).
+  /// The shape Immich 4 will have (only with `v3.2` or `v3.3`): the flat search fields
+  /// answered with 400 and the deprecated `GET /server/config` and `/server/features` gone.
   package var deprecatedRemoved: Bool
   /// `major.minor.patch` the server reports instead of its mode's own (a release newer than
   /// any modelled, behaving as `version`); nil reports the mode's version.

@@ -18,7 +18,8 @@ struct ImmichTestServerCommand: AsyncParsableCommand {
   @Option(help: "TCP port on 127.0.0.1; 0 picks a free one.")
   var port: Int = 0
 
-  @Option(name: .customLong("version"), help: "Immich version to imitate: v3.2, v3.1 or v2.7.")
+  @Option(
+    name: .customLong("version"), help: "Immich version to imitate: v3.3, v3.2, v3.1 or v2.7.")
   var immichVersion: ImmichVersion?
 
   @Option(

@@ -21,7 +21,8 @@ import Testing
       let library = Library(version, extraAliceAssets: 7)
       try await withServer(library.scenario) { h in
         let connection = try await h.connect()
-        #expect(connection.client.searchDialect == (version == .v3_2 ? .structured : .flat))
+        #expect(
+          connection.client.searchDialect == (version.hasStructuredSearch ? .structured : .flat))
         let alice = library.alice.id
         // Empty one trash and trash one more asset: both kinds must still be listed.
         h.server.state.emptyTrash(userID: alice)
@@ -38,8 +39,8 @@ import Testing
         listings[version] = spoken.assets
         let bodies = h.server.log.requests(method: "POST", path: "/api/search/metadata")
           .map(\.body)
-        #expect(bodies.contains { $0.contains("\"filter\"") } == (version == .v3_2))
-        #expect(bodies.contains { $0.contains("\"cursor\"") } == (version == .v3_2))
+        #expect(bodies.contains { $0.contains("\"filter\"") } == version.hasStructuredSearch)
+        #expect(bodies.contains { $0.contains("\"cursor\"") } == version.hasStructuredSearch)
       }
     }
     let ids = listings.mapValues { $0.map(\.id) }
@@ -130,13 +131,14 @@ import Testing
         permissions: Permission.cairnNeeds.filter { $0 != Permission.userConfigRead })
       try await withServer(library.scenario) { h in
         let alice = try await h.connect()
-        let expected: ServerTrashSettings.Source = version == .v3_2 ? .userConfig : .serverConfig
+        let expected: ServerTrashSettings.Source =
+          version.hasStructuredSearch ? .userConfig : .serverConfig
         #expect(
           try await alice.client.trashSettings()
             == ServerTrashSettings(enabled: true, days: 12, source: expected))
         let eve = try await h.connect(["IMMICH_API_KEY": keyOnly.key.secret])
         let fallback: ServerTrashSettings.Source =
-          version == .v3_2 ? .serverConfigWithoutPermission : .serverConfig
+          version.hasStructuredSearch ? .serverConfigWithoutPermission : .serverConfig
         #expect(
           try await eve.client.trashSettings()
             == ServerTrashSettings(enabled: true, days: 12, source: fallback))
@@ -162,20 +164,21 @@ import Testing
 
   /// A server newer than cairn was tested with: `--check` always says so; listing runs say
   /// it once per new version (remembered in the partition), not under `-q`, and again for the
-  /// next new version. The tested version itself is not warned about.
+  /// next new version. The tested versions themselves (3.3.0, which the double reports in
+  /// v3.3, and 3.3.1) are not warned about.
   @Test func newerThanTestedIsWarnedOncePerVersion() async throws {
-    var library = Library(.v3_2)
-    library.scenario.reportedVersion = "3.3.0"
+    var library = Library(.v3_3)
+    library.scenario.reportedVersion = "3.3.2"
     try await withServer(library.scenario) { h in
       let quiet = try await fetch(h, ["identity", "-q"])
       #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
       let first = try await fetch(h, ["identity"])
       #expect(first.status == 0, "\(first.stderr)")
-      #expect(first.stderr.contains("warning: Immich 3.3.0 is newer than 3.2.2"), "\(first.stderr)")
+      #expect(first.stderr.contains("warning: Immich 3.3.2 is newer than 3.3.1"), "\(first.stderr)")
       let second = try await fetch(h, ["identity"])
       #expect(!second.stderr.contains("newer than"), "\(second.stderr)")
       let check = try await fetch(h, ["check"])
-      #expect(check.stderr.contains("Immich 3.3.0 is newer than 3.2.2"), "\(check.stderr)")
+      #expect(check.stderr.contains("Immich 3.3.2 is newer than 3.3.1"), "\(check.stderr)")
       #expect(check.stderr.contains("trash settings read from GET /api/config"))
       #expect(check.stderr.contains("permission userConfig.read"))
     }
@@ -185,11 +188,36 @@ import Testing
       let next = try await fetch(h, ["identity"])
       #expect(next.stderr.contains("Immich 3.4.1 is newer"), "\(next.stderr)")
     }
-    var tested = Library(.v3_2)
-    tested.scenario.reportedVersion = "3.2.2"
-    try await withServer(tested.scenario) { h in
-      let result = try await fetch(h, ["identity"])
-      #expect(!result.stderr.contains("newer"), "\(result.stderr)")
+    for reported in [nil, "3.3.1", "3.2.2"] {
+      var tested = Library(.v3_3)
+      tested.scenario.reportedVersion = reported
+      try await withServer(tested.scenario) { h in
+        for arguments in [["identity"], ["check"]] {
+          let result = try await fetch(h, arguments)
+          #expect(result.status == 0, "\(reported ?? "3.3.0"): \(result.stderr)")
+          #expect(!result.stderr.contains("newer"), "\(reported ?? "3.3.0"): \(result.stderr)")
+        }
+      }
+    }
+  }
+
+  /// 3.3's `GET /api-keys/me` may list permission strings cairn has never heard of
+  /// (docs/IMMICH-API.md §17): `--check` reads the ones it needs and passes over the rest.
+  @Test func checkPassesOverPermissionsNewIn33() async throws {
+    var library = Library(.v3_3)
+    let eve = library.scenario.addUser(
+      email: "eve@example.com", keySecret: "eve-secret",
+      permissions: Permission.newIn3_3 + Permission.cairnNeeds + ["asset.view", "album.read"])
+    try await withServer(library.scenario) { h in
+      let result = try await ToolRunner.runDetached(
+        "cairn-fetch", ["check"],
+        environment: h.environment(["IMMICH_API_KEY": eve.key.secret]),
+        workingDirectory: h.folder.path)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(!result.stderr.contains("missing"), "\(result.stderr)")
+      #expect(!result.stderr.contains("newer than"), "\(result.stderr)")
+      let keys = h.server.log.requests(method: "GET", path: "/api/api-keys/me")
+      #expect(!keys.isEmpty)
     }
   }
 

@@ -35,11 +35,11 @@ import Testing
       let searches = h.server.log.requests(method: "POST", path: "/api/search/metadata")
       for visibility in ["timeline", "archive", "hidden"] {
         let asked =
-          version == .v3_2
+          version.hasStructuredSearch
           ? "\"visibility\":{\"eq\":\"\(visibility)\"}" : "\"visibility\":\"\(visibility)\""
         #expect(searches.contains { $0.body.contains(asked) })
       }
-      if version == .v3_2 {
+      if version.hasStructuredSearch {
         #expect(!searches.contains { $0.body.contains("trashedAt") || $0.body.contains("page") })
       } else {
         #expect(searches.allSatisfy { $0.body.contains("\"withDeleted\":true") })

@@ -16,7 +16,7 @@ struct AgeWindowPipelineTests {
 
   static func bytes(_ name: String) -> [UInt8] { Array("cairn age bytes of \(name)\n".utf8) }
 
-  @Test(arguments: [ImmichVersion.v2_7, .v3_2])
+  @Test(arguments: [ImmichVersion.v2_7, .v3_2, .v3_3])
   func anOldPhotoStaysUnlessApproved(_ version: ImmichVersion) async throws {
     let dir = TemporaryDirectory("cairn-age")
     let library = dir.path + "/Photos"

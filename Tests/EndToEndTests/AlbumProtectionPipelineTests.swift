@@ -82,7 +82,7 @@ struct AlbumProtectionPipelineTests {
     return World(dir: dir, server: server, base: base, ids: ids)
   }
 
-  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2, .v3_3])
   func anAlbumPhotoWaitsAndAnApprovalTrashesIt(_ version: ImmichVersion) async throws {
     let w = try await Self.world(version)
     defer { Task { await w.server.stop() } }

@@ -27,7 +27,7 @@ struct ReviewGateTests {
     ]
   }
 
-  @Test(arguments: [ImmichVersion.v3_2, .v3_1, .v2_7])
+  @Test(arguments: [ImmichVersion.v3_3, .v3_2, .v3_1, .v2_7])
   func thePageShowsThePlanInThumbnailsAndItsCommandActsOnlyOnThatPlan(version: ImmichVersion)
     async throws
   {

@@ -11,7 +11,7 @@ import Testing
 struct ReviewInImmichTests {
   static let on = ["CAIRN_REVIEW_IN_IMMICH": "on"]
 
-  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2, .v3_3])
   func marksFollowThePendingAndHeldCandidatesAndADryRunSendsNone(version: ImmichVersion)
     async throws
   {
@@ -62,7 +62,7 @@ struct ReviewInImmichTests {
     #expect(f.mutations.count == before)
   }
 
-  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2, .v3_3])
   func decisionsTaggedInTheWebAppGoThroughTheNextRun(version: ImmichVersion) async throws {
     let f = try await ActFixture(version: version, photoCount: 4)
     defer { Task { await f.stop() } }

@@ -87,9 +87,12 @@ package struct FateLedger: Sendable, Equatable {
 
   /// Records what the server says now of the assets in `sightings`, each under the latest run
   /// that trashed it, when cairn has not restored it since. An asset active again that cairn
-  /// sent no restore for was restored by someone else.
+  /// sent no restore for was restored by someone else; one in the trash that the server says
+  /// went there after its run put it there (`trashedAgain`, see `TrashedAgain`) was restored
+  /// and trashed again by someone else, though no look of cairn's found it active between.
   package mutating func learn(
-    _ sightings: [String: ServerSighting], history: [RunHistory], at now: Date
+    _ sightings: [String: ServerSighting], trashedAgain: Set<String> = [],
+    history: [RunHistory], at now: Date
   ) {
     let latest = Self.latestRuns(history)
     for (id, sighting) in sightings {
@@ -97,16 +100,17 @@ package struct FateLedger: Sendable, Equatable {
       let run = history[index]
       guard run.inTrash.contains(id) else { continue }
       let old = learned(id, in: run.runID)
-      if old == nil && sighting == .trashed { continue }
+      let again = sighting == .trashed && trashedAgain.contains(id)
+      if old == nil && sighting == .trashed && !again { continue }
       var entry =
         old ?? LearnedFate(runID: run.runID, assetID: id, lastSeen: sighting, since: now)
       if entry.lastSeen != sighting {
         entry.lastSeen = sighting
         entry.since = now
       }
-      if sighting == .active && entry.restoredElsewhereAt == nil
-        && !run.restoreSent.contains(id)
-      {
+      let restoredElsewhere =
+        again || (sighting == .active && !run.restoreSent.contains(id))
+      if restoredElsewhere && entry.restoredElsewhereAt == nil {
         entry.restoredElsewhereAt = now
       }
       guard entry != old else { continue }

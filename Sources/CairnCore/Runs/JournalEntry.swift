@@ -37,12 +37,16 @@ package struct JournalEntry: Sendable, Equatable {
   /// `completed`: the run stopped early (SIGINT) or was closed by a later run's recovery.
   package var interrupted: Bool?
   package var recovered: Bool?
+  /// `trashed`: the server's clock (its HTTP `Date`) once the assets were found in the trash,
+  /// so no later than Immich's `deletedAt` for them, to the second. A later `deletedAt` means
+  /// someone restored them and trashed them again.
+  package var serverTime: Date?
 
   package init(
     _ event: Event, runID: String, at: Date = Date(), plan: String? = nil, tagID: String? = nil,
     assets: [JournalAsset] = [], assetIDs: [String] = [], step: String? = nil,
     message: String? = nil, counts: [String: Int] = [:], interrupted: Bool? = nil,
-    recovered: Bool? = nil
+    recovered: Bool? = nil, serverTime: Date? = nil
   ) {
     self.event = event
     self.runID = runID
@@ -56,6 +60,7 @@ package struct JournalEntry: Sendable, Equatable {
     self.counts = counts
     self.interrupted = interrupted
     self.recovered = recovered
+    self.serverTime = serverTime
   }
 
   package init(_ object: JSONObject) throws(RecordError) {
@@ -74,6 +79,7 @@ package struct JournalEntry: Sendable, Equatable {
     counts = try object.intMap("counts")
     interrupted = try object.optionalBool("interrupted")
     recovered = try object.optionalBool("recovered")
+    serverTime = try object.optionalDate("serverTime")
   }
 
   /// The entry as one line of JSON, without the newline.
@@ -91,6 +97,7 @@ package struct JournalEntry: Sendable, Equatable {
     if !counts.isEmpty { w.field("counts", counts) }
     w.field("interrupted", interrupted)
     w.field("recovered", recovered)
+    w.field("serverTime", serverTime)
     return w.finish()
   }
 }

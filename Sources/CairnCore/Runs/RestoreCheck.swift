@@ -4,7 +4,8 @@ import Foundation
 ///
 /// The journal says what cairn did; the server says what happened since. An asset found
 /// active again that cairn did not restore was restored by someone else (learned into the
-/// ledger, so it stays known); one trashed again after that is theirs, not cairn's to restore;
+/// ledger, so it stays known); one trashed again after that is theirs, not cairn's to restore,
+/// and so is one the server says went to the trash after its run put it there (`TrashedAgain`);
 /// one the server no longer has was purged. A Live Photo is restored whole: the other half of
 /// every selected still or motion video comes along when it is still in cairn's trash.
 package struct RestoreCheck {
@@ -38,7 +39,9 @@ package struct RestoreCheck {
     let whole = try await wholeLivePhotos(selected, &sightings)
     var seen: [String: ServerSighting] = [:]
     for target in whole { seen[target.id] = sightings.sighting(target.id) }
-    ledger.learn(seen, history: history, at: now)
+    let again = try await TrashedAgain.read(
+      seen.filter { $0.value == .trashed }.keys, history: history, ledger: ledger, on: server)
+    ledger.learn(seen, trashedAgain: again, history: history, at: now)
 
     var result = Result()
     for target in whole {

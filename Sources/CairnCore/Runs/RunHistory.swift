@@ -23,6 +23,10 @@ package struct RunHistory: Sendable, Equatable {
   /// Assets a restore request was sent for and whose outcome the journal doesn't know yet: an
   /// asset among them found active again was restored by cairn, not by someone else.
   package var restoreSent: Set<String> = []
+  /// The latest server clock its `trashed` entries recorded (`JournalEntry.serverTime`).
+  private(set) var latestTrashServerTime: Date?
+  /// Set when a `trashed` entry recorded no server clock (an older cairn, or no `Date` header).
+  private(set) var trashServerTimeMissing = false
   package var completed = false
   package var interrupted = false
   package var recovered = false
@@ -42,6 +46,13 @@ package struct RunHistory: Sendable, Equatable {
 
   /// Trashed by this run and not restored since.
   package var inTrash: Set<String> { trashed.subtracting(restored) }
+
+  /// The server's clock once this run's assets were all found in the trash: no Immich
+  /// `deletedAt` of its trashing is later (to the second). Nil when any `trashed` entry lacks
+  /// it: then nothing can be told from when an asset was trashed.
+  package var trashedByServerTime: Date? {
+    trashServerTimeMissing ? nil : latestTrashServerTime
+  }
 
   /// The planned asset with `id`, if this run planned it.
   package func asset(_ id: String) -> JournalAsset? { planned.first { $0.id == id } }
@@ -79,6 +90,11 @@ package struct RunHistory: Sendable, Equatable {
       lastSentAt = entry.at
     case .trashed:
       trashed.formUnion(entry.assetIDs)
+      if let time = entry.serverTime {
+        latestTrashServerTime = max(latestTrashServerTime ?? time, time)
+      } else if !entry.assetIDs.isEmpty {
+        trashServerTimeMissing = true
+      }
       settledSends.formUnion(entry.assetIDs)
       for id in entry.assetIDs { failed[id] = nil }
     case .failed:

@@ -67,10 +67,11 @@ package struct RunRecovery {
       result.confirmedTrashed = ours.filter { $0.isTrashed && !known.contains($0.id) }
         .map(\.id).sorted()
       if !result.confirmedTrashed.isEmpty {
+        let serverTime = try? await server.clock()
         try journal.append(
           JournalEntry(
             .trashed, runID: run.runID, tagID: tagID, assetIDs: result.confirmedTrashed,
-            recovered: true))
+            recovered: true, serverTime: serverTime))
       }
       result.untagged = ours.filter { !$0.isTrashed && !known.contains($0.id) }
         .map(\.id).sorted()
@@ -131,10 +132,12 @@ package struct RunRecovery {
     if !untaggedInTrash.isEmpty {
       try await server.tagAssets(tagID: tagID, assetIDs: untaggedInTrash)
     }
+    let serverTime = try? await server.clock()
     try journal.append(
       JournalEntry(
         .trashed, runID: run.runID, tagID: tagID, assetIDs: inTrash,
-        message: "adopted: the interrupted run's DELETE was applied", recovered: true))
+        message: "adopted: the interrupted run's DELETE was applied", recovered: true,
+        serverTime: serverTime))
     return inTrash
   }
 }

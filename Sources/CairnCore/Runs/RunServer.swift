@@ -26,6 +26,21 @@ package protocol RunServer: Sendable {
   /// `POST /api/search/metadata {tagIds:[tagID], withDeleted:true}` over every non-locked
   /// visibility (v2 searches only the timeline unless told), trashed assets included.
   func assets(taggedWith tagID: String) async throws(CairnError) -> [RunAsset]
+  /// The server's clock now (the HTTP `Date` header, whole seconds); nil when it gives none.
+  func clock() async throws(CairnError) -> Date?
+  /// The ids (lower-case) of the assets carrying `tagID` that went to the trash at or after
+  /// `time` of the server's clock: `POST /api/search/metadata` with the flat `trashedAfter`
+  /// (to 3.1) or `filter.trashedAt: {gte}` (3.2 on), over every non-locked visibility.
+  func trashed(since time: Date, taggedWith tagID: String) async throws(CairnError) -> Set<String>
+}
+
+extension RunServer {
+  /// A server that cannot tell its clock: nothing is known of when its assets were trashed.
+  package func clock() async throws(CairnError) -> Date? { nil }
+
+  package func trashed(since time: Date, taggedWith tagID: String) async throws(CairnError)
+    -> Set<String>
+  { [] }
 }
 
 /// The server's trash configuration.

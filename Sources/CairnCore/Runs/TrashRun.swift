@@ -176,8 +176,12 @@ package struct TrashRun {
   ) async throws(CairnError) -> (Int, Int) {
     let ids = sent.joined().flatMap(\.ids)
     let moved = try await readBack(ids, tagID: tagID)
+    // The server's clock now bounds when Immich marked them trashed: a later mark is someone
+    // else's (they restored it and trashed it again). Without it, that is never told.
+    let serverTime = try? await server.clock()
     for chunk in ids.filter(moved.contains).chunked(1000) {
-      try journal.append(JournalEntry(.trashed, runID: run, tagID: tagID, assetIDs: chunk))
+      try journal.append(
+        JournalEntry(.trashed, runID: run, tagID: tagID, assetIDs: chunk, serverTime: serverTime))
     }
     let stayed = ids.filter { !moved.contains($0) }
     for chunk in stayed.chunked(1000) {

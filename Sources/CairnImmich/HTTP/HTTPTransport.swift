@@ -19,8 +19,21 @@ struct HTTPAnswer: Sendable {
   var body: [UInt8]
   /// How many times the request was sent to get this answer.
   var attempts = 1
+  /// The `Date` header: the server's clock when it answered, in whole seconds.
+  var date: String?
 
   var isJSON: Bool { contentType?.lowercased().contains("json") ?? false }
+
+  /// The `Date` header read (RFC 9110's IMF-fixdate, `Sun, 29 Nov 2026 05:40:35 GMT`); nil
+  /// when absent or in another form.
+  var serverDate: Date? {
+    guard let date else { return nil }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    return formatter.date(from: date)
+  }
   var isHTML: Bool { contentType?.lowercased().contains("text/html") ?? false }
 }
 
@@ -136,7 +149,7 @@ final class HTTPTransport: Sendable {
       return HTTPAnswer(
         status: Int(response.status.code),
         contentType: response.headers.first(name: "content-type"),
-        body: Array(buffer: body))
+        body: Array(buffer: body), date: response.headers.first(name: "date"))
     } catch {
       throw Failure.from(error, timeout: options.requestTimeout)
     }

@@ -137,6 +137,10 @@ package struct MetadataQuery: Sendable, Equatable {
   package var uploadedOnly = false
   /// Only assets in every one of these albums.
   package var albumIds: [String]?
+  /// Only assets moved to the trash at or after this time of the server's clock (flat
+  /// `trashedAfter`; structured `trashedAt: {gte}`): `deletedAt`, which a trash sets and a
+  /// restore clears. Implies the trash is searched.
+  package var trashedAfter: Date?
 
   package init(
     visibility: AssetVisibility? = nil, withDeleted: Bool? = nil, tagIds: [String]? = nil,
@@ -165,6 +169,7 @@ package struct MetadataQuery: Sendable, Equatable {
     if let type { body["type"] = type }
     if let order { body["order"] = order }
     if uploadedOnly { body["libraryId"] = NSNull() }
+    if let trashedAfter { body["trashedAfter"] = trashedAfter.iso8601 }
     return body
   }
 }

@@ -38,15 +38,16 @@ extension PartitionStore {
     return try readRuns(history, sightings: sightings, isPresent: isPresent, at: now)
   }
 
-  /// Reads `history` against `sightings` (what the server says now of some of its assets),
-  /// records what they teach, and says what follows.
+  /// Reads `history` against `sightings` (what the server says now of some of its assets,
+  /// and which of those in the trash went there after their run, `TrashedAgain`), records what
+  /// they teach, and says what follows.
   package func readRuns(
     _ history: [RunHistory], sightings: [String: ServerSighting],
-    isPresent: (String) -> Bool = { _ in false }, at now: Date
+    trashedAgain: Set<String> = [], isPresent: (String) -> Bool = { _ in false }, at now: Date
   ) throws(CairnError) -> RunsAgainstServer {
     var ledger = try fates.ledger()
     let before = ledger
-    ledger.learn(sightings, history: history, at: now)
+    ledger.learn(sightings, trashedAgain: trashedAgain, history: history, at: now)
     ledger.noteFilesSeenAgain(history: history, at: now, isPresent: isPresent)
     try fates.save(ledger)
     var learned: [AssetFate: Int] = [:]

@@ -93,15 +93,19 @@ enum SyncRoutes {
     "AlbumAssetExifsV1", "AssetsV1", "AssetsV2", "AssetExifsV1", "AssetEditsV1", "AssetMetadataV1",
     "AssetOcrV1", "AuthUsersV1", "MemoriesV1", "MemoryToAssetsV1", "PartnersV1", "PartnerAssetsV1",
     "PartnerAssetsV2", "PartnerAssetExifsV1", "PartnerStacksV1", "StacksV1", "UsersV1", "PeopleV1",
-    "AssetFacesV1", "AssetFacesV2", "UserMetadataV1",
+    "AssetFacesV1", "AssetFacesV2", "UserMetadataV1", "AuthUsersV2", "MemoriesV2",
+    "MemoryToAssetsV2", "AssetFacesV3",
   ]
 
-  /// The V2 request types arrived with 3.0.
+  /// The V2 request types arrived with 3.0; 3.3 added four more (docs/IMMICH-API.md §17).
   static func requestTypes(_ version: ImmichVersion) -> [String] {
     let v3Only: Set<String> = [
       "AlbumsV2", "AlbumAssetsV2", "AssetsV2", "PartnerAssetsV2", "AssetFacesV2",
     ]
-    return version.isV3 ? allRequestTypes : allRequestTypes.filter { !v3Only.contains($0) }
+    let v3_3Only: Set<String> = ["AuthUsersV2", "MemoriesV2", "MemoryToAssetsV2", "AssetFacesV3"]
+    return allRequestTypes.filter {
+      (version.isV3 || !v3Only.contains($0)) && (version.has3_3Additions || !v3_3Only.contains($0))
+    }
   }
 
   static let entityTypes = [
