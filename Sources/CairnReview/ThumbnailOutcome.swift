@@ -28,7 +28,8 @@ package enum MissingThumbnail: String, Sendable, CaseIterable {
   case noPermission
   /// 400: the asset is no longer on the server, or not the key's user's.
   case gone
-  /// 404: the server has no thumbnail for it (a video whose frame was never made).
+  /// 404: the server has no thumbnail for it: a Live Photo's motion video (Immich makes none
+  /// for a hidden asset), audio, or one whose thumbnail job has not run or failed.
   case noImage
   /// The server failed or could not be reached.
   case serverError
@@ -49,7 +50,7 @@ package enum MissingThumbnail: String, Sendable, CaseIterable {
     switch self {
     case .noPermission: return "not allowed: the API key lacks the asset.view permission"
     case .gone: return "not on the server any more, or not this user's"
-    case .noImage: return "the server has no thumbnail (a video, or one not made yet)"
+    case .noImage: return "the server has no thumbnail (not made yet, or a motion video)"
     case .serverError: return "the server failed to send it"
     case .notAnImage: return "the server sent something that is not an image"
     case .overBudget:

@@ -111,9 +111,7 @@ struct AssetQuery: Sendable {
     }
     try r.finish()
     // Searching an album needs read access to it (`requireAccess` with `album.read`).
-    for album in albums where store.albums[album.lowercased()]?.ownerId != caller.userId {
-      throw APIError.noAccess(Permission.albumRead)
-    }
+    try store.requireReadable(albums: albums, caller.userId)
 
     let filter: VisibilityFilter
     if let visibility {

@@ -13,8 +13,14 @@ package enum AssetVisibility: String, Codable, Sendable, CaseIterable {
   case archive, timeline, hidden, locked
 }
 
-/// Everything a test server starts with: version mode, configuration, users, keys, partners and
-/// assets. Build it in Swift or load it from JSON (the same field names, dates in ISO-8601).
+/// `AlbumUserRole` of a member who is not the owner: an editor may add assets, a viewer only
+/// look.
+package enum AlbumRole: String, Codable, Sendable, CaseIterable {
+  case editor, viewer
+}
+
+/// Everything a test server starts with: version mode, configuration, users, keys, partners,
+/// assets and albums. Build it in Swift or load it from JSON (the same field names, dates in ISO-8601).
 package struct Scenario: Codable, Sendable {
   package var version: ImmichVersion
   /// `GET /server/features` → `trash`.
@@ -33,11 +39,12 @@ package struct Scenario: Codable, Sendable {
   package var apiKeys: [APIKey]
   package var partners: [Partner]
   package var assets: [Asset]
+  package var albums: [Album]
 
   package init(
     version: ImmichVersion = .v3_1, trashEnabled: Bool = true, trashDays: Int = 30,
     passwordLoginEnabled: Bool = true, deprecatedRemoved: Bool = false, users: [User] = [],
-    apiKeys: [APIKey] = [], partners: [Partner] = [], assets: [Asset] = []
+    apiKeys: [APIKey] = [], partners: [Partner] = [], assets: [Asset] = [], albums: [Album] = []
   ) {
     self.version = version
     self.trashEnabled = trashEnabled
@@ -49,6 +56,7 @@ package struct Scenario: Codable, Sendable {
     self.apiKeys = apiKeys
     self.partners = partners
     self.assets = assets
+    self.albums = albums
   }
 
   package init(from decoder: any Decoder) throws {
@@ -63,6 +71,7 @@ package struct Scenario: Codable, Sendable {
     apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
     partners = try c.decodeIfPresent([Partner].self, forKey: .partners) ?? []
     assets = try c.decodeIfPresent([Asset].self, forKey: .assets) ?? []
+    albums = try c.decodeIfPresent([Album].self, forKey: .albums) ?? []
   }
 
   package struct User: Codable, Sendable, Hashable {
@@ -140,6 +149,37 @@ package struct Scenario: Codable, Sendable {
     }
   }
 
+  /// An album of `ownerId`'s holding `assetIds`, shared with the users in `sharedWith` (user
+  /// id → role), as the web app makes one (docs/IMMICH-API.md §16).
+  package struct Album: Codable, Sendable, Hashable {
+    package var id: String
+    package var ownerId: String
+    package var albumName: String
+    package var assetIds: [String]
+    package var sharedWith: [String: AlbumRole]
+
+    package init(
+      id: String = UUID().uuidString.lowercased(), ownerId: String, albumName: String,
+      assetIds: [String] = [], sharedWith: [String: AlbumRole] = [:]
+    ) {
+      self.id = id
+      self.ownerId = ownerId
+      self.albumName = albumName
+      self.assetIds = assetIds
+      self.sharedWith = sharedWith
+    }
+
+    package init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        id: try c.decodeIfPresent(String.self, forKey: .id) ?? UUID().uuidString.lowercased(),
+        ownerId: try c.decode(String.self, forKey: .ownerId),
+        albumName: try c.decode(String.self, forKey: .albumName),
+        assetIds: try c.decodeIfPresent([String].self, forKey: .assetIds) ?? [],
+        sharedWith: try c.decodeIfPresent([String: AlbumRole].self, forKey: .sharedWith) ?? [:])
+    }
+  }
+
   package struct Asset: Codable, Sendable, Hashable {
     package var id: String
     package var ownerId: String
@@ -164,8 +204,8 @@ package struct Scenario: Codable, Sendable {
     /// Where the file lies on the server; nil for the upload folder's
     /// `/data/upload/<owner>/<name>`. External-library assets carry their import path.
     package var originalPath: String?
-    /// The original's pixels, which thumbnails are made from; nil draws a picture from the
-    /// checksum (images) or leaves the asset without a thumbnail (videos).
+    /// The original's pixels (a video's frame), which thumbnails are made from; nil draws a
+    /// picture from the checksum.
     package var image: AssetImage?
 
     package init(

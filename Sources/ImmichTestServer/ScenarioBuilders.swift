@@ -69,6 +69,19 @@ extension Scenario {
     return (still, video)
   }
 
+  /// Adds an album of `owner`'s holding `assets`, shared with `members` in their roles — the
+  /// state `POST /api/albums` and `PUT /api/albums/:id/assets` leave.
+  @discardableResult
+  package mutating func addAlbum(
+    owner: User, name: String, assets: [Asset] = [], sharedWith members: [(User, AlbumRole)] = []
+  ) -> Album {
+    let album = Album(
+      ownerId: owner.id, albumName: name, assetIds: assets.map(\.id),
+      sharedWith: Dictionary(members.map { ($0.0.id, $0.1) }, uniquingKeysWith: { $1 }))
+    albums.append(album)
+    return album
+  }
+
   /// One user (`demo@example.com` / `demo`) with an all-permission key `demo-secret`.
   package static func demo(version: ImmichVersion = .v3_1) -> Scenario {
     var scenario = Scenario(version: version)

@@ -17,6 +17,14 @@ struct SearchFilter: Sendable {
     (leaves + branches.flatMap { $0 }).filter { $0.field == "visibility" }
   }
 
+  /// Every album id any `albumIds` leaf names (`any`, `all` or `none`, in a branch too): each
+  /// must be one the caller can read.
+  var albumIds: [String] {
+    (leaves + branches.flatMap { $0 }).filter { $0.field == "albumIds" }.flatMap { leaf in
+      leaf.conditions.flatMap { ($0.value.arrayValue ?? []).compactMap(\.stringValue) }
+    }
+  }
+
   /// The equality a top-level leaf pins `field` to, for the index lookups of `id` and
   /// `checksum`.
   func pinned(_ field: String) -> String? {

@@ -79,6 +79,7 @@ struct Store: Sendable {
       indexSideTables(record)
     }
     index = AssetIndex(keys: keys)
+    for album in scenario.albums { albums[album.id.lowercased()] = AlbumRecord(album, at: created) }
   }
 
   mutating func nextUpdateId() -> String { updateClock.next(at: now) }

@@ -45,6 +45,13 @@ struct StructuredSearch: Sendable {
     for issue in filters.issues { r.fail(issue.path, issue.code, issue.message, issue.extra) }
     var orderField = "fileCreatedAt"
     var descending = true
+    // `orderBy` and `cursor` are optional, not nullable: a JSON null is refused.
+    let notNullable = [("orderBy", "object"), ("cursor", "string")]
+    for (key, expected) in notNullable where r.body[key] == .null {
+      r.fail(
+        [.string(key)], "invalid_type", "Invalid input: expected \(expected), received null",
+        [("expected", .string(expected))])
+    }
     if let order = r.body["orderBy"], order != .null {
       var o = BodyReader(order, version: store.version)
       if let field = o.string("field") {
@@ -83,6 +90,7 @@ struct StructuredSearch: Sendable {
       }
       offset = decoded
     }
+    try store.requireReadable(albums: filter.albumIds, caller.userId)
     // An API key never holds the PIN elevation the locked folder needs.
     if filter.visibilityLeaves.contains(where: \.admitsLocked) {
       throw APIError.unauthorized("Elevated permission is required")

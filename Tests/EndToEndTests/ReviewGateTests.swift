@@ -118,6 +118,34 @@ struct ReviewGateTests {
     #expect(html.contains(#"data-missing="serverError""#))
   }
 
+  /// Immich makes a frame of every video the thumbnail job does not skip: a video's tile
+  /// shows it like a photo's; only a Live Photo's hidden motion video has none, and its tile
+  /// says so. On every version the neighbouring suites use.
+  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  func aVideoTileShowsItsFrame(version: ImmichVersion) async throws {
+    let f = try await ActFixture(version: version)
+    defer { Task { await f.stop() } }
+    let clip = Scenario.Asset(
+      ownerId: f.me.id, originalFileName: "CLIP.MP4", type: .video,
+      fileCreatedAt: Date(timeIntervalSince1970: 1_700_000_000), durationMs: 4000)
+    f.server.state.add(clip)
+    let input = try f.write(
+      "videos.ndjson",
+      f.reconcileStream([f.candidate(clip), f.candidate(f.live.still), f.candidate(f.live.video)]))
+    let page = f.dir.path + "/videos.html"
+    let gate = try await f.shell("cairn-gate --review '\(page)' < '\(input)'")
+    #expect(gate.status == 0, "\(gate.stderr)")
+    // The summary counts tiles: the motion video's missing frame is on its tile alone.
+    #expect(!gate.stderr.contains("without a thumbnail"), "\(gate.stderr)")
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    for asset in [clip, f.live.still] {
+      let tile = try #require(html.range(of: #"data-asset="\#(asset.id)">"#))
+      #expect(html[tile.upperBound...].hasPrefix("\n<img class=\"still\""), "\(asset.id)")
+    }
+    #expect(html.matches(of: /data-src="data:image\/jpeg;base64,/).count == 2)
+    #expect(html.contains(#"<div class="motion placeholder" data-missing="noImage">"#))
+  }
+
   @Test func withoutAServerThePageIsWrittenWithPlaceholders() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }

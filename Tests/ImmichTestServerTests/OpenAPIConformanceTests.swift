@@ -216,13 +216,20 @@ struct OpenAPIConformanceTests {
         c, "DELETE", "/api/tags/\(tag)/assets", ["ids": ids([w.newest, w.oldest])],
         as: .key(w.aliceKey))
     },
-    Exercise("POST", "/albums", 201) { w, _, c in
+    Exercise("POST", "/albums", 201, "shared with an editor") { w, _, c in
       try await send(
-        c, "POST", "/api/albums", ["albumName": "Summer", "assetIds": ids([w.newest])],
-        as: .key(w.aliceKey))
+        c, "POST", "/api/albums",
+        [
+          "albumName": "Summer", "assetIds": ids([w.newest, w.bobs]),
+          "albumUsers": [["userId": .string(w.bob.id), "role": "editor"]],
+        ], as: .key(w.aliceKey))
     },
-    Exercise("GET", "/albums", 200) { w, _, c in
+    Exercise("GET", "/albums", 200, "owned, and one shared with the user") { w, _, c in
       _ = try await album(w, c)
+      _ = try await c.post(
+        "/api/albums",
+        ["albumName": "Bob's", "albumUsers": [["userId": .string(w.alice.id), "role": "viewer"]]],
+        as: .key("bob-secret"))
       return try await send(c, "GET", "/api/albums", nil, as: .key(w.aliceKey))
     },
     Exercise("GET", "/albums/{id}", 200) { w, _, c in

@@ -180,7 +180,7 @@ import Testing
     }
   }
 
-  /// `requireAccess(album.read, albumIds)`: the double has no albums, so none is readable.
+  /// `requireAccess(album.read, albumIds)`: an album that does not exist is not readable.
   @Test(arguments: ImmichVersion.allCases)
   func anAlbumScopedSearchNeedsAlbumRead(version: ImmichVersion) async throws {
     try await withWorld(version) { w, _, client in

@@ -114,6 +114,12 @@ import Testing
       #expect(emptyOr.status == 400)
       let order = try await post(["orderBy": ["field": "name"]])
       #expect(order.status == 400)
+      // Optional, not nullable: a null `orderBy` or `cursor` is refused, not read as absent.
+      let nullOrder = try await post(["orderBy": .null])
+      #expect(nullOrder.status == 400)
+      #expect(messages(nullOrder) == ["Invalid input: expected object, received null"])
+      let nullCursor = try await post(["filter": [:] as ImmichJSON, "cursor": .null])
+      #expect(messages(nullCursor) == ["Invalid input: expected string, received null"])
       // A visibility that can reach the locked folder needs elevation a key never has.
       for visibility: ImmichJSON in [
         ["eq": "locked"], ["ne": "timeline"], ["in": ["archive", "locked"]],
@@ -124,6 +130,36 @@ import Testing
       }
       let notLocked = try await post(["filter": ["visibility": ["notIn": ["locked"]]]])
       #expect(notLocked.status == 200)
+    }
+  }
+
+  /// `StatisticsSearchDto` gained only `filter` in 3.2: `orderBy`, `cursor`, `size` and
+  /// `withDeleted` are not its keys, so zod strips them — they neither choose the structured
+  /// path, nor fail beside `filter`, nor change the count.
+  @Test func statisticsIgnoresOrderCursorSizeAndWithDeleted() async throws {
+    let world = World(.v3_2)
+    try await world.run { _, c in
+      let key = Credential.key(world.aliceKey)
+      func total(_ body: ImmichJSON) async throws -> ImmichJSON? {
+        let reply = try await c.post("/api/search/statistics", body, as: key)
+        #expect(reply.status == 200, "\(body.serialized): \(reply.text)")
+        return reply.json?["total"]
+      }
+      let flat = try await total(["visibility": "timeline"])
+      #expect(flat == 4)
+      // Without `filter` this is the flat search: `orderBy` does not make `visibility` a
+      // deprecated field beside a new one.
+      #expect(
+        try await total(["visibility": "timeline", "orderBy": ["field": "rating"], "cursor": "x"])
+          == flat)
+      let filter: ImmichJSON = ["visibility": ["eq": "timeline"], "trashedAt": ["eq": .null]]
+      let structured = try await total(["filter": filter])
+      #expect(structured == flat)
+      #expect(
+        try await total([
+          "filter": filter, "orderBy": .null, "cursor": "not a cursor", "size": 1,
+          "withDeleted": true,
+        ]) == structured)
     }
   }
 

@@ -62,7 +62,7 @@ struct ThumbnailTests {
       #expect(try await status(w.daves.id) == 400)  // a stranger's
       #expect(try await status(w.locked.id) == 400)
       #expect(try await status(UUID().uuidString.lowercased()) == 400)
-      #expect(try await status(w.liveVideo.id) == 404)  // no frame drawn for a video
+      #expect(try await status(w.liveVideo.id) == 404)  // hidden: the job skipped it
       #expect(try await status("not-a-uuid") == 400)
       #expect(try await status(w.newest.id, query: "?size=huge") == 400)
       let bare = try await c.get("/api/assets/\(w.newest.id)/thumbnail", as: .key(w.bareKey))
@@ -76,6 +76,35 @@ struct ThumbnailTests {
       // v3 validates `edited`; v2.7 has no such parameter and strips it.
       #expect(
         try await status(w.newest.id, query: "?edited=maybe") == (version != .v2_7 ? 400 : 200))
+    }
+  }
+
+  /// The thumbnail job makes a frame of every video it does not skip: a timeline or archived
+  /// video has a thumbnail; a hidden one (a Live Photo's motion video), audio and other
+  /// assets have none (`media.service.ts` `handleGenerateThumbnails`).
+  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  func aVideoHasAFrameUnlessHidden(version: ImmichVersion) async throws {
+    var scenario = Scenario(version: version)
+    let (me, key) = scenario.addUser(email: "me@example.com")
+    let clip = scenario.addAsset(owner: me, fileName: "CLIP.MP4", type: .video)
+    let archived = scenario.addAsset(
+      owner: me, fileName: "OLD.MOV", type: .video, visibility: .archive)
+    let hidden = scenario.addAsset(
+      owner: me, fileName: "MOTION.MOV", type: .video, visibility: .hidden)
+    let audio = scenario.addAsset(owner: me, fileName: "NOTE.M4A", type: .audio)
+    try await ImmichTestServer.withRunning(scenario) { _, url in
+      let client = TestClient(base: url)
+      for video in [clip, archived] {
+        let frame = try await client.get("/api/assets/\(video.id)/thumbnail", as: .key(key.secret))
+        #expect(frame.status == 200)
+        #expect(frame.header("content-type") == "image/jpeg")
+        #expect(Self.jpegSize(frame.body) == [48, 36])
+      }
+      for none in [hidden, audio] {
+        let reply = try await client.get("/api/assets/\(none.id)/thumbnail", as: .key(key.secret))
+        #expect(reply.status == 404)
+        #expect(reply.text.contains("Asset media not found"))
+      }
     }
   }
 

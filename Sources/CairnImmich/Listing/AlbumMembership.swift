@@ -13,6 +13,10 @@ package enum AlbumMembership: Sendable, Equatable {
   /// `POST /api/search/metadata` with `albumIds` (docs/IMMICH-API.md §16: 3.x's album
   /// response carries no assets). A 403 turns protection off; any other failure fails the
   /// run, since a listing that silently lost its albums would trash filed photos.
+  ///
+  /// Every album is searched, whatever its `assetCount`: the count leaves out hidden, locked
+  /// and trashed assets (a Live Photo's motion video filed alone counts 0) and is read before
+  /// the search, so an album that reports 0 can still hold a photo cairn would trash.
   package static func read(_ client: ImmichClient) async throws(ImmichError) -> AlbumMembership {
     let albums: [AlbumSummary]
     do {
@@ -23,11 +27,12 @@ package enum AlbumMembership: Sendable, Equatable {
           + "wait for review)")
     }
     // Before 3.0 a search without `visibility` finds the timeline alone: an archived photo
-    // in an album is asked for by name (docs/IMMICH-API.md §3).
+    // or a hidden motion video in an album is asked for by name, every visibility the
+    // listing lists (docs/IMMICH-API.md §3).
     let isV3 = client.serverVersion.map { $0.major >= 3 } ?? true
-    let visibilities: [AssetVisibility?] = isV3 ? [nil] : [.timeline, .archive]
+    let visibilities: [AssetVisibility?] = isV3 ? [nil] : AssetVisibility.listed
     var ids = Set<String>()
-    for album in albums where album.assetCount != 0 {
+    for album in albums {
       for visibility in visibilities {
         var query = MetadataQuery(visibility: visibility)
         query.albumIds = [album.id]
@@ -49,11 +54,11 @@ package enum AlbumMembership: Sendable, Equatable {
   }
 }
 
-/// The fields of `AlbumResponseDto` cairn reads.
+/// The fields of `AlbumResponseDto` cairn reads. Not `assetCount`: which albums to search
+/// never rests on it (see `read`).
 package struct AlbumSummary: Decodable, Sendable, Equatable {
   package var id: String
   package var albumName: String
-  package var assetCount: Int?
 }
 
 extension ImmichClient {

@@ -26,7 +26,7 @@ enum AssetRoutes {
       store, call in
       let caller = try call.user
       guard let asset = store.assets[call.param("id")], asset.visibility != .locked,
-        store.canShare(asset, userId: caller.userId)
+        store.canSee(asset, userId: caller.userId)
       else { throw APIError.noAccess(Permission.assetRead) }
       let detail = Rendering.AssetDetail(
         owner: store.users[asset.ownerId],

@@ -24,14 +24,16 @@ enum SearchRoutes {
     {
       store, call in
       let caller = try call.user
+      // `StatisticsSearchDto` lacks the paging, ordering and per-asset fields (3.2 added only
+      // `filter`): zod strips them, so they neither choose the structured path nor fail.
+      let body = call.body?.removing(AssetQuery.metadataOnlyKeys.union(["orderBy", "cursor"]))
       let query: AssetQuery
-      if call.version.hasStructuredSearch && StructuredSearch.selected(by: call.body) {
-        query = try StructuredSearch.parse(call.body, caller: caller, store: store, paging: false)
+      if call.version.hasStructuredSearch && StructuredSearch.selected(by: body) {
+        query = try StructuredSearch.parse(body, caller: caller, store: store, paging: false)
           .query
       } else {
         try refuseRemovedFields(call, store)
-        (query, _, _, _) = try AssetQuery.parse(
-          call.body, caller: caller, store: store, paging: false)
+        (query, _, _, _) = try AssetQuery.parse(body, caller: caller, store: store, paging: false)
       }
       return .json(200, ["total": .number(Double(store.count(query)))])
     },

@@ -1,11 +1,11 @@
 /// `GET /api/assets/:id/thumbnail` (`asset.view`): the asset's thumbnail or preview image.
 ///
 /// As the real server (`asset-media.service.ts` `viewThumbnail`): access first, the same 400
-/// `Not found or no asset.view access` for an unknown id, a locked asset and another user's
-/// (not a partner's) asset; a trashed asset still has its thumbnail; an asset without a
-/// thumbnail file (here: every video, whose frame the double cannot draw) is 404
-/// `Asset media not found`. The double encodes JPEG for every size (Immich's `thumbnail` is
-/// WebP), from the asset's own pixels (`AssetImage`).
+/// `Not found or no asset.view access` for an unknown id, a locked asset and one the caller
+/// cannot see (neither theirs, a partner's, nor in an album they can read); a trashed asset
+/// still has its thumbnail; an asset without a thumbnail file is 404 `Asset media not found`.
+/// Which assets have one is `hasThumbnail`. The double encodes JPEG for every size (Immich's
+/// `thumbnail` is WebP), from the asset's own pixels (`AssetImage`).
 enum ThumbnailRoutes {
   static let all: [Route] = [
     Route("GET", "/api/assets/:id/thumbnail", .authenticated(permission: Permission.assetView)) {
@@ -13,15 +13,23 @@ enum ThumbnailRoutes {
       let size = try requestedSize(call)
       let caller = try call.user
       guard let asset = store.assets[call.param("id")], asset.visibility != .locked,
-        store.canShare(asset, userId: caller.userId)
+        store.canSee(asset, userId: caller.userId)
       else { throw APIError.noAccess(Permission.assetView) }
-      guard asset.type == .image else {
+      guard hasThumbnail(asset) else {
         throw APIError(status: 404, message: "Asset media not found")
       }
       let image = asset.image ?? AssetImage.drawn(from: asset.checksum)
       return .image(contentType: "image/jpeg", bytes: image.jpeg(fitting: size.longestSide))
     }
   ]
+
+  /// Whether the thumbnail job made files for `asset` (`media.service.ts`
+  /// `handleGenerateThumbnails`): an image, or a video (a frame of it), unless hidden — the
+  /// job skips a hidden asset, so a Live Photo's motion video has none; audio and other
+  /// assets have none either.
+  static func hasThumbnail(_ asset: AssetRecord) -> Bool {
+    (asset.type == .image || asset.type == .video) && asset.visibility != .hidden
+  }
 
   /// `AssetMediaSize`; `original` is deprecated in v3 and answered like `fullsize` here.
   enum Size: String, CaseIterable {
