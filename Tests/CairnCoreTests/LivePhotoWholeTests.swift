@@ -38,7 +38,9 @@ import Testing
   static let rows: [Row] = [
     Row(
       name: "deleted whole and protected by nothing, both go",
-      expected: ["s": .init(bucket: .delete, reason: "gone"), "v": .init(bucket: .delete, reason: "gone")]),
+      expected: [
+        "s": .init(bucket: .delete, reason: "gone"), "v": .init(bucket: .delete, reason: "gone"),
+      ]),
     Row(
       name: "a still in an album keeps its motion video waiting",
       inAlbum: true,
@@ -118,7 +120,8 @@ import Testing
     let video = try #require(candidates.first { $0.assetId == "v" })
     #expect(video.detail?.contains("it waits with its still s.jpg (in-album)") == true)
     let lone = try ReconciliationEngine.reconcile(Self.input(Self.rows[7])).candidates
-    #expect(lone.first?.detail?.contains("motion video of s.jpg, which stays on the server") == true)
+    #expect(
+      lone.first?.detail?.contains("motion video of s.jpg, which stays on the server") == true)
   }
 
   // MARK: The gate and the trash plan
@@ -167,7 +170,8 @@ import Testing
 
   @Test func aMotionVideoGoesInItsStillsUnitOrNotAtAll() {
     let both = TrashPlan(
-      candidates: Array(Self.pair(.delete).reversed()), userID: "u", inTrash: [:], stillOf: ["v": "s"])
+      candidates: Array(Self.pair(.delete).reversed()), userID: "u", inTrash: [:],
+      stillOf: ["v": "s"])
     #expect(both.units.map(\.ids) == [["s", "v"]])
     #expect(both.assetCount == 2 && both.skipped.isEmpty)
 

@@ -37,7 +37,8 @@ final class LivePhotoWorld: @unchecked Sendable {
       isFavorite: favourite)
     scenario.assets += [video, still]
     for name in Self.plain {
-      scenario.addAsset(owner: me, fileName: name, checksum: Scenario.checksum(of: Self.bytes(name)))
+      scenario.addAsset(
+        owner: me, fileName: name, checksum: Scenario.checksum(of: Self.bytes(name)))
     }
     server = ImmichTestServer(scenario: scenario)
     let url = try await server.start()

@@ -62,8 +62,7 @@ extension ReconciliationEngine {
       follow(&candidates[video], s, as: "its still \(name(of: s))")
     } else if waitRank(v.bucket) > waitRank(s.bucket) {
       follow(&candidates[still], v, as: "its motion video \(name(of: v))")
-    } else if s.bucket == .held, let later = [s.eligibleAt, v.eligibleAt].compactMap({ $0 }).max()
-    {
+    } else if s.bucket == .held, let later = [s.eligibleAt, v.eligibleAt].compactMap({ $0 }).max() {
       candidates[still].eligibleAt = later
       candidates[video].eligibleAt = later
     }
@@ -77,7 +76,8 @@ extension ReconciliationEngine {
       candidate.eligibleAt = max(eligible, candidate.eligibleAt ?? eligible)
     }
     candidate.detail =
-      (candidate.detail ?? candidate.paths.first ?? "") + "; it waits with \(who) (\(other.reason)): "
+      (candidate.detail ?? candidate.paths.first ?? "")
+      + "; it waits with \(who) (\(other.reason)): "
       + "a Live Photo is decided whole"
   }
 

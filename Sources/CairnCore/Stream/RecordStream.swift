@@ -161,7 +161,9 @@ package final class RecordStream {
   private func checkErrorTotals(_ end: EndRecord, at location: String) throws(CairnError) {
     guard countRule.errorTotalsExact else { return }
     let carried = errors.count
-    let totals: [(String, Int?)] = [("errors", end.errors), ("counts.errors", end.counts["errors"])]
+    let totals: [(String, Int?)] = [
+      ("errors", end.errors), ("counts.errors", end.counts["errors"]),
+    ]
     for (name, total) in totals {
       guard let total, total != carried else { continue }
       throw CairnError(
