@@ -138,6 +138,9 @@ final class LivePhotoWorld: @unchecked Sendable {
     #expect(
       trashRequests.contains { $0.contains(video.id) && $0.contains(still.id) },
       sourceLocation: sourceLocation)
+    #expect(
+      run.stderr.contains("1 asset(s) and 1 motion video(s) moved to the trash"),
+      "\(run.stderr)", sourceLocation: sourceLocation)
   }
 }
 

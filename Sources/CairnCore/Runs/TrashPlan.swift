@@ -82,8 +82,11 @@ package struct TrashPlan: Sendable {
       guard let still = stillOf[id], !seen.contains(id) else { continue }
       seen.insert(id)
       if let unit = units.firstIndex(where: { $0.assetID == still }) {
-        if units[unit].videoID == nil && units[unit].candidate.livePhotoVideoKept != true {
+        if units[unit].videoID == nil && units[unit].candidate.livePhotoVideoKept != true
+          && !excluded.contains(video.checksum) && !inLibrary(video.checksum)
+        {
           units[unit].videoID = id
+          units[unit].candidate.livePhotoVideoChecksum = video.checksum
         } else {
           skipped.append((video, "its still goes to the trash alone (its motion video stays)"))
         }
