@@ -28,17 +28,42 @@ extension ServerAssets {
     }
     return found
   }
+
+  /// For each of `videoIds` (lower case), the first asset not in the trash whose
+  /// `livePhotoVideoId` names it: read, as `indices(ofIds:)` reads ids, only when a motion
+  /// video became a candidate.
+  package func stillIndices(ofVideos videoIds: Set<String>) throws(ListingReadBackError)
+    -> [String: Int]
+  {
+    guard !videoIds.isEmpty else { return [:] }
+    let keys = Set(videoIds.map { Array($0.utf8) })
+    var found: [String: Int] = [:]
+    try forEachLine { (index, line) throws(ListingReadBackError) in
+      guard !isTrashed(index),
+        AssetIdSearch.mentionsId(line, in: keys, key: AssetIdSearch.videoKey)
+      else { return }
+      guard let video = try record(index).livePhotoVideoId?.lowercased(),
+        videoIds.contains(video), found[video] == nil
+      else { return }
+      found[video] = index
+    }
+    return found
+  }
 }
 
 enum AssetIdSearch {
-  private static let key = Array("\"id\"".utf8)
+  static let idKey = Array("\"id\"".utf8)
+  static let videoKey = Array("\"livePhotoVideoId\"".utf8)
 
-  /// Whether `line` has an `"id"` key whose string value is one of `ids`, byte for byte.
-  static func mentionsId(_ line: UnsafeBufferPointer<UInt8>, in ids: Set<[UInt8]>) -> Bool {
+  /// Whether `line` has a `key` (quoted, as `idKey`) whose string value is one of `ids`, byte
+  /// for byte.
+  static func mentionsId(
+    _ line: UnsafeBufferPointer<UInt8>, in ids: Set<[UInt8]>, key: [UInt8] = idKey
+  ) -> Bool {
     var at = 0
     while at + key.count < line.count {
       guard line[at] == key[0], line[at + 1] == key[1], line[at + 2] == key[2],
-        line[at + 3] == key[3]
+        line[at + 3] == key[3], key.indices.allSatisfy({ line[at + $0] == key[$0] })
       else {
         at += 1
         continue

@@ -80,9 +80,11 @@ struct ImmichDecisions {
 
   private func record(_ decisions: ReviewDecisions) throws(CairnError) {
     if !decisions.keeps.isEmpty {
+      // A person sees the still of a Live Photo; keeping it keeps the Live Photo whole.
+      let livePhotos = ScanBinding.livePhotos(among: try state.store.binding.proposals())
       try state.store.exclusions.add(
-        decisions.keeps.map(\.checksum), reason: "kept with \(ReviewTags.keep) in Immich",
-        at: Date())
+        livePhotos.whole(decisions.keeps.map(\.checksum)),
+        reason: "kept with \(ReviewTags.keep) in Immich", at: Date())
       Diagnostics.info(
         "kept \(decisions.keeps.count) candidate(s) for good (tagged \(ReviewTags.keep) in Immich)")
     }

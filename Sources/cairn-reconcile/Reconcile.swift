@@ -199,10 +199,14 @@ struct Reconcile {
   /// Refuses a scan whose scope is in doubt, unless told to leave the doubtful roots out.
   private func checkScope(_ scan: ScanInput) throws(CairnError) {
     let doubtful = scan.roots.filter { $0.coverage == .doubtful }
-    let stray = scan.errors.filter { $0.root == nil }
-    if !stray.isEmpty && !options.skipIncompleteRoots {
+    // An error that names no root of this scan could be under any of them: no root can be
+    // left out for it, so none is complete (not even with --skip-incomplete-roots).
+    let rootPaths = Set(scan.roots.map(\.path))
+    let stray = scan.errors.filter { $0.root.map { !rootPaths.contains($0) } ?? true }
+    if !stray.isEmpty {
       throw CairnError.refused(
-        "the scan carries \(stray.count) error record(s) outside any root; nothing was recorded")
+        "incomplete scan: the scan carries \(stray.count) error record(s) outside any of its "
+          + "roots; nothing was recorded")
     }
     for root in scan.roots {
       for folder in root.outOfScope {

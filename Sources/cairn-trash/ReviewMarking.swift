@@ -80,10 +80,14 @@ struct ReviewMarking {
   private func waitingAssetIDs() throws(CairnError) -> Set<String> {
     let excluded = state.exclusions
     let approved = try approvedIDs()
-    let waiting = try state.store.binding.proposals().values.filter {
+    let proposals = try state.store.binding.proposals()
+    // An approval of either half of a Live Photo settles both.
+    let livePhotos = ScanBinding.livePhotos(among: proposals)
+    let waiting = proposals.values.filter {
       ($0.bucket == Bucket.pending.rawValue || $0.bucket == Bucket.held.rawValue)
-        && !excluded.contains($0.checksum) && !approved.contains($0.assetId)
-        && !approved.contains($0.checksum)
+        && !excluded.contains($0.checksum)
+        && !livePhotos.isApproved(
+          assetId: $0.assetId, checksum: $0.checksum, approvals: approved, exclusions: excluded)
     }
     return Set(waiting.map(\.assetId))
   }

@@ -195,10 +195,13 @@ struct Trash {
     // Someone restored these in Immich after a cairn run trashed them, and their files have
     // not come back since: they want them on the server.
     let kept = screened.filter { runs.keptOnServer.contains($0.checksum) }
+    // Which proposed motion videos go only with their still: the state's word, not the stream's.
+    let livePhotos = ScanBinding.livePhotos(among: try state.store.binding.proposals())
     var plan = TrashPlan(
       candidates: screened.filter { !runs.keptOnServer.contains($0.checksum) },
       userID: connection.identity.userId, inTrash: runs.inCairnTrash,
-      excluded: state.exclusions, inLibrary: { !videos.isAbsent($0) })
+      excluded: state.exclusions, inLibrary: { !videos.isAbsent($0) },
+      stillOf: livePhotos.stillsOfVideos)
     plan.skipped += kept.map {
       (
         $0,

@@ -97,7 +97,8 @@ import Testing
     #expect(refused?.status == .refused)
 
     let error = #"{"type":"error","tool":"cairn-hash","message":"Permission denied","path":"/p/x"}"#
-    let records = try drain([header, error, end].joined(separator: "\n") + "\n")
+    let counted = end.replacingOccurrences(of: #""errors":0"#, with: #""errors":1"#)
+    let records = try drain([header, error, counted].joined(separator: "\n") + "\n")
     #expect(records.errors.map(\.path) == ["/p/x"])
     #expect(throws: CairnError.self) { try records.requireComplete() }
   }

@@ -12,8 +12,8 @@ import Testing
   }
   private let error =
     #"{"type":"error","tool":"cairn-hash","message":"Permission denied","path":"/p/x"}"#
-  private func end(_ records: String?) -> String {
-    #"{"type":"end","tool":"cairn-hash","complete":true,"errors":0"#
+  private func end(_ records: String?, errors: Int = 0, counts: String = "{}") -> String {
+    #"{"type":"end","tool":"cairn-hash","complete":true,"errors":\#(errors),"counts":\#(counts)"#
       + (records.map { #","records":"# + $0 } ?? "") + "}"
   }
 
@@ -37,9 +37,37 @@ import Testing
 
   @Test func countsThatMatchPass() throws {
     let stream = try drain([
-      header, file("a"), error, file("b"), end(#"{"error":1,"file":2}"#),
+      header, file("a"), error, file("b"), end(#"{"error":1,"file":2}"#, errors: 1),
     ])
     #expect(stream.end?.records == ["file": 2, "error": 1])
+  }
+
+  /// Issue 32: a scan that says it had errors and carries none of them is malformed, whether
+  /// its total is `errors` or `counts.errors`; one that carries them is read, and refused as
+  /// incomplete by a stage that can lead to a deletion.
+  @Test func errorTotalsMustBeTheErrorRecords() throws {
+    let total = malformed([header, file("a"), end(#"{"file":1}"#, errors: 3)])
+    #expect(total?.message.contains("end record's errors is 3, but the stream carried 0") == true)
+    let counted = malformed([
+      header, file("a"), end(#"{"file":1}"#, counts: #"{"errors":3,"files":1}"#),
+    ])
+    #expect(counted?.message.contains("counts.errors is 3, but the stream carried 0") == true)
+    _ = malformed([header, error, end(#"{"error":1}"#, errors: 0)])
+
+    let carried = try drain([
+      header, file("a"), error, end(#"{"error":1,"file":1}"#, errors: 1, counts: #"{"errors":1}"#),
+    ])
+    #expect(carried.errors.count == 1)
+    let refused = #expect(throws: CairnError.self) { try carried.requireComplete() }
+    #expect(refused?.status == .refused)
+  }
+
+  /// `cairn-trash`'s output counts the items that failed in `errors`: the stages that act on
+  /// results read it as it is.
+  @Test func resultReadersTakeAFailureTotal() throws {
+    let lines = [header, end("{}", errors: 2)].joined(separator: "\n") + "\n"
+    let stream = try drain(bytes: Array(lines.utf8), countRule: .assetSelection)
+    #expect(stream.end?.errors == 2)
   }
 
   @Test func aLostLineIsMalformedAndSaysWhichTypeAndBothCounts() {

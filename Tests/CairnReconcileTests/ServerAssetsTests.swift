@@ -117,4 +117,25 @@ import Testing
     #expect(found == ["v1": 2])
     #expect(assets.checksum(2) == "V")
   }
+
+  /// A motion video's still is found by the `livePhotoVideoId` naming it, read from the lines
+  /// as ids are; a still in the trash belongs to no Live Photo on the server, and the plain
+  /// reading finds the same.
+  @Test func stillsAreFoundByTheVideoTheyName() throws {
+    let lines = [
+      #"{"type":"asset","id":"v1","checksum":"V","ownerId":"u","visibility":"hidden"}"#,
+      #"{"type":"asset","id":"old","checksum":"O","ownerId":"u","livePhotoVideoId":"v1","isTrashed":true}"#,
+      #"{"type":"asset","id":"n1","checksum":"N","ownerId":"u","note":{"livePhotoVideoId":"v2"}}"#,
+      #"{"type":"asset","checksum":"S","ownerId":"u","livePhotoVideoId" : "v1","id":"s1"}"#,
+    ]
+    var assets = ServerAssets()
+    var records: [AssetRecord] = []
+    for line in lines {
+      let object = try JSONObject(parsing: Array(line.utf8))
+      try assets.append(object)
+      records.append(try AssetRecord(object))
+    }
+    #expect(try assets.stillIndices(ofVideos: ["v1", "v2", "zz"]) == ["v1": 3])
+    #expect(PlainListing(records).stillIndices(ofVideos: ["v1", "v2", "zz"]) == ["v1": 3])
+  }
 }

@@ -14,6 +14,9 @@ package protocol AssetListing: Sendable {
   func record(_ index: Int) throws(ListingReadBackError) -> AssetRecord
   /// The index of the first asset with each of `ids` (lower case) that the listing holds.
   func indices(ofIds ids: Set<String>) throws(ListingReadBackError) -> [String: Int]
+  /// For each of `videoIds` (lower case), the index of the first asset not in the trash whose
+  /// `livePhotoVideoId` names it: the Live Photo still a motion video belongs to.
+  func stillIndices(ofVideos videoIds: Set<String>) throws(ListingReadBackError) -> [String: Int]
 }
 
 /// A listing's line could not be read again as it was first read: the file it lies in was
@@ -45,6 +48,17 @@ package struct PlainListing: AssetListing, ExpressibleByArrayLiteral {
     for (index, record) in records.enumerated() {
       let id = record.id.lowercased()
       if ids.contains(id) && found[id] == nil { found[id] = index }
+    }
+    return found
+  }
+
+  package func stillIndices(ofVideos videoIds: Set<String>) -> [String: Int] {
+    var found: [String: Int] = [:]
+    for (index, record) in records.enumerated() where !record.isTrashed {
+      guard let video = record.livePhotoVideoId?.lowercased(), videoIds.contains(video),
+        found[video] == nil
+      else { continue }
+      found[video] = index
     }
     return found
   }

@@ -10,6 +10,7 @@ extension ReconciliationEngine {
   ) throws(ListingReadBackError) -> [CandidateRecord] {
     var candidates = try goneCandidates(input, present: present, gone: gone, summary: &summary)
     try settleLivePhotoVideos(&candidates, input, gone: gone)
+    try settleLivePhotoPairs(&candidates, input)
     candidates += try putBacks(input, present: present)
     candidates.sort { a, b in
       if a.bucket != b.bucket { return a.bucket < b.bucket }

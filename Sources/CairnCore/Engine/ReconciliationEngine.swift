@@ -19,6 +19,8 @@ import Foundation
 ///   Live Photo still whose motion video stays, is `pending` rather than `delete`; so is a
 ///   photo in Android's trash (`android-trash`): the Immich app's "Free up space" leaves the
 ///   same name for photos the user keeps on the server.
+/// - A Live Photo is decided whole: when both halves are candidates, both wait as long as the
+///   half that waits longest; a motion video whose still stays on the server is `pending`.
 /// - External-library assets (their checksum hashes a path) are never candidates.
 /// - A trashed asset that a cairn run trashed and whose bytes are back is `restore`.
 package enum ReconciliationEngine {

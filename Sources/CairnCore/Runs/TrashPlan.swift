@@ -8,6 +8,11 @@ import Foundation
 /// it stays, and the checksum is neither excluded nor in the library now: whatever the stream
 /// says, bytes the library holds are never trashed. Otherwise the still goes alone (Immich
 /// does not cascade trash, so the video stays active, hidden behind no still).
+///
+/// A motion video that is a candidate of its own goes in its still's unit. When its still does
+/// not go in this run (left out by a filter, skipped), neither does the video: a Live Photo is
+/// trashed whole, and a video trashed alone is purged while the still stays. Only a video whose
+/// still is already in the trash may go on its own.
 package struct TrashPlan: Sendable {
   /// One still (or plain asset) and, for a Live Photo, its motion video.
   package struct Unit: Sendable, Equatable {
@@ -26,14 +31,18 @@ package struct TrashPlan: Sendable {
   /// in the trash (trashed by an earlier run, not restored) to that run's id.
   /// `excluded` holds checksums a person protected (never trashed, whatever the plan says);
   /// `inLibrary` says whether a checksum's bytes are (or may be) in the library now. Candidates
-  /// in the `restore` bucket are left to the put-back (they are never trashed).
+  /// in the `restore` bucket are left to the put-back (they are never trashed). `stillOf` maps
+  /// the lower-case id of a motion video that is a candidate to its still's, when the still is
+  /// a candidate too (from cairn's state, not from the stream).
   package init(
     candidates: [CandidateRecord], userID: String, inTrash: [String: String],
-    excluded: Set<String> = [], inLibrary: (String) -> Bool = { _ in false }
+    excluded: Set<String> = [], inLibrary: (String) -> Bool = { _ in false },
+    stillOf: [String: String] = [:]
   ) {
     var units: [Unit] = []
     var skipped: [(CandidateRecord, String)] = []
     var seen: Set<String> = []
+    var withTheirStill: [CandidateRecord] = []
     let user = userID.lowercased()
     for candidate in candidates where candidate.bucket != .restore {
       let id = candidate.assetId.lowercased()
@@ -58,11 +67,39 @@ package struct TrashPlan: Sendable {
         skipped.append((candidate, "already in the trash (run \(run))"))
         continue
       }
+      if stillOf[id] != nil {
+        withTheirStill.append(candidate)
+        continue
+      }
       var video = Self.videoToSend(candidate, excluded: excluded, inLibrary: inLibrary)
       if let v = video, seen.contains(v) || inTrash[v] != nil { video = nil }
       seen.insert(id)
       if let video { seen.insert(video) }
       units.append(Unit(candidate: candidate, videoID: video))
+    }
+    for video in withTheirStill {
+      let id = video.assetId.lowercased()
+      guard let still = stillOf[id], !seen.contains(id) else { continue }
+      seen.insert(id)
+      if let unit = units.firstIndex(where: { $0.assetID == still }) {
+        if units[unit].videoID == nil && units[unit].candidate.livePhotoVideoKept != true
+          && !excluded.contains(video.checksum) && !inLibrary(video.checksum)
+        {
+          units[unit].videoID = id
+          units[unit].candidate.livePhotoVideoChecksum = video.checksum
+        } else {
+          skipped.append((video, "its still goes to the trash alone (its motion video stays)"))
+        }
+      } else if inTrash[still] != nil {
+        units.append(Unit(candidate: video, videoID: nil))
+      } else {
+        skipped.append(
+          (
+            video,
+            "its still does not go to the trash in this run, and a Live Photo goes whole "
+              + "(a motion video trashed alone is purged while its still stays)"
+          ))
+      }
     }
     self.units = units
     self.skipped = skipped

@@ -29,7 +29,10 @@ package struct GatePlan: Sendable {
   package static let burstWindow: TimeInterval = 15 * 60
 
   /// Applies `exclusions` (checksums) and `approvals` (checksums or asset ids) to `candidates`.
+  /// A Live Photo is decided whole: an approval of either half approves both, and a half whose
+  /// other half is excluded waits for a person rather than going alone.
   package init(candidates: [CandidateRecord], exclusions: Set<String>, approvals: Set<String>) {
+    let halves = LivePhotoHalves(candidates)
     for var candidate in candidates {
       if candidate.bucket == .restore {
         // Undoing cairn's own deletion of bytes that are back: an exclusion asks for the same.
@@ -41,14 +44,16 @@ package struct GatePlan: Sendable {
         continue
       }
       Self.keepExcludedVideo(&candidate, exclusions)
+      Self.keepWithExcludedStill(&candidate, halves, exclusions)
       switch candidate.bucket {
       case .restore:
         continue
       case .delete:
         toTrash.append(candidate)
       case .pending, .held, .kept:
-        if approvals.contains(candidate.checksum)
-          || approvals.contains(candidate.assetId.lowercased())
+        if halves.isApproved(
+          assetId: candidate.assetId, checksum: candidate.checksum, approvals: approvals,
+          exclusions: exclusions)
         {
           approved.append(candidate)
           toTrash.append(candidate)
@@ -92,6 +97,21 @@ package struct GatePlan: Sendable {
     candidate.detail =
       (candidate.detail ?? "") + "; its motion video is excluded, so the still waits for your "
       + "approval and goes alone"
+  }
+
+  /// A motion video whose still was excluded since the stream was made waits for a person, as
+  /// the engine would have decided (`ReconciliationEngine.liveStillKeptReason`).
+  static func keepWithExcludedStill(
+    _ candidate: inout CandidateRecord, _ halves: LivePhotoHalves, _ exclusions: Set<String>
+  ) {
+    guard candidate.bucket == .delete, let still = halves.other(of: candidate.assetId),
+      !still.isVideo, exclusions.contains(still.checksum)
+    else { return }
+    candidate.bucket = .pending
+    candidate.reason = ReconciliationEngine.liveStillKeptReason
+    candidate.detail =
+      (candidate.detail ?? "") + "; its still is excluded, so the motion video waits for your "
+      + "approval rather than going alone"
   }
 
   /// Counts for the `end` record (`kept` only when the age window kept something).
@@ -178,6 +198,8 @@ package struct GateDecisions: Sendable, Equatable {
         resolved.unmatched.append(argument)
       }
     }
+    // What a person keeps of a Live Photo, they keep whole.
+    resolved.exclusions = LivePhotoHalves(candidates).whole(resolved.exclusions)
     return resolved
   }
 

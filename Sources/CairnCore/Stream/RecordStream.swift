@@ -152,6 +152,25 @@ package final class RecordStream {
             + "(lines lost or added on the way?)", at: location)
       }
     }
+    try checkErrorTotals(end, at: location)
+  }
+
+  /// Where the count rule holds them to it, the end record's error totals must be the `error`
+  /// records read: a scan that says it had errors but carries none of them is malformed, not
+  /// complete (and one that carries them is refused as incomplete, `requireComplete`).
+  private func checkErrorTotals(_ end: EndRecord, at location: String) throws(CairnError) {
+    guard countRule.errorTotalsExact else { return }
+    let carried = errors.count
+    let totals: [(String, Int?)] = [
+      ("errors", end.errors), ("counts.errors", end.counts["errors"]),
+    ]
+    for (name, total) in totals {
+      guard let total, total != carried else { continue }
+      throw CairnError(
+        .malformedInput,
+        "the end record's \(name) is \(total), but the stream carried \(carried) error "
+          + "record(s) (a scan with errors must carry them)", at: location)
+    }
   }
 
   private static func aborted(_ line: InputLine, source: String) -> CairnError {

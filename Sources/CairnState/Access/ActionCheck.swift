@@ -18,13 +18,17 @@ import GRDB
 /// - none of those paths is out of scope by the configuration's `CAIRN_IGNORE_PATHS`
 ///   (`ignoredPaths`, set by the caller from the configuration it read).
 /// A Live Photo's motion video (named by the proposal, not by the stream) passes when it is not
-/// excluded and not in the scan. Who owns the asset and whether it is locked is the server's
+/// excluded and not in the scan. A Live Photo is decided whole: an approval of either half
+/// approves both (`LivePhotoHalves`); which video goes only with its still is `TrashPlan`'s
+/// to say, from the same proposals. Who owns the asset and whether it is locked is the server's
 /// to say (`cairn-trash` asks it).
 package struct ActionCheck {
   let store: PartitionStore
   let scan: ScanSnapshot
   let absent: Set<String>
   package let proposals: [String: ScanBinding.Proposal]
+  /// The Live Photos among the proposals.
+  let halves: LivePhotoHalves
   let approvals: Set<String>
   let exclusions: Set<String>
   /// Parts of the roots out of scope: nothing last seen there is acted on.
@@ -47,6 +51,7 @@ package struct ActionCheck {
     self.scan = scan
     absent = Set(scan.absent)
     proposals = try store.binding.proposals()
+    halves = ScanBinding.livePhotos(among: proposals)
     var approved: Set<String> = []
     for approval in try store.approvals.all() {
       approved.insert(approval.checksum)
@@ -82,7 +87,8 @@ package struct ActionCheck {
       return "its checksum is not the one cairn-reconcile matched to this asset"
     }
     if proposal.bucket != Bucket.delete.rawValue
-      && !approvals.contains(candidate.checksum) && !approvals.contains(id)
+      && !halves.isApproved(
+        assetId: id, checksum: candidate.checksum, approvals: approvals, exclusions: exclusions)
     {
       return "cairn-reconcile put it in the \(proposal.bucket) bucket and nobody approved it "
         + "(cairn-gate --approve)"

@@ -136,6 +136,11 @@ package struct ScanBinding: Sendable {
     }
   }
 
+  /// The Live Photos among `proposals`: both halves proposed.
+  package static func livePhotos(among proposals: [String: Proposal]) -> LivePhotoHalves {
+    LivePhotoHalves(proposals.values.map { ($0.assetId, $0.checksum, $0.livePhotoVideoId) })
+  }
+
   /// Records that `cairn-gate` passed `plan` for `scan` (with the override a person named),
   /// and the plan's items (`members`: what it trashes and restores), replacing the last pass.
   package func recordGatePass(_ pass: GatePass, members: [CandidateRecord] = [])
