@@ -127,7 +127,7 @@ struct AlbumProtectionPipelineTests {
   /// The album is the friend's: mine lists it only as shared with me (`shared=true` before
   /// 3.0, in the unfiltered answer and `isShared=true` from 3.0), and the photo I filed there
   /// waits for review like one in my own album.
-  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2, .v3_3])
   func anAlbumSharedWithMeProtectsThePhotoIFiledThere(_ version: ImmichVersion) async throws {
     let w = try await Self.world(version, sharedByFriend: true)
     defer { Task { await w.server.stop() } }

@@ -150,7 +150,7 @@ final class LivePhotoWorld: @unchecked Sendable {
 /// alone, and an approval of one half trashes both.
 @Suite(.serialized)
 struct LivePhotoWholePipelineTests {
-  static let versions: [ImmichVersion] = [.v2_7, .v3_1, .v3_2]
+  static let versions = ImmichVersion.allCases
 
   @Test(arguments: versions)
   func aStillInAnAlbumKeepsItsMotionVideo(_ version: ImmichVersion) async throws {

@@ -121,7 +121,7 @@ struct ReviewGateTests {
   /// Immich makes a frame of every video the thumbnail job does not skip: a video's tile
   /// shows it like a photo's; only a Live Photo's hidden motion video has none, and its tile
   /// says so. On every version the neighbouring suites use.
-  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2, .v3_3])
   func aVideoTileShowsItsFrame(version: ImmichVersion) async throws {
     let f = try await ActFixture(version: version)
     defer { Task { await f.stop() } }

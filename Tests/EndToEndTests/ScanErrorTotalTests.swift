@@ -10,7 +10,7 @@ import Testing
 /// records is an incomplete scan (25). Either way the photo deleted locally stays on the server.
 @Suite(.serialized)
 struct ScanErrorTotalTests {
-  static let versions: [ImmichVersion] = [.v2_7, .v3_1, .v3_2]
+  static let versions = ImmichVersion.allCases
 
   /// A library whose `b.jpg` was deleted after the first run, and a dry run that reviewed its
   /// trashing: the next real pipeline would trash it.

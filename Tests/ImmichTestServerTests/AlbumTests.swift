@@ -110,7 +110,7 @@ struct AlbumTests {
   /// `asset.share` is what filing checks: the owner and any partner sharing with the caller
   /// have it, a stranger's asset is `no_permission`. An id already in the album is a
   /// `duplicate` before access is asked; a viewer may not add at all.
-  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  @Test(arguments: ImmichVersion.allCases)
   func ownersAndPartnersAssetsAreFiled(version: ImmichVersion) async throws {
     try await withWorld(version) { w, _, c in
       let made = try await c.post(
@@ -149,7 +149,7 @@ struct AlbumTests {
   /// `assetCount` counts the album's assets that are not trashed and whose visibility is
   /// timeline or archive, in `GET /albums` and `GET /albums/:id`: a hidden Live Photo video
   /// is in the album, and found by its search, but not counted.
-  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  @Test(arguments: ImmichVersion.allCases)
   func assetCountLeavesOutHiddenAndTrashed(version: ImmichVersion) async throws {
     try await withWorld(version) { w, _, c in
       let counted = try await Self.album(

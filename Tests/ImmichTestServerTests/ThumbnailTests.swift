@@ -82,7 +82,7 @@ struct ThumbnailTests {
   /// The thumbnail job makes a frame of every video it does not skip: a timeline or archived
   /// video has a thumbnail; a hidden one (a Live Photo's motion video), audio and other
   /// assets have none (`media.service.ts` `handleGenerateThumbnails`).
-  @Test(arguments: [ImmichVersion.v2_7, .v3_1, .v3_2])
+  @Test(arguments: ImmichVersion.allCases)
   func aVideoHasAFrameUnlessHidden(version: ImmichVersion) async throws {
     var scenario = Scenario(version: version)
     let (me, key) = scenario.addUser(email: "me@example.com")
