@@ -129,6 +129,24 @@ import Testing
     }
   }
 
+  /// `/.well-known/immich` could name an API elsewhere, and the key would follow the API base.
+  @Test(arguments: ImmichVersion.both)
+  func theKeyNeverGoesWhereTheWellKnownDocumentPoints(version: ImmichVersion) async throws {
+    try await withForeignServer(Library(version)) { h, foreign, address in
+      h.server.faults.inject(
+        Fault(
+          method: "GET", path: "/.well-known/immich",
+          action: .status(200, body: #"{"api":{"endpoint":"\#(address)/api"}}"#)))
+      let result = try await fetch(h)
+      #expect(result.status == ExitStatus.serverFailure.rawValue, "\(result.stderr)")
+      #expect(
+        result.stderr.contains(
+          "GET /.well-known/immich: the server puts its API on another server, \(address);"),
+        "\(result.stderr)")
+      #expect(foreign.log.all.isEmpty)
+    }
+  }
+
   /// A server that keeps redirecting to itself is given up on after five.
   @Test func endlessRedirectsEnd() async throws {
     try await withServer(Library(.v3_2).scenario) { h in

@@ -32,10 +32,7 @@ enum RedirectPolicy {
     else {
       return .refuse("the server redirected to an address cairn cannot follow")
     }
-    if there == here { return .follow(target.absoluteString) }
-    if there.host == here.host, here.scheme == "http", there.scheme == "https" {
-      return .follow(target.absoluteString)
-    }
+    if here.mayGoOn(to: there) { return .follow(target.absoluteString) }
     if there.host == here.host, here.scheme == "https", there.scheme == "http" {
       return .refuse(
         "the server redirected from https to plain http (\(there.address)); cairn does not"
@@ -75,6 +72,12 @@ struct Origin: Equatable {
     self.scheme = scheme
     self.host = host
     self.port = components.port ?? (scheme == "https" ? 443 : 80)
+  }
+
+  /// Whether a request that carries cairn's secrets may go on from here to `there`: the same
+  /// server, or the same host over https where it was http (any port: TLS proves the host).
+  func mayGoOn(to there: Origin) -> Bool {
+    there == self || (there.host == host && scheme == "http" && there.scheme == "https")
   }
 
   /// `https://photos.example.net` or `http://127.0.0.1:2283`: what `IMMICH_URL` would say, with
