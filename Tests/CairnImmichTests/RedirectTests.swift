@@ -1,9 +1,10 @@
 import CairnCore
-@testable import CairnImmich
 import CairnTestSupport
 import Foundation
 import ImmichTestServer
 import Testing
+
+@testable import CairnImmich
 
 /// A server that redirects cairn elsewhere gets nothing sent there: no API key, no session
 /// token, no login body. The other server is a second double with the same users, so it would
@@ -93,8 +94,9 @@ import Testing
       let result = try await fetch(h)
       #expect(result.status == 0, "\(result.stderr)")
       #expect(
-        result.stderr.contains("sync stream failed (POST /api/sync/stream: the server redirected"
-          + " to another server, \(address);"), "\(result.stderr)")
+        result.stderr.contains(
+          "sync stream failed (POST /api/sync/stream: the server redirected"
+            + " to another server, \(address);"), "\(result.stderr)")
       #expect(try result.records(ofType: "asset").count == library.expectedIds.count)
       #expect(foreign.log.all.isEmpty)
     }
@@ -156,7 +158,8 @@ import Testing
           action: .redirect(302, location: "/api/users/me")))
       let result = try await fetch(h)
       #expect(result.status == ExitStatus.serverFailure.rawValue)
-      #expect(result.stderr.contains("GET /api/users/me: more than 5 redirects"), "\(result.stderr)")
+      #expect(
+        result.stderr.contains("GET /api/users/me: more than 5 redirects"), "\(result.stderr)")
       #expect(h.server.log.requests(method: "GET", path: "/api/users/me").count == 6)
     }
   }
