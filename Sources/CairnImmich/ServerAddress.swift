@@ -39,8 +39,12 @@ package enum ServerAddress {
   /// True when the normalised URL already names the API.
   static func endsInAPI(_ url: String) -> Bool { url.hasSuffix("/api") }
 
-  /// Where the API is, asking `/.well-known/immich` when the URL does not end in `/api`.
-  static func discover(_ normalised: String, transport: HTTPTransport) async -> String {
+  /// Where the API is, asking `/.well-known/immich` when the URL does not end in `/api`. A
+  /// document that puts the API on another server is refused, as a redirect there would be
+  /// (`RedirectPolicy`): the key goes only to IMMICH_URL's server.
+  static func discover(_ normalised: String, transport: HTTPTransport) async throws(ImmichError)
+    -> String
+  {
     if endsInAPI(normalised) { return normalised }
     let fallback = normalised + "/api"
     let call = HTTPCall(
@@ -52,7 +56,21 @@ package enum ServerAddress {
       let resolved = URL(string: document.api.endpoint, relativeTo: base)?.absoluteURL,
       let normalisedAPI = try? normalise(resolved.absoluteString)
     else { return fallback }
+    try checkSameServer(normalisedAPI, as: normalised)
     return normalisedAPI
+  }
+
+  /// Refuses an API base on another scheme, host or port than IMMICH_URL's (an upgrade from
+  /// http to https on the same host aside).
+  static func checkSameServer(_ api: String, as configured: String) throws(ImmichError) {
+    guard let here = Origin(configured), let there = Origin(api), !here.mayGoOn(to: there)
+    else { return }
+    throw ImmichError(
+      .server,
+      "GET /.well-known/immich: the server puts its API on another server, \(there.address);"
+        + " cairn sends the API key only to IMMICH_URL's server: if \(there.address) is your"
+        + " Immich, set IMMICH_URL to it",
+      request: "GET /.well-known/immich")
   }
 
   /// Shows a URL without anything that could be a credential (query strings).

@@ -50,7 +50,7 @@ package struct ServerConnection: Sendable {
       }
     }
     let transport = HTTPTransport(options: resolvedOptions)
-    let apiBase = await ServerAddress.discover(
+    let apiBase = try await ServerAddress.discover(
       try ServerAddress.normalise(url), transport: transport)
     let client = ImmichClient(apiBase: apiBase, credential: .apiKey(key), transport: transport)
     let version = try await client.version()

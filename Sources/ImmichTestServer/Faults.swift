@@ -10,6 +10,9 @@ package struct Fault: Sendable, Equatable {
     case status(Int, body: String = "", contentType: String = "application/json")
     /// Wait, then answer normally.
     case delay(seconds: Double)
+    /// Answer this redirect status (301, 302, 303, 307, 308) with `Location: location`, as a
+    /// reverse proxy or a hostile server would, without running the route.
+    case redirect(Int, location: String)
     /// Close the connection without sending any response.
     case reset
     /// Sync stream only: send the head and the first `afterLines` lines, then drop the
@@ -37,6 +40,7 @@ package struct Fault: Sendable, Equatable {
   var label: String {
     switch action {
     case .status: return "status"
+    case .redirect: return "redirect"
     case .delay: return "delay"
     case .reset: return "reset"
     case .truncateStream: return "truncate"

@@ -14,7 +14,7 @@ package struct RecordedRequest: Sendable, Codable, Equatable {
   package var credential: CredentialUse
   /// The status sent, or nil when a fault closed the connection without a response.
   package var status: Int?
-  /// The fault applied, if any: `status`, `delay`, `reset`, `truncate`.
+  /// The fault applied, if any: `status`, `redirect`, `delay`, `reset`, `truncate`.
   package var fault: String?
 
   /// Requests that can change server state. Searches, the upload check, the sync stream and

@@ -28,6 +28,11 @@ extension ImmichTestServer {
       return Response(
         status: .init(code: code), headers: headers,
         body: .init(byteBuffer: ByteBuffer(string: body)))
+    case .redirect(let code, let location)?:
+      record(api, credentialGuess, status: code, fault: "redirect")
+      var headers = HTTPFields()
+      headers[.location] = location
+      return Response(status: .init(code: code), headers: headers)
     case .delay(let seconds)?:
       try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
     case .truncateStream?, .endlessStream?, .endlessLine?, nil:

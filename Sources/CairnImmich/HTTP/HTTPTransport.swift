@@ -78,10 +78,11 @@ final class HTTPTransport: Sendable {
   var requestsSent: Int { counter.current }
 
   /// One process-wide client, never shut down (like `HTTPClient.shared`), with our timeouts:
-  /// connecting may take 10 s; a body may pause at most 60 s between bytes.
+  /// connecting may take 10 s; a body may pause at most 60 s between bytes. It follows no
+  /// redirect: `execute` follows those that keep the key on its own server (`RedirectPolicy`).
   static let client: HTTPClient = {
     var configuration = HTTPClient.Configuration(
-      redirectConfiguration: .follow(max: 5, allowCycles: false),
+      redirectConfiguration: .disallow,
       timeout: .init(connect: .seconds(10), read: .seconds(60)))
     configuration.httpVersion = .http1Only
     configuration.decompression = .enabled(limit: .none)
@@ -155,7 +156,40 @@ final class HTTPTransport: Sendable {
     }
   }
 
+  /// Sends `call`, following the redirects `RedirectPolicy` allows and refusing the others
+  /// before anything reaches another server.
   private func execute(_ call: HTTPCall, timeout: Duration) async throws(Failure)
+    -> HTTPClientResponse
+  {
+    var call = call
+    var redirects = 0
+    while true {
+      let response = try await executeOnce(call, timeout: timeout)
+      let status = Int(response.status.code)
+      guard RedirectPolicy.isRedirect(status),
+        let location = response.headers.first(name: "location")
+      else { return response }
+      // The redirect's own body says nothing cairn needs; reading it frees the connection.
+      _ = try? await response.body.collect(upTo: 1 << 20)
+      guard redirects < RedirectPolicy.maxRedirects else {
+        throw Failure(
+          reason: .redirected, detail: "more than \(redirects) redirects", timeout: timeout)
+      }
+      switch RedirectPolicy.decide(from: call.url, location: location) {
+      case .refuse(let words):
+        throw Failure(reason: .redirected, detail: words, timeout: timeout)
+      case .follow(let url):
+        redirects += 1
+        if !RedirectPolicy.keepsMethodAndBody(status, call.method) {
+          call.method = .GET
+          call.body = nil
+        }
+        call.url = url
+      }
+    }
+  }
+
+  private func executeOnce(_ call: HTTPCall, timeout: Duration) async throws(Failure)
     -> HTTPClientResponse
   {
     var request = HTTPClientRequest(url: call.url)

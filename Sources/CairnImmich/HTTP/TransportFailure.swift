@@ -12,11 +12,12 @@ import NIOPosix
 /// A request that got no usable answer, sorted by what a person would do about it.
 struct Failure: Error {
   enum Reason: Equatable {
-    case refused, reset, timeout, dns, tls, unreadable, other
+    case refused, reset, timeout, dns, tls, unreadable, redirected, other
   }
 
   var reason: Reason
-  /// The underlying error's words, for `other`; never holds request headers.
+  /// The underlying error's words, for `other`, or where a refused redirect pointed, for
+  /// `redirected`; never holds request headers, paths or queries.
   var detail: String
   var timeout: Duration
 
@@ -34,7 +35,7 @@ struct Failure: Error {
     case .dns: what = "cannot resolve the host name: check IMMICH_URL"
     case .tls: what = "TLS failed (certificate or protocol): \(detail)"
     case .unreadable: what = "the answer is not HTTP: \(detail)"
-    case .other: what = detail
+    case .redirected, .other: what = detail
     }
     return ImmichError(.transport, "\(label): \(what)\(tries)", request: label)
   }
