@@ -2,14 +2,14 @@ import Foundation
 
 /// A media file that appeared under a root while the watcher watched: closed after writing,
 /// renamed into place (a sync tool's temporary name), or found in a folder that appeared.
-struct Arrival: Sendable, Equatable {
-  var path: String
-  var root: Int
+package struct Arrival: Sendable, Equatable {
+  package var path: String
+  package var root: Int
   /// What `lstat` said when the arrival was seen.
-  var stamp: FileStamp
-  var seenAt: Date
+  package var stamp: FileStamp
+  package var seenAt: Date
   /// Not hashed before this: a file still being written is closed and written again.
-  var due: Date
+  package var due: Date
 }
 
 /// The arrivals waiting to be hashed, by path, and those being hashed. Pure: the watcher
@@ -19,23 +19,23 @@ struct Arrival: Sendable, Equatable {
 /// import is more than the watcher keeps in memory, so it refuses the next one; the watcher
 /// then opens a gap for the root and drops what waits there (the next scan hashes them), never
 /// a queue that grows for ever.
-struct ArrivalQueue: Sendable {
+package struct ArrivalQueue: Sendable {
   /// How long an arrival must be left alone (no further close or rename) before it is hashed.
-  var quiet: TimeInterval
-  var limit: Int
-  private(set) var waiting: [String: Arrival] = [:]
-  private(set) var hashing: [String: Arrival] = [:]
+  package var quiet: TimeInterval
+  package var limit: Int
+  package private(set) var waiting: [String: Arrival] = [:]
+  package private(set) var hashing: [String: Arrival] = [:]
 
-  init(quiet: TimeInterval, limit: Int) {
+  package init(quiet: TimeInterval, limit: Int) {
     self.quiet = quiet
     self.limit = limit
   }
 
-  var count: Int { waiting.count + hashing.count }
+  package var count: Int { waiting.count + hashing.count }
 
   /// Notes an arrival (again, for a path already waiting: its wait starts over). False when
   /// the queue is full with `unwritten` more: the caller opens a gap.
-  mutating func expect(_ path: String, root: Int, stamp: FileStamp, at now: Date, unwritten: Int)
+  package mutating func expect(_ path: String, root: Int, stamp: FileStamp, at now: Date, unwritten: Int)
     -> Bool
   {
     if var known = waiting[path] {
@@ -52,7 +52,7 @@ struct ArrivalQueue: Sendable {
 
   /// The arrivals whose wait is over, oldest first, now being hashed. (A path hashed now and
   /// written again meanwhile waits: it is taken when the hash in flight is done.)
-  mutating func due(_ now: Date) -> [Arrival] {
+  package mutating func due(_ now: Date) -> [Arrival] {
     var ready: [Arrival] = []
     for (path, arrival) in waiting where arrival.due <= now && hashing[path] == nil {
       ready.append(arrival)
@@ -65,17 +65,17 @@ struct ArrivalQueue: Sendable {
   }
 
   /// The hash of `path` is done (or given up).
-  mutating func finished(_ path: String) { hashing[path] = nil }
+  package mutating func finished(_ path: String) { hashing[path] = nil }
 
   /// Drops what waits in `root` (a gap: the scan hashes it); returns how many.
-  mutating func drop(root: Int) -> Int {
+  package mutating func drop(root: Int) -> Int {
     let dropped = waiting.filter { $0.value.root == root }
     for path in dropped.keys { waiting[path] = nil }
     return dropped.count
   }
 
   /// True while the file (device and inode) waits or is being hashed: its checksum may come.
-  func pending(device: UInt64, inode: UInt64) -> Bool {
+  package func pending(device: UInt64, inode: UInt64) -> Bool {
     func same(_ arrival: Arrival) -> Bool {
       arrival.stamp.device == device && arrival.stamp.inode == inode
     }
