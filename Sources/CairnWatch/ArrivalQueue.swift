@@ -35,7 +35,9 @@ package struct ArrivalQueue: Sendable {
 
   /// Notes an arrival (again, for a path already waiting: its wait starts over). False when
   /// the queue is full with `unwritten` more: the caller opens a gap.
-  package mutating func expect(_ path: String, root: Int, stamp: FileStamp, at now: Date, unwritten: Int)
+  package mutating func expect(
+    _ path: String, root: Int, stamp: FileStamp, at now: Date, unwritten: Int
+  )
     -> Bool
   {
     if var known = waiting[path] {

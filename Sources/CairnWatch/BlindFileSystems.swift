@@ -73,7 +73,8 @@ package enum BlindFileSystems {
 
   #if os(Linux)
     /// `statfs(2)`, found at run time: Swift's Glibc module leaves out `<sys/vfs.h>`.
-    private typealias StatFS = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer)
+    private typealias StatFS =
+      @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer)
       -> Int32
     nonisolated(unsafe) private static let statfsCall: StatFS? = {
       guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "statfs") else { return nil }

@@ -263,8 +263,7 @@ package final class Watcher {
     guard !flooded.contains(root), blind[root] == nil,
       !options.ignoredPaths.covers(path: path, root: roots[root])
     else { return }
-    if !arrivals.expect(path, root: root, stamp: stamp, at: now, unwritten: outbox.arrivals.count)
-    {
+    if !arrivals.expect(path, root: root, stamp: stamp, at: now, unwritten: outbox.arrivals.count) {
       flood(root, at: now)
     }
   }

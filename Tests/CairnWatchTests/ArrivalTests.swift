@@ -12,14 +12,14 @@ struct ArrivalTests {
 
   @Test func anArrivalIsHashedOnlyOnceItWasLeftAloneForTheQuietTime() {
     var queue = ArrivalQueue(quiet: 1, limit: 10)
-    let r1 = queue.expect("/lib/a.jpg", root: 0, stamp: Self.stamp(5), at: Self.t0, unwritten: 0)
-    #expect(r1)
+    let taken = queue.expect("/lib/a.jpg", root: 0, stamp: Self.stamp(5), at: Self.t0, unwritten: 0)
+    #expect(taken)
     #expect(queue.due(Self.t0.addingTimeInterval(0.9)).isEmpty)
     // Written again: its wait starts over.
-    let r2 = queue.expect(
-        "/lib/a.jpg", root: 0, stamp: Self.stamp(5, 2), at: Self.t0.addingTimeInterval(0.9),
-        unwritten: 0)
-    #expect(r2)
+    let again = queue.expect(
+      "/lib/a.jpg", root: 0, stamp: Self.stamp(5, 2), at: Self.t0.addingTimeInterval(0.9),
+      unwritten: 0)
+    #expect(again)
     #expect(queue.due(Self.t0.addingTimeInterval(1.5)).isEmpty)
     let due = queue.due(Self.t0.addingTimeInterval(1.9))
     #expect(due.map(\.path) == ["/lib/a.jpg"] && due.first?.stamp == Self.stamp(5, 2))
@@ -30,14 +30,15 @@ struct ArrivalTests {
 
   @Test func theQueueIsBoundedWithWhatIsNotYetWrittenAndDropsARoot() {
     var queue = ArrivalQueue(quiet: 0, limit: 3)
-    let r3 = queue.expect("/lib/1.jpg", root: 0, stamp: Self.stamp(1), at: Self.t0, unwritten: 1)
-    #expect(r3)
-    let r4 = queue.expect("/other/2.jpg", root: 1, stamp: Self.stamp(2), at: Self.t0, unwritten: 1)
-    #expect(r4)
-    let r5 = queue.expect("/lib/3.jpg", root: 0, stamp: Self.stamp(3), at: Self.t0, unwritten: 1)
-    #expect(!r5)
-    let r6 = queue.drop(root: 0)
-    #expect(r6 == 1)
+    let first = queue.expect("/lib/1.jpg", root: 0, stamp: Self.stamp(1), at: Self.t0, unwritten: 1)
+    #expect(first)
+    let second = queue.expect("/other/2.jpg", root: 1, stamp: Self.stamp(2), at: Self.t0, unwritten: 1)
+    #expect(second)
+    let third = queue.expect("/lib/3.jpg", root: 0, stamp: Self.stamp(3), at: Self.t0, unwritten: 1)
+    // Two waiting and one unwritten: full.
+    #expect(!third)
+    let dropped = queue.drop(root: 0)
+    #expect(dropped == 1)
     #expect(queue.waiting.keys.sorted() == ["/other/2.jpg"])
   }
 
