@@ -32,7 +32,8 @@ struct ArrivalTests {
     var queue = ArrivalQueue(quiet: 0, limit: 3)
     let first = queue.expect("/lib/1.jpg", root: 0, stamp: Self.stamp(1), at: Self.t0, unwritten: 1)
     #expect(first)
-    let second = queue.expect("/other/2.jpg", root: 1, stamp: Self.stamp(2), at: Self.t0, unwritten: 1)
+    let second = queue.expect(
+      "/other/2.jpg", root: 1, stamp: Self.stamp(2), at: Self.t0, unwritten: 1)
     #expect(second)
     let third = queue.expect("/lib/3.jpg", root: 0, stamp: Self.stamp(3), at: Self.t0, unwritten: 1)
     // Two waiting and one unwritten: full.
