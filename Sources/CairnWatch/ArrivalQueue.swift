@@ -10,6 +10,9 @@ package struct Arrival: Sendable, Equatable {
   package var seenAt: Date
   /// Not hashed before this: a file still being written is closed and written again.
   package var due: Date
+  /// Its size and modification time then (kept when it cannot be hashed).
+  package var size: Int64? = nil
+  package var modifiedNanoseconds: Int64? = nil
 }
 
 /// The arrivals waiting to be hashed, by path, and those being hashed. Pure: the watcher
@@ -36,19 +39,21 @@ package struct ArrivalQueue: Sendable {
   /// Notes an arrival (again, for a path already waiting: its wait starts over). False when
   /// the queue is full with `unwritten` more: the caller opens a gap.
   package mutating func expect(
-    _ path: String, root: Int, stamp: FileStamp, at now: Date, unwritten: Int
-  )
-    -> Bool
-  {
+    _ path: String, root: Int, stamp: FileStamp, at now: Date, unwritten: Int,
+    size: Int64? = nil, modified: Int64? = nil
+  ) -> Bool {
     if var known = waiting[path] {
       known.stamp = stamp
+      known.size = size
+      known.modifiedNanoseconds = modified
       known.due = now.addingTimeInterval(quiet)
       waiting[path] = known
       return true
     }
     guard count + unwritten < limit else { return false }
     waiting[path] = Arrival(
-      path: path, root: root, stamp: stamp, seenAt: now, due: now.addingTimeInterval(quiet))
+      path: path, root: root, stamp: stamp, seenAt: now, due: now.addingTimeInterval(quiet),
+      size: size, modifiedNanoseconds: modified)
     return true
   }
 

@@ -263,7 +263,14 @@ package final class Watcher {
     guard !flooded.contains(root), blind[root] == nil,
       !options.ignoredPaths.covers(path: path, root: roots[root])
     else { return }
-    if !arrivals.expect(path, root: root, stamp: stamp, at: now, unwritten: outbox.arrivals.count) {
+    // Its size and modification time, kept should it be gone before it is read.
+    let seen = lstat_(path)
+    guard seen.st_mode & S_IFMT == S_IFREG else { return }
+    let status = FileStatus(seen)
+    let accepted = arrivals.expect(
+      path, root: root, stamp: stamp, at: now, unwritten: outbox.arrivals.count,
+      size: status.size, modified: status.mtimeNanoseconds)
+    if !accepted {
       flood(root, at: now)
     }
   }
@@ -313,8 +320,8 @@ package final class Watcher {
         activity.arrivalsUnhashed += 1
         outbox.unhashed.append(
           UnhashedFile(
-            root: roots[arrival.root], path: arrival.path, size: status?.size,
-            modifiedNanoseconds: status?.mtimeNanoseconds,
+            root: roots[arrival.root], path: arrival.path, size: status?.size ?? arrival.size,
+            modifiedNanoseconds: status?.mtimeNanoseconds ?? arrival.modifiedNanoseconds,
             changeNanoseconds: status?.ctimeNanoseconds ?? arrival.stamp.changeNanoseconds,
             seenAt: arrival.seenAt, reason: error.code))
         Diagnostics.info(

@@ -97,8 +97,11 @@ struct WatcherArrivalTests {
     let partial = String(decoding: FieldFixture.bytes("P"), as: UTF8.self)
     try await f.sh(
       "exec 3>p.jpg; printf '%s' '\(partial)' >&3; sleep 1.5; rm p.jpg; exec 3>&-")
+    // R arrives whole and is deleted at once, before it could be read: kept as seen.
+    try await f.sh("printf 'field test photo R' > r.jpg && rm r.jpg")
     try await Self.sync(f, "q.jpg", "Q")
     try await watcher.waitForLog(containing: "arrived: \(f.library)/q.jpg")
+    try await watcher.waitForLog(containing: "could not be hashed")
     try await f.sh("rm q.jpg")
     try await watcher.waitForLog(containing: "deleted at", count: 1)
     try await WatcherProcess.poll(timeout: 45, "both deletions judged") {
@@ -109,6 +112,10 @@ struct WatcherArrivalTests {
     let store = try await Self.store(f)
     defer { store.close() }
     #expect(try !store.observed.contains(Self.checksum("P")))
+    let unhashed = try store.unhashedArrivals()
+    #expect(unhashed.map(\.name) == ["r.jpg"])
+    #expect(unhashed.first?.size == 18 && unhashed.first?.reason == "ENOENT")
+    #expect(unhashed.first?.path == f.library + "/r.jpg" && unhashed.first?.root == f.library)
 
     try await Self.runsPastQuarantine(f)
     #expect(f.trashed == ["Q"])
