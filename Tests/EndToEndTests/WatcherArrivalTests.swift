@@ -97,8 +97,9 @@ struct WatcherArrivalTests {
     let partial = String(decoding: FieldFixture.bytes("P"), as: UTF8.self)
     try await f.sh(
       "exec 3>p.jpg; printf '%s' '\(partial)' >&3; sleep 1.5; rm p.jpg; exec 3>&-")
-    // R arrives whole and is deleted at once, before it could be read: kept as seen.
-    try await f.sh("printf 'field test photo R' > r.jpg && rm r.jpg")
+    // R arrives whole and is deleted within the second it is left alone before it is read:
+    // seen, never hashed, kept as seen.
+    try await f.sh("printf 'field test photo R' > r.jpg && sleep 0.6 && rm r.jpg")
     try await Self.sync(f, "q.jpg", "Q")
     try await watcher.waitForLog(containing: "arrived: \(f.library)/q.jpg")
     try await watcher.waitForLog(containing: "could not be hashed")
@@ -109,6 +110,9 @@ struct WatcherArrivalTests {
     }
     #expect(!watcher.log.contains("arrived: \(f.library)/p.jpg"))
     #expect(try await watcher.stop() == 0)
+    let status = try await ToolRunner.runDetached(
+      "cairn-observe", ["watch", "status"], environment: f.env)
+    #expect(status.stdout.contains("arrivals recorded: 1; seen but not hashed: 1"), "\(status)")
     let store = try await Self.store(f)
     defer { store.close() }
     #expect(try !store.observed.contains(Self.checksum("P")))
