@@ -231,3 +231,55 @@ struct WatcherArrivalTests {
     #expect(scan.status == 0, "\(scan.stderr)")
   }
 }
+
+/// A library on a FUSE file system (fuse-overlayfs here; sshfs, NFS and SMB shares alike):
+/// inotify would see only this machine's changes there, so the watcher leaves the root to the
+/// scan, says so, and confirms nothing there, not even what this machine deletes.
+@Suite(.serialized)
+struct WatcherBlindRootTests {
+  static var fuseAvailable: Bool {
+    access("/dev/fuse", R_OK | W_OK) == 0
+      && FileManager.default.isExecutableFile(atPath: "/usr/bin/fuse-overlayfs")
+  }
+
+  @Test(.enabled(if: fuseAvailable, "needs /dev/fuse and fuse-overlayfs (scripts/setup.sh)"))
+  func aRootOnFuseIsScanOnlyAndNothingThereIsConfirmed() async throws {
+    let f = try await FieldFixture(version: .v3_1, versions: ["A", "B", "C", "D", "E", "N"])
+    defer { Task { await f.stop() } }
+    let layers = f.dir.path + "/layers"
+    let mount = try await ToolRunner.shellDetached(
+      "mkdir -p '\(layers)/lower' '\(layers)/upper' '\(layers)/work' && fuse-overlayfs -o "
+        + "lowerdir='\(layers)/lower',upperdir='\(layers)/upper',workdir='\(layers)/work' "
+        + "'\(f.library)'", environment: f.env, workingDirectory: f.dir.path)
+    try #require(mount.status == 0, "\(mount.stderr)")
+    defer { _ = try? ToolRunner.shell("umount '\(f.library)'", environment: f.env) }
+    for name in WatcherArrivalTests.seeded { try f.write(name.lowercased() + ".jpg", name) }
+    try await Task.sleep(for: .milliseconds(50))
+    let seed = try await f.pipeline()
+    try #require(seed.status == 0, "\(seed.stderr)")
+
+    let watcher = try await WatcherProcess(
+      roots: [f.library], environment: f.env, logPath: f.dir.path + "/watch.log")
+    defer { watcher.killIfRunning() }
+    #expect(watcher.log.contains("on a network or FUSE file system (fuse)"))
+    #expect(watcher.log.contains("scan-only (not witnessed): \(f.library) (fuse)"))
+    try await WatcherArrivalTests.sync(f, "n.jpg", "N")
+    try await f.sh("rm a.jpg")
+    // Past the settle time and the arrival's quiet second, with events to spare.
+    try await Task.sleep(for: .seconds(3))
+    let status = try await ToolRunner.runDetached(
+      "cairn-observe", ["watch", "status"], environment: f.env)
+    #expect(status.stdout.contains("scan-only"), "\(status)")
+    #expect(try await watcher.stop() == 0)
+    #expect(!watcher.log.contains("deleted at") && !watcher.log.contains("arrived"))
+    let store = try await WatcherArrivalTests.store(f)
+    defer { store.close() }
+    #expect(
+      try store.signals.confirmations().values.allSatisfy {
+        $0.source != DeletionConfirmation.watcherSource
+      })
+    #expect(try !store.observed.contains(WatcherArrivalTests.checksum("N")))
+    // Its start gap stays open: the runs name the root as not witnessed.
+    #expect(try store.watchGaps().map(\.caughtUpAt) == [nil])
+  }
+}
