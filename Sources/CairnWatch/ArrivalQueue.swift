@@ -13,6 +13,11 @@ package struct Arrival: Sendable, Equatable {
   /// Its size and modification time then (kept when it cannot be hashed).
   package var size: Int64? = nil
   package var modifiedNanoseconds: Int64? = nil
+
+  func sameFile(as other: Arrival) -> Bool {
+    stamp.device == other.stamp.device && stamp.inode == other.stamp.inode
+      && size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
+  }
 }
 
 /// The arrivals waiting to be hashed, by path, and those being hashed. Pure: the watcher
@@ -81,6 +86,14 @@ package struct ArrivalQueue: Sendable {
     return dropped.count
   }
 
+  /// True when `arrival` waits again under another path as the same file, unchanged (same
+  /// inode, size and modification time): renamed on before it was read. (An inode the kernel
+  /// gave a new file after the unlink has other times.)
+  package func renamedOn(_ arrival: Arrival) -> Bool {
+    (waiting.values.contains { $0.path != arrival.path && $0.sameFile(as: arrival) })
+      || (hashing.values.contains { $0.path != arrival.path && $0.sameFile(as: arrival) })
+  }
+
   /// True while the file (device and inode) waits or is being hashed: its checksum may come.
   package func pending(device: UInt64, inode: UInt64) -> Bool {
     func same(_ arrival: Arrival) -> Bool {
@@ -93,34 +106,41 @@ package struct ArrivalQueue: Sendable {
 /// The checksums the watcher computed for files that arrived, by device and inode, with the
 /// change time of the version hashed: a deletion of that version (or of the version the
 /// watcher knew before it, renamed since) carries the checksum without asking the hash cache.
-struct ArrivalMemory: Sendable {
+package struct ArrivalMemory: Sendable {
   struct Key: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
   }
 
   struct Known: Sendable {
-    var changeNanoseconds: Int64
+    /// The change times the file had when its arrival was seen and when it was read.
+    var seen: Int64
+    var hashed: Int64
     var checksum: String
   }
 
   private(set) var known: [Key: Known] = [:]
 
-  mutating func remember(device: UInt64, inode: UInt64, change: Int64, checksum: String) {
-    known[Key(device: device, inode: inode)] = Known(changeNanoseconds: change, checksum: checksum)
+  package init() {}
+
+  package mutating func remember(
+    device: UInt64, inode: UInt64, seen: Int64, hashed: Int64, checksum: String
+  ) {
+    known[Key(device: device, inode: inode)] = Known(seen: seen, hashed: hashed, checksum: checksum)
   }
 
-  /// The checksum of the file as the watcher knew it (`stamp`), when the version hashed is
-  /// that one or a later one (a rename moves the change time, not the bytes; a write after the
-  /// hash is another arrival, hashed again).
-  func checksum(_ stamp: FileStamp) -> String? {
+  /// The checksum of the file as the watcher knew it (`stamp`), only when that is the version
+  /// seen arriving or read: the judge keeps a file's stamp across renames within the roots,
+  /// and an inode the kernel gave a new file after an unlink has another change time, so a
+  /// deletion never carries another file's checksum.
+  package func checksum(_ stamp: FileStamp) -> String? {
     guard let entry = known[Key(device: stamp.device, inode: stamp.inode)],
-      stamp.changeNanoseconds <= entry.changeNanoseconds
+      stamp.changeNanoseconds == entry.seen || stamp.changeNanoseconds == entry.hashed
     else { return nil }
     return entry.checksum
   }
 
-  mutating func forget(_ stamp: FileStamp) {
+  package mutating func forget(_ stamp: FileStamp) {
     known[Key(device: stamp.device, inode: stamp.inode)] = nil
   }
 }

@@ -302,8 +302,8 @@ package final class Watcher {
         arrivals.finished(arrival.path)
         let checksum = digest.base64
         memory.remember(
-          device: status.device, inode: status.inode, change: status.ctimeNanoseconds,
-          checksum: checksum)
+          device: status.device, inode: status.inode, seen: arrival.stamp.changeNanoseconds,
+          hashed: status.ctimeNanoseconds, checksum: checksum)
         storeInCache(status, digest)
         outbox.arrivals.append(
           ArrivedFile(
@@ -313,9 +313,7 @@ package final class Watcher {
       case .failed(let arrival, let status, let error):
         arrivals.finished(arrival.path)
         // Renamed on before it was read: the arrival under its new name is hashed instead.
-        let renamed =
-          error.code == "ENOENT"
-          && arrivals.pending(device: arrival.stamp.device, inode: arrival.stamp.inode)
+        let renamed = error.code == "ENOENT" && arrivals.renamedOn(arrival)
         guard !renamed, arrivals.waiting[arrival.path] == nil else { continue }
         activity.arrivalsUnhashed += 1
         outbox.unhashed.append(

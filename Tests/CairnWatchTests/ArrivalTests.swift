@@ -43,6 +43,18 @@ struct ArrivalTests {
     #expect(queue.waiting.keys.sorted() == ["/other/2.jpg"])
   }
 
+  @Test func aDeletionCarriesTheChecksumOnlyOfTheVersionSeenOrReadNeverOfAReusedInode() {
+    var memory = ArrivalMemory()
+    memory.remember(device: 1, inode: 7, seen: 100, hashed: 150, checksum: "Q")
+    #expect(memory.checksum(Self.stamp(7, 100)) == "Q")  // as seen (kept across renames)
+    #expect(memory.checksum(Self.stamp(7, 150)) == "Q")  // as read
+    // R, unlinked before it was read, had inode 7 first: Q got it after the unlink.
+    #expect(memory.checksum(Self.stamp(7, 40)) == nil)
+    #expect(memory.checksum(Self.stamp(7, 200)) == nil)  // written since: another version
+    memory.forget(Self.stamp(7, 100))
+    #expect(memory.checksum(Self.stamp(7, 100)) == nil)
+  }
+
   @Test func networkAndFuseFileSystemsAreBlindLocalOnesAreNot() {
     #expect(BlindFileSystems.blind(magic: 0x6969) == "nfs")
     #expect(BlindFileSystems.blind(magic: 0xFF53_4D42) == "cifs")
