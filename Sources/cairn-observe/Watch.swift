@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnHashing
 import CairnReconcile
 import CairnState
 import CairnWatch
@@ -130,11 +131,15 @@ final class StateRecorder: WatchRecorder {
       defer { store.close() }
       // Arrivals first: a deletion of a photo that arrived is of one the state knows.
       if !findings.arrivals.isEmpty || !findings.unhashed.isEmpty {
+        // Named by volume as a scan names them, or the next scan would take them for others.
+        let volumes = VolumeNames()
         try store.recordArrivals(
           findings.arrivals.map {
             ScannedFile(
               root: $0.root, path: $0.path, checksum: $0.checksum,
-              identity: FileIdentity(device: $0.device, inode: $0.inode, path: $0.path))
+              identity: FileIdentity(
+                device: $0.device, inode: $0.inode, volume: volumes.name(of: $0.device),
+                path: $0.path))
           }, unhashed: findings.unhashed.map(Self.unhashed), at: Date())
         arrivals += findings.arrivals.count
       }

@@ -84,7 +84,7 @@ struct FullPipelineTests {
       try ToolRunner.run("cairn-restore", ["--run-id", runID], environment: env)
     }
     #expect(restore.status == 0, "\(restore.stderr)")
-    #expect(server.state.trashedAssetIDs.isEmpty)
+    #expect(server.state.trashedAssetIDs.isEmpty, "\(restore.stdout)\n\(restore.stderr)")
     server.log.clear()
     let after = try await pipeline()
     #expect(after.status == 0, "\(after.stderr)")

@@ -16,6 +16,12 @@ import Testing
     if: LoopVolume.allowed, "loop devices are not usable here (needs root, losetup, mkfs.ext4)"))
 struct VolumeIdentityTests {
   @Test func anotherCardOnTheSameLoopDeviceIsNotTheFirstCardEmptied() async throws {
+    try await LoopVolume.takingTurns {
+      try await anotherCardOnTheSameLoopDeviceIsNotTheFirstCardEmptiedAlone()
+    }
+  }
+
+  func anotherCardOnTheSameLoopDeviceIsNotTheFirstCardEmptiedAlone() async throws {
     let lib = AdversarialLibrary()
     for name in ["a.jpg", "b.jpg", "c.jpg", "d.jpg", "e.jpg", "f.jpg", "g.jpg"] {
       try lib.photo("Photos/" + name)
@@ -130,6 +136,12 @@ struct VolumeCrossingTests {
   }
 
   @Test func aNewCardInTheSameReaderNeverInheritsTheOldCardsPhotos() async throws {
+    try await LoopVolume.takingTurns {
+      try await aNewCardInTheSameReaderNeverInheritsTheOldCardsPhotosAlone()
+    }
+  }
+
+  func aNewCardInTheSameReaderNeverInheritsTheOldCardsPhotosAlone() async throws {
     let lib = AdversarialLibrary()
     for name in ["a.jpg", "b.jpg", "c.jpg", "d.jpg", "e.jpg", "f.jpg", "g.jpg"] {
       try lib.photo("Photos/" + name)
@@ -228,6 +240,12 @@ struct VolumeCrossingTests {
     if: LoopVolume.allowed, "loop devices are not usable here (needs root, losetup, mkfs.ext4)"))
 struct NestedRootAcceptanceTests {
   @Test func anAcceptanceHoldsForEveryRootThatRemembersThePlace() async throws {
+    try await LoopVolume.takingTurns {
+      try await anAcceptanceHoldsForEveryRootThatRemembersThePlaceAlone()
+    }
+  }
+
+  func anAcceptanceHoldsForEveryRootThatRemembersThePlaceAlone() async throws {
     let lib = AdversarialLibrary()
     try lib.photo("Photos/a.jpg")
     let first = try LoopVolume.make(lib.path("first.img"))
@@ -291,6 +309,18 @@ enum LoopVolume {
   /// Attaches `image` to a free loop device; returns the device.
   static func attach(_ image: String) throws -> String {
     try output(tool("losetup") ?? "losetup", ["-f", "--show", image])
+  }
+
+  /// Runs `body` while no other test here or in another process on this machine uses a loop
+  /// device: a card swap frees its device for a moment, and a test attaching a volume then
+  /// (`losetup -f`) would take it. Waits without holding a thread of the pool.
+  static func takingTurns(_ body: () async throws -> Void) async throws {
+    let fd = open("/tmp/cairn-tests-loop-devices.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    defer { if fd >= 0 { close(fd) } }  // closing lets go of the lock
+    while fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    try await body()
   }
 
   /// Detaches `device` and attaches `image` to the same device: another card in the same
