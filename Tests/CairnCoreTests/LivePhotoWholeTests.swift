@@ -2,7 +2,7 @@ import CairnCore
 import Foundation
 import Testing
 
-/// A Live Photo is decided whole (issue 32): whatever makes one half wait makes the other wait
+/// A Live Photo is decided whole: whatever makes one half wait makes the other wait
 /// with it, a motion video whose still stays waits for a person, an approval of one half
 /// approves both, and a motion video never goes to the trash without its still.
 ///

@@ -42,7 +42,7 @@ import Testing
     #expect(stream.end?.records == ["file": 2, "error": 1])
   }
 
-  /// Issue 32: a scan that says it had errors and carries none of them is malformed, whether
+  /// A scan that says it had errors and carries none of them is malformed, whether
   /// its total is `errors` or `counts.errors`; one that carries them is read, and refused as
   /// incomplete by a stage that can lead to a deletion.
   @Test func errorTotalsMustBeTheErrorRecords() throws {

@@ -7,6 +7,8 @@ import Testing
 private struct TrashTimes: RunServer {
   var tag = "tag-R"
   var deletedAt: [String: Date] = [:]
+  /// What its `Date` header says now.
+  var now: Date?
   let asked = Asked()
 
   final class Asked: @unchecked Sendable {
@@ -21,6 +23,8 @@ private struct TrashTimes: RunServer {
     return Set(deletedAt.filter { $0.value >= time }.keys)
   }
 
+  func clock() async throws(CairnError) -> Date? { now }
+
   func trashSettings() async throws(CairnError) -> TrashSettings { .init(enabled: true, days: 30) }
   func upsertTag(_ value: String) async throws(CairnError) -> String { tag }
   func tags() async throws(CairnError) -> [ServerTag] { [] }
@@ -32,8 +36,8 @@ private struct TrashTimes: RunServer {
   func assets(taggedWith tagID: String) async throws(CairnError) -> [RunAsset] { [] }
 }
 
-/// Issue 33: an asset a run trashed, restored and trashed again by someone with no look of
-/// cairn's between, told by when the server says it went to the trash.
+/// An asset a run trashed, restored and trashed again by someone with no look of cairn's
+/// between, told by when the server says it went to the trash.
 @Suite struct TrashedAgainTests {
   static let serverTime = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -102,5 +106,19 @@ private struct TrashTimes: RunServer {
       ["b"], history: Self.history(serverTime: nil), ledger: FateLedger(), on: server)
     #expect(again.isEmpty)
     #expect(server.asked.times.isEmpty)
+  }
+
+  /// A `Date` header behind the server's own clock (cached under load, a proxy's) would make
+  /// the run's own trash read as someone else's: the run records no bound then.
+  @Test func aRunRecordsTheServersClockOnlyWhenTheServerAgrees() async {
+    var server = TrashTimes()
+    server.deletedAt = ["a": Self.serverTime, "b": Self.serverTime]
+    server.now = Self.serverTime.addingTimeInterval(1)
+    #expect(await server.trashBound(of: ["A", "b"], taggedWith: "tag-R") == server.now)
+    server.now = Self.serverTime.addingTimeInterval(-TrashedAgain.slack - 5)
+    #expect(await server.trashBound(of: ["A", "b"], taggedWith: "tag-R") == nil)
+    #expect(await server.trashBound(of: ["c"], taggedWith: "tag-R") == server.now)
+    server.now = nil
+    #expect(await server.trashBound(of: ["a"], taggedWith: "tag-R") == nil)
   }
 }

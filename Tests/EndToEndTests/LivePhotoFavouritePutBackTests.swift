@@ -146,7 +146,7 @@ final class FieldLibrary: @unchecked Sendable {
   }
 }
 
-/// Issue 14's asset rules through the real binaries, in both server versions: a Live Photo's
+/// The asset rules through the real binaries, in both server versions: a Live Photo's
 /// motion video that stays in the library (or is excluded) is never trashed with its still, a
 /// favourite waits for an explicit approval, and what a person put back after a cairn run
 /// trashed it comes back from the trash by the next run — only what cairn trashed.

@@ -144,7 +144,7 @@ final class LivePhotoWorld: @unchecked Sendable {
   }
 }
 
-/// Issue 32: a Live Photo is decided whole, through the built binaries against the double.
+/// A Live Photo is decided whole, through the built binaries against the double.
 /// Whatever makes the still wait (an album, a favourite, the age window, a keep decision in
 /// Immich, a quarantine) makes its motion video wait with it, the video is never trashed
 /// alone, and an approval of one half trashes both.

@@ -3,7 +3,7 @@ import CairnTestSupport
 import Foundation
 import Testing
 
-/// Issue 32's small messages: words a person or an old script puts where they no longer mean
+/// The small messages: words a person or an old script puts where they no longer mean
 /// what they did get one line saying so and the usage status, never an unrelated failure
 /// further on.
 @Suite(.serialized)

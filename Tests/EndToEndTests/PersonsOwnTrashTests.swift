@@ -4,7 +4,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// Issue 33: a photo a cairn run trashed that the person restores in the web app and trashes
+/// A photo a cairn run trashed that the person restores in the web app and trashes
 /// again there, with no cairn run in between, is theirs. Immich says when an asset went to the
 /// trash (`deletedAt`, searched by `trashedAfter` or `filter.trashedAt`); the run recorded the
 /// server's clock once its photos were in the trash, so a later trash is someone else's.

@@ -4,7 +4,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// Issue 32: an asset cairn brought back (by `cairn-restore`, or put back when its file came
+/// An asset cairn brought back (by `cairn-restore`, or put back when its file came
 /// back) and a later run trashed again is shown under the first run as "trashed again by run
 /// ID", as cairn-restore(1) promises, not as restored for ever. Through the documented pipeline
 /// on a library of real files, against the test double.

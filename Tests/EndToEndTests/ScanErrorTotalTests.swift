@@ -4,7 +4,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// Issue 32: a scan that says it had errors is never acted on. An end record whose error total
+/// A scan that says it had errors is never acted on. An end record whose error total
 /// (`errors`, or `counts.errors`) disagrees with the error records the stream carries is
 /// malformed (65) in every stage that can lead to a deletion; a total above zero with its error
 /// records is an incomplete scan (25). Either way the photo deleted locally stays on the server.

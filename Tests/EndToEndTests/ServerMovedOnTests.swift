@@ -42,7 +42,7 @@ struct WebApp {
   }
 }
 
-/// Issue 24, restores: the journal read against the server as it is now, through the built
+/// Restores: the journal read against the server as it is now, through the built
 /// binaries against the test double in both versions.
 @Suite(.serialized)
 struct ServerMovedOnTests {

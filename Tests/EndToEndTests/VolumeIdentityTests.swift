@@ -107,7 +107,7 @@ struct VolumeIdentityTests {
   }
 }
 
-/// Issue 32: a file's identity followed by device and inode never crosses to another volume.
+/// A file's identity followed by device and inode never crosses to another volume.
 /// Card A's three photos and card B's three files have the same inode numbers on the same
 /// device (a fresh file system hands them out in the same order), and one of B's has the path
 /// one of A's had. Not accepted, B is out of scope and A's deletions still propagate when A is

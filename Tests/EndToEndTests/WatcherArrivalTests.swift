@@ -10,7 +10,7 @@ import Testing
   import Glibc
 #endif
 
-/// The photo deleted minutes after it was taken (issue 33): the phone's app has uploaded it,
+/// The photo deleted minutes after it was taken: the phone's app has uploaded it,
 /// a sync tool has put it in the library, and no scan ever saw it before it went. The watcher
 /// saw it arrive, so its deletion is of a photo cairn knew, and goes through the pipeline
 /// against the Immich test double like any other.

@@ -67,7 +67,8 @@ package struct RunRecovery {
       result.confirmedTrashed = ours.filter { $0.isTrashed && !known.contains($0.id) }
         .map(\.id).sorted()
       if !result.confirmedTrashed.isEmpty {
-        let serverTime = try? await server.clock()
+        let serverTime = await server.trashBound(
+          of: result.confirmedTrashed, taggedWith: tagID)
         try journal.append(
           JournalEntry(
             .trashed, runID: run.runID, tagID: tagID, assetIDs: result.confirmedTrashed,
@@ -132,7 +133,7 @@ package struct RunRecovery {
     if !untaggedInTrash.isEmpty {
       try await server.tagAssets(tagID: tagID, assetIDs: untaggedInTrash)
     }
-    let serverTime = try? await server.clock()
+    let serverTime = await server.trashBound(of: inTrash, taggedWith: tagID)
     try journal.append(
       JournalEntry(
         .trashed, runID: run.runID, tagID: tagID, assetIDs: inTrash,

@@ -178,7 +178,7 @@ package struct TrashRun {
     let moved = try await readBack(ids, tagID: tagID)
     // The server's clock now bounds when Immich marked them trashed: a later mark is someone
     // else's (they restored it and trashed it again). Without it, that is never told.
-    let serverTime = try? await server.clock()
+    let serverTime = await server.trashBound(of: ids.filter(moved.contains), taggedWith: tagID)
     for chunk in ids.filter(moved.contains).chunked(1000) {
       try journal.append(
         JournalEntry(.trashed, runID: run, tagID: tagID, assetIDs: chunk, serverTime: serverTime))

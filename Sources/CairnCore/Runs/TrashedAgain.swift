@@ -38,3 +38,18 @@ package enum TrashedAgain {
     return again
   }
 }
+
+extension RunServer {
+  /// The server's clock now, as the bound a run records on when its assets `ids` (carrying
+  /// `tagID`) went to the trash, once the server agrees with it: none of them is found trashed
+  /// after it. A `Date` header behind the server's database (a cached date under load, a
+  /// proxy's, another host's clock) would otherwise make cairn's own trash read as someone
+  /// else's; without a bound nothing is told apart, as before. One search more per run.
+  package func trashBound(of ids: some Sequence<String>, taggedWith tagID: String) async -> Date? {
+    guard let time = try? await clock(),
+      let later = try? await trashed(since: time + TrashedAgain.slack, taggedWith: tagID),
+      later.isDisjoint(with: ids.map { $0.lowercased() })
+    else { return nil }
+    return time
+  }
+}
