@@ -23,6 +23,8 @@ if [ "$(uname)" = Linux ]; then
   command -v strip >/dev/null 2>&1 || need+=(binutils)
   command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  # The watcher's tests mount a FUSE file system (a root the watcher must leave to the scan).
+  command -v fuse-overlayfs >/dev/null 2>&1 || need+=(fuse-overlayfs)
   # make check-container: the image built and run with podman, on the runc runtime.
   command -v podman >/dev/null 2>&1 || need+=(podman)
   command -v runc >/dev/null 2>&1 || need+=(runc)

@@ -52,6 +52,7 @@ package final class HashCache {
   private var entries: [Key: Entry] = [:]
   private var pending: [(Key, Entry)] = []
   private var database: DatabaseQueue?
+  private var loading = true
   package let path: String?
   /// How many entries the cache held when it was opened.
   package private(set) var loadedCount = 0
@@ -63,8 +64,11 @@ package final class HashCache {
 
   /// Opens (or creates) the cache at `path`. Never fails: a cache that can't be opened is
   /// rebuilt, and one that can't be rebuilt is replaced by an in-memory one, with a warning.
-  package init(path: String) {
+  /// `loading` false only writes (the watcher, which stores what it hashed and looks nothing
+  /// up here, need not hold a library's entries in memory).
+  package init(path: String, loading: Bool = true) {
     self.path = path
+    self.loading = loading
     do {
       try openWaitingForOtherRuns(path)
     } catch let error as DatabaseError
@@ -153,6 +157,14 @@ package final class HashCache {
       }
     }
     var loaded: [Key: Entry] = [:]
+    if loading {
+      try load(queue, into: &loaded)
+    }
+    database = queue
+    entries = loaded
+  }
+
+  private func load(_ queue: DatabaseQueue, into loaded: inout [Key: Entry]) throws {
     try queue.read { db in
       // Mapped rather than read page by page: a warm scan reads the whole table at once.
       try db.execute(sql: "PRAGMA mmap_size = 1073741824")
@@ -174,8 +186,6 @@ package final class HashCache {
           ctimeNanoseconds: sqlite3_column_int64(raw, 4), digest: digest)
       }
     }
-    database = queue
-    entries = loaded
   }
 
   /// The checksum remembered for this exact version of the file, if any.

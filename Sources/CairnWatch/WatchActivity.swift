@@ -21,6 +21,43 @@ package struct WatchActivity: Sendable, Equatable, Codable {
   package var catchingUp: [String] = []
   /// True once it stopped on a signal.
   package var stopping = false
+  /// Arrivals recorded as observed since the start.
+  package var arrivalsRecorded = 0
+  /// Arrivals seen but not hashed (gone before they were read, unreadable), kept as seen.
+  package var arrivalsUnhashed = 0
+  /// Arrivals left to the next scan when an import overflowed the queue.
+  package var arrivalsDropped = 0
+  /// Arrivals waiting to be hashed, or being hashed.
+  package var arrivalsWaiting = 0
+  /// Roots on a network or FUSE file system, with its name: left to the scan, not witnessed.
+  package var scanOnly: [String] = []
+
+  enum CodingKeys: String, CodingKey {
+    case pid, startedAt, roots, settleSeconds, lastEventAt, folders, waiting, confirmed
+    case catchUpWalks, catchingUp, stopping, arrivalsRecorded, arrivalsUnhashed
+    case arrivalsDropped, arrivalsWaiting, scanOnly
+  }
+
+  /// Reads what an older watcher wrote too (the counts it did not keep are nought).
+  package init(from decoder: Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    pid = try values.decode(Int.self, forKey: .pid)
+    startedAt = try values.decode(Date.self, forKey: .startedAt)
+    roots = try values.decode([String].self, forKey: .roots)
+    settleSeconds = try values.decode(Double.self, forKey: .settleSeconds)
+    lastEventAt = try values.decodeIfPresent(Date.self, forKey: .lastEventAt)
+    folders = try values.decodeIfPresent(Int.self, forKey: .folders) ?? 0
+    waiting = try values.decodeIfPresent(Int.self, forKey: .waiting) ?? 0
+    confirmed = try values.decodeIfPresent(Int.self, forKey: .confirmed) ?? 0
+    catchUpWalks = try values.decodeIfPresent(Int.self, forKey: .catchUpWalks) ?? 0
+    catchingUp = try values.decodeIfPresent([String].self, forKey: .catchingUp) ?? []
+    stopping = try values.decodeIfPresent(Bool.self, forKey: .stopping) ?? false
+    arrivalsRecorded = try values.decodeIfPresent(Int.self, forKey: .arrivalsRecorded) ?? 0
+    arrivalsUnhashed = try values.decodeIfPresent(Int.self, forKey: .arrivalsUnhashed) ?? 0
+    arrivalsDropped = try values.decodeIfPresent(Int.self, forKey: .arrivalsDropped) ?? 0
+    arrivalsWaiting = try values.decodeIfPresent(Int.self, forKey: .arrivalsWaiting) ?? 0
+    scanOnly = try values.decodeIfPresent([String].self, forKey: .scanOnly) ?? []
+  }
 
   package init(pid: Int, startedAt: Date, roots: [String], settleSeconds: Double) {
     self.pid = pid

@@ -59,6 +59,9 @@ package enum GapReason: String, Sendable {
   case rootReplaced = "root-replaced"
   /// `inotify_add_watch` failed with ENOSPC: folders beyond the limit are not watched.
   case watchLimit = "watch-limit"
+  /// More files arrived than the watcher keeps waiting to be hashed (an import): those left
+  /// are the next scan's to record.
+  case arrivals = "arrivals-overflow"
 }
 
 /// One event from an `EventSource`, in the source's terms: folders by identity, names in them.

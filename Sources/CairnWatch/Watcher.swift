@@ -33,11 +33,48 @@ package struct WatchCatchUp: Sendable, Equatable {
   package var complete: Bool
 }
 
+/// A media file the watcher saw arrive and hashed: recorded as observed, as a scan records it.
+package struct ArrivedFile: Sendable, Equatable {
+  package var root: String
+  package var path: String
+  package var checksum: String
+  package var device: UInt64
+  package var inode: UInt64
+}
+
+/// A media file the watcher saw arrive and could not hash: what it saw of it, and why.
+package struct UnhashedFile: Sendable, Equatable {
+  package var root: String
+  package var path: String
+  package var size: Int64?
+  package var modifiedNanoseconds: Int64?
+  package var changeNanoseconds: Int64?
+  package var seenAt: Date
+  package var reason: String
+}
+
+/// What the watcher hands the recorder, in the order it is written: arrivals first, so a
+/// deletion of a photo that arrived is of a photo the state knows.
+package struct WatchFindings: Sendable, Equatable {
+  package var arrivals: [ArrivedFile] = []
+  package var unhashed: [UnhashedFile] = []
+  package var deletions: [ConfirmedWatchDeletion] = []
+  package var gaps: [WatchGap] = []
+  package var caughtUp: [WatchCatchUp] = []
+
+  package var isEmpty: Bool {
+    arrivals.isEmpty && unhashed.isEmpty && deletions.isEmpty && gaps.isEmpty
+      && caughtUp.isEmpty
+  }
+
+  /// Only arrivals, which may wait to be written together.
+  var onlyArrivals: Bool { deletions.isEmpty && gaps.isEmpty && caughtUp.isEmpty }
+}
+
 /// Where the watcher's findings go: the partition's state.
 package protocol WatchRecorder: AnyObject {
   /// Records what was seen; false when the state is busy (the watcher tries again later).
-  func record(_ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap], caughtUp: [WatchCatchUp])
-    -> Bool
+  func record(_ findings: WatchFindings) -> Bool
   /// What the watcher is doing, for `cairn-observe watch status` (at most once a second).
   func report(_ activity: WatchActivity)
 }
@@ -63,6 +100,17 @@ package final class Watcher {
     package var catchUpQuiet: TimeInterval = 0.5
     /// How long after its first gap event a root is walked again, pause or not.
     package var catchUpLatest: TimeInterval = 10
+    /// How long a file that arrived must be left alone before it is hashed.
+    package var arrivalQuiet: TimeInterval = 1
+    /// How many arrivals are kept waiting, hashing or unwritten before a gap is opened.
+    package var arrivalLimit = 20_000
+    /// How often arrivals alone are written (together, one transaction for many).
+    package var arrivalFlush: TimeInterval = 1
+    /// Threads hashing arrivals (as many as the scan's).
+    package var hashWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Parts of the roots out of scope (`CAIRN_IGNORE_PATHS`): what arrives there is not
+    /// recorded, as a scan never lists it.
+    package var ignoredPaths = IgnoredPaths.none
     package init() {}
   }
 
@@ -76,16 +124,26 @@ package final class Watcher {
   private let roots: [String]
   private let source: EventSource
   private let cache: HashCacheLookup
+  private let hashCachePath: String
+  /// The hash cache, written (not loaded) with what arrivals hashed, opened at the first.
+  private var cacheWriter: HashCache?
+  private var arrivals: ArrivalQueue
+  private var memory = ArrivalMemory()
+  private var hashers: ArrivalHashers?
+  /// Deletions settled while the file's hash was still coming.
+  private var awaitingHash: [WatchedDeletion] = []
+  /// Roots whose arrivals overflowed the queue: none is taken until their catch-up.
+  private var flooded = Set<Int>()
+  /// Roots on a network or FUSE file system (its name), left to the scan.
+  private var blind: [Int: String] = [:]
+  private var lastArrivalFlush = Date.distantPast
   private let recorder: WatchRecorder
   private let options: Options
   private var judge: EventJudge
   private var missingRoots = Set<Int>()
   private var mountsUnder: [Int: Set<String>] = [:]
   private var pending: [Int: PendingCatchUp] = [:]
-  private var outbox:
-    (deletions: [ConfirmedWatchDeletion], gaps: [WatchGap], caughtUp: [WatchCatchUp]) = (
-      [], [], []
-    )
+  private var outbox = WatchFindings()
   private var lastAttempt = Date.distantPast
   private var limitReported = false
   /// True while a walk could not watch every folder (the watch limit).
@@ -103,6 +161,8 @@ package final class Watcher {
     self.roots = roots
     self.source = source
     self.cache = HashCacheLookup(path: hashCache)
+    hashCachePath = hashCache
+    arrivals = ArrivalQueue(quiet: options.arrivalQuiet, limit: options.arrivalLimit)
     self.recorder = recorder
     self.options = options
     judge = EventJudge(
@@ -115,6 +175,7 @@ package final class Watcher {
   package func run() {
     let now = Date()
     foldersNeeded = 0
+    hashers = ArrivalHashers(workers: options.hashWorkers)
     for index in roots.indices {
       // Whatever happened while no watcher ran is unknown: the start is a gap, caught up by
       // the first walk.
@@ -135,6 +196,15 @@ package final class Watcher {
     if dropped > 0 {
       Diagnostics.info("stopping: \(dropped) event(s) not yet settled are not recorded")
     }
+    // What is being hashed is finished and written; what still waits is the next scan's.
+    hashers?.stop()
+    takeHashed(Date())
+    if arrivals.count > 0 {
+      Diagnostics.info(
+        "stopping: \(arrivals.count) arrival(s) not yet hashed are not recorded (the next scan "
+          + "hashes them)")
+    }
+    cacheWriter?.finishWriting()
     flush(force: true)
     activity.stopping = true
     recorder.report(activity)
@@ -144,8 +214,12 @@ package final class Watcher {
     let limit = WatchLimits.current()
     let watched = judge.tree.folderCount
     var line =
-      "watching \(roots.count) root(s): \(watched) folder(s), \(judge.tree.fileCount) media file(s)"
+      "watching \(roots.count - blind.count) root(s): \(watched) folder(s), "
+      + "\(judge.tree.fileCount) media file(s)"
     if let limit { line += "; \(foldersNeeded) inotify watches needed, limit \(limit)" }
+    if !blind.isEmpty {
+      line += "; scan-only (not witnessed): " + scanOnly.joined(separator: ", ")
+    }
     Diagnostics.info(line)
     if let limit, foldersNeeded > limit * 9 / 10 {
       Diagnostics.warning(
@@ -160,6 +234,8 @@ package final class Watcher {
     let now = Date()
     if case .mountsChanged = event {
       let touched = roots.indices.filter { mounts(under: $0) != mountsUnder[$0] }
+      // A root left to the scan is looked at again when its mounts change.
+      for index in touched where blind[index] != nil { blind[index] = nil }
       if !touched.isEmpty { apply(judge.gap(.mountsChanged, roots: touched)) }
       return
     }
@@ -171,6 +247,102 @@ package final class Watcher {
       stamp = Self.stamp(path)
     }
     for decision in judge.judge(event, at: now, stamp: stamp) { apply(decision) }
+    if case .entry(let change, let folder, let name, false, _) = event,
+      change == .written || change == .movedTo, let stamp, EventJudge.isLibraryFile(name),
+      let path = judge.tree.path(of: folder, name: name), let root = judge.tree.root(of: folder)
+    {
+      arrive(path, root: root, stamp: stamp, at: now)
+    }
+  }
+
+  // MARK: - Arrivals
+
+  /// A media file closed after writing or renamed into place under a root: hashed once it has
+  /// been left alone for `arrivalQuiet`, then recorded as observed (`WatchFindings`).
+  private func arrive(_ path: String, root: Int, stamp: FileStamp, at now: Date) {
+    guard !flooded.contains(root), blind[root] == nil,
+      !options.ignoredPaths.covers(path: path, root: roots[root])
+    else { return }
+    // Its size and modification time, kept should it be gone before it is read.
+    let seen = lstat_(path)
+    guard seen.st_mode & S_IFMT == S_IFREG else { return }
+    let status = FileStatus(seen)
+    let accepted = arrivals.expect(
+      path, root: root, stamp: stamp, at: now, unwritten: outbox.arrivals.count,
+      size: status.size, modified: status.mtimeNanoseconds)
+    if !accepted {
+      flood(root, at: now)
+    }
+  }
+
+  /// More arrivals than the watcher keeps: what waits in the root is dropped, and a gap tells
+  /// the next scan to judge the root (it hashes what arrived); none is taken until the
+  /// catch-up walk.
+  private func flood(_ root: Int, at now: Date) {
+    flooded.insert(root)
+    let dropped = arrivals.drop(root: root)
+    activity.arrivalsDropped += dropped + 1
+    Diagnostics.info(
+      "more than \(options.arrivalLimit) arrivals waiting: \(dropped + 1) in \(roots[root]) "
+        + "are left to the next scan")
+    openGap(.arrivals, root, at: now)
+  }
+
+  /// Hands the arrivals whose wait is over to the hashers, and takes what they hashed.
+  private func hashArrivals(_ now: Date) {
+    hashers?.submit(arrivals.due(now))
+    takeHashed(now)
+  }
+
+  private func takeHashed(_ now: Date) {
+    guard let results = hashers?.take(), !results.isEmpty else { return }
+    for result in results {
+      switch result {
+      case .hashed(let arrival, let status, let digest):
+        arrivals.finished(arrival.path)
+        let checksum = digest.base64
+        memory.remember(
+          device: status.device, inode: status.inode, change: status.ctimeNanoseconds,
+          checksum: checksum)
+        storeInCache(status, digest)
+        outbox.arrivals.append(
+          ArrivedFile(
+            root: roots[arrival.root], path: arrival.path, checksum: checksum,
+            device: status.device, inode: status.inode))
+        Diagnostics.verbose("arrived: \(arrival.path)")
+      case .failed(let arrival, let status, let error):
+        arrivals.finished(arrival.path)
+        // Renamed on before it was read: the arrival under its new name is hashed instead.
+        let renamed =
+          error.code == "ENOENT"
+          && arrivals.pending(device: arrival.stamp.device, inode: arrival.stamp.inode)
+        guard !renamed, arrivals.waiting[arrival.path] == nil else { continue }
+        activity.arrivalsUnhashed += 1
+        outbox.unhashed.append(
+          UnhashedFile(
+            root: roots[arrival.root], path: arrival.path, size: status?.size ?? arrival.size,
+            modifiedNanoseconds: status?.mtimeNanoseconds ?? arrival.modifiedNanoseconds,
+            changeNanoseconds: status?.ctimeNanoseconds ?? arrival.stamp.changeNanoseconds,
+            seenAt: arrival.seenAt, reason: error.code))
+        Diagnostics.info(
+          "arrived, but could not be hashed (\(error.code): \(error.message)); what was seen of "
+            + "it is kept: \(arrival.path)")
+      case .replaced(let arrival):
+        arrivals.finished(arrival.path)
+      }
+    }
+    cacheWriter?.flush()
+  }
+
+  /// Remembers an arrival's checksum in the hash cache, so the next scan need not read it.
+  private func storeInCache(_ status: FileStatus, _ digest: ContentDigest) {
+    if cacheWriter == nil { cacheWriter = HashCache(path: hashCachePath, loading: false) }
+    cacheWriter?.store(status, digest, hashedAt: ArrivalHashers.now())
+  }
+
+  /// The roots left to the scan, as the log and the status name them.
+  private var scanOnly: [String] {
+    blind.keys.sorted().map { "\(roots[$0]) (\(blind[$0] ?? "?"))" }
   }
 
   private func apply(_ decision: Decision) {
@@ -183,7 +355,9 @@ package final class Watcher {
       Diagnostics.info("moved to Android's trash (left to the scan, which asks you): \(path)")
     case .watchFolder(let parent, let name):
       guard let path = judge.tree.path(of: parent, name: name) else { return }
-      walkFolder(path, name: name, parent: parent, root: judge.tree.root(of: parent) ?? 0)
+      // A folder that appeared (made, or moved in from outside the roots): its files arrive.
+      walkFolder(
+        path, name: name, parent: parent, root: judge.tree.root(of: parent) ?? 0, arriving: true)
     case .unwatch(let folders):
       for folder in folders { source.unwatch(folder) }
     case .gap(let reason, let affected):
@@ -216,6 +390,8 @@ package final class Watcher {
   /// look for again.
   private func dueCatchUps(_ now: Date) -> [Int] {
     pending.filter { index, waiting in
+      // Left to the scan until its mounts change (a network share unmounted, a disk mounted).
+      if blind[index] != nil { return false }
       if missingRoots.contains(index) {
         return now.timeIntervalSince(waiting.last) >= options.retry
       }
@@ -226,34 +402,12 @@ package final class Watcher {
 
   private func tick(_ now: Date) {
     for decision in judge.expireMoves(now: now) { apply(decision) }
+    hashArrivals(now)
     var confirmed: [ConfirmedWatchDeletion] = []
-    for deletion in judge.settled(now: now) {
-      guard pending[deletion.root] == nil else {
-        Diagnostics.verbose("not confirmed, its root has a gap: \(deletion.path)")
-        continue
-      }
-      guard rootIntact(deletion.root) else {
-        apply(judge.gap(.rootReplaced, roots: [deletion.root]))
-        continue
-      }
-      let how = deletion.movedOut ? "moved out of the roots" : "deleted"
-      guard let stamp = deletion.stamp else {
-        Diagnostics.info(
-          "\(how), but never seen by the watcher (no checksum known): \(deletion.path)")
-        continue
-      }
-      guard
-        let checksum = cache.checksum(
-          device: stamp.device, inode: stamp.inode, changeNanoseconds: stamp.changeNanoseconds)
-      else {
-        Diagnostics.info(
-          "\(how), but the hash cache does not know this version (not recorded): \(deletion.path)")
-        continue
-      }
-      Diagnostics.info("\(how) at \(deletion.at.iso8601): \(deletion.path)")
-      confirmed.append(
-        ConfirmedWatchDeletion(
-          checksum: checksum, at: deletion.at, path: deletion.path, movedOut: deletion.movedOut))
+    let waited = awaitingHash
+    awaitingHash = []
+    for deletion in waited + judge.settled(now: now) {
+      if let checked = confirm(deletion) { confirmed.append(checked) }
     }
     for notice in judge.takeWithheld() { withheld(notice) }
     outbox.deletions += confirmed
@@ -261,6 +415,43 @@ package final class Watcher {
     for index in dueCatchUps(now) { catchUp(index, announce: true) }
     flush(force: !confirmed.isEmpty)
     reportActivity(now)
+  }
+
+  /// A settled deletion with the checksum the watcher or the hash cache knows for the file;
+  /// nil when it is not confirmed (said why), or waits for its file's hash (`awaitingHash`).
+  private func confirm(_ deletion: WatchedDeletion) -> ConfirmedWatchDeletion? {
+    guard pending[deletion.root] == nil else {
+      Diagnostics.verbose("not confirmed, its root has a gap: \(deletion.path)")
+      return nil
+    }
+    guard rootIntact(deletion.root) else {
+      apply(judge.gap(.rootReplaced, roots: [deletion.root]))
+      return nil
+    }
+    let how = deletion.movedOut ? "moved out of the roots" : "deleted"
+    guard let stamp = deletion.stamp else {
+      Diagnostics.info(
+        "\(how), but never seen by the watcher (no checksum known): \(deletion.path)")
+      return nil
+    }
+    let known =
+      memory.checksum(stamp)
+      ?? cache.checksum(
+        device: stamp.device, inode: stamp.inode, changeNanoseconds: stamp.changeNanoseconds)
+    guard let checksum = known else {
+      // It arrived and its hash is still coming (a large video, an import): wait for it.
+      if arrivals.pending(device: stamp.device, inode: stamp.inode) {
+        awaitingHash.append(deletion)
+        return nil
+      }
+      Diagnostics.info(
+        "\(how), but the hash cache does not know this version (not recorded): \(deletion.path)")
+      return nil
+    }
+    memory.forget(stamp)
+    Diagnostics.info("\(how) at \(deletion.at.iso8601): \(deletion.path)")
+    return ConfirmedWatchDeletion(
+      checksum: checksum, at: deletion.at, path: deletion.path, movedOut: deletion.movedOut)
   }
 
   private func withheld(_ notice: Withheld) {
@@ -278,9 +469,11 @@ package final class Watcher {
 
   /// Hands the recorder what the watcher is doing when it changed, at most once a second.
   private func reportActivity(_ now: Date) {
-    activity.catchingUp = pending.keys.sorted().map { roots[$0] }
+    activity.catchingUp = pending.keys.sorted().filter { blind[$0] == nil }.map { roots[$0] }
     activity.folders = judge.tree.folderCount
     activity.waiting = judge.waiting
+    activity.arrivalsWaiting = arrivals.count
+    activity.scanOnly = scanOnly
     guard activity != reported, now.timeIntervalSince(lastReport) >= 1 else { return }
     lastReport = now
     reported = activity
@@ -289,15 +482,21 @@ package final class Watcher {
 
   /// Writes the outbox when it holds something and the last attempt was long enough ago (or
   /// `force`); a busy state keeps it for the next try.
+  /// Arrivals alone are gathered for `arrivalFlush` (one transaction for many).
   private func flush(force: Bool) {
-    guard !outbox.deletions.isEmpty || !outbox.gaps.isEmpty || !outbox.caughtUp.isEmpty else {
-      return
-    }
+    guard !outbox.isEmpty else { return }
     let now = Date()
     guard force || now.timeIntervalSince(lastAttempt) >= options.retry else { return }
+    if !force && outbox.onlyArrivals
+      && now.timeIntervalSince(lastArrivalFlush) < options.arrivalFlush
+    {
+      return
+    }
     lastAttempt = now
-    if recorder.record(outbox.deletions, gaps: outbox.gaps, caughtUp: outbox.caughtUp) {
-      outbox = ([], [], [])
+    lastArrivalFlush = now
+    if recorder.record(outbox) {
+      activity.arrivalsRecorded += outbox.arrivals.count
+      outbox = WatchFindings()
     }
   }
 
@@ -321,6 +520,7 @@ package final class Watcher {
       return
     }
     pending[index] = nil
+    flooded.remove(index)
     judge.forget(roots: [index])
     activity.catchUpWalks += 1
     let now = Date()
@@ -346,17 +546,30 @@ package final class Watcher {
       return false
     }
     missingRoots.remove(index)
+    mountsUnder[index] = mounts(under: index)
+    if let kind = BlindFileSystems.fileSystem(at: root) {
+      // Its gap stays open: nothing there is witnessed, so nothing there is confirmed.
+      blind[index] = kind
+      Diagnostics.warning(
+        "on a network or FUSE file system (\(kind)): the kernel reports only what this machine "
+          + "does there, never what another machine does; left to the scan (scan-only), no "
+          + "deletion there is confirmed by the watcher", at: root)
+      return false
+    }
     let id = FolderID(
       device: UInt64(truncatingIfNeeded: info.st_dev),
       inode: UInt64(truncatingIfNeeded: info.st_ino))
     judge.updateTree { $0.addRoot(index, id: id) }
-    mountsUnder[index] = mounts(under: index)
     guard watch(root, id: id, root: index) else { return true }
-    walkContents(root, id: id, root: index)
+    walkContents(root, id: id, root: index, arriving: false)
     return true
   }
 
-  private func walkFolder(_ path: String, name: String, parent: FolderID, root: Int) {
+  /// Watches a folder and walks it; `arriving` when it appeared while watching, so its media
+  /// files are arrivals (what a catch-up walk finds is the next scan's to record).
+  private func walkFolder(
+    _ path: String, name: String, parent: FolderID, root: Int, arriving: Bool
+  ) {
     let info = lstat_(path)
     guard info.st_mode & S_IFMT == S_IFDIR else { return }
     let id = FolderID(
@@ -366,7 +579,7 @@ package final class Watcher {
     judge.updateTree { $0.addFolder(id, parent: parent, name: name) }
     for decision in moved { apply(decision) }
     guard watch(path, id: id, root: root) else { return }
-    walkContents(path, id: id, root: root)
+    walkContents(path, id: id, root: root, arriving: arriving)
   }
 
   private func watch(_ path: String, id: FolderID, root: Int) -> Bool {
@@ -397,7 +610,7 @@ package final class Watcher {
 
   /// Adds the folder's media files to the table and walks its subfolders (after the watch was
   /// added, so nothing created meanwhile is missed: it is either listed here or reported).
-  private func walkContents(_ path: String, id: FolderID, root: Int) {
+  private func walkContents(_ path: String, id: FolderID, root: Int, arriving: Bool) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
     for name in names {
       let full = path + "/" + name
@@ -409,13 +622,14 @@ package final class Watcher {
               FolderTree.File(inode: stamp.inode, changeNanoseconds: stamp.changeNanoseconds))
           }
           for decision in judge.walked(into: id, name: name, file: stamp) { apply(decision) }
+          if arriving { arrive(full, root: root, stamp: stamp, at: Date()) }
         }
         continue
       }
       guard EventJudge.isLibraryFolder(name) else { continue }
       let info = lstat_(full)
       guard info.st_mode & S_IFMT == S_IFDIR else { continue }
-      walkFolder(full, name: name, parent: id, root: root)
+      walkFolder(full, name: name, parent: id, root: root, arriving: arriving)
     }
   }
 

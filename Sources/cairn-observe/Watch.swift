@@ -65,11 +65,14 @@ struct Watch: AsyncParsableCommand {
       var options = Watcher.Options()
       let settle = try SettingsTable.watchSettle.value(in: configuration)
       options.settle = Double(settle) / 1000
+      options.ignoredPaths = try ReconciliationSettings.ignoredPaths(configuration)
       let watcher = Watcher(
         roots: folders, source: source, hashCache: configuration.paths.hashCache,
         recorder: recorder, options: options)
       watcher.run()
-      Diagnostics.info("stopped; \(recorder.recorded) deletion(s) recorded in this run")
+      Diagnostics.info(
+        "stopped; \(recorder.recorded) deletion(s) and \(recorder.arrivals) arrival(s) recorded in "
+          + "this run")
       return .success
     }
   }
@@ -108,6 +111,7 @@ final class StateRecorder: WatchRecorder {
   let partition: ServerPartition
   let paths: CairnPaths
   private(set) var recorded = 0
+  private(set) var arrivals = 0
   private var busySince: Date?
 
   init(partition: ServerPartition, paths: CairnPaths) {
@@ -119,16 +123,27 @@ final class StateRecorder: WatchRecorder {
     WatchPresence.write(activity, paths, partition)
   }
 
-  func record(
-    _ deletions: [ConfirmedWatchDeletion], gaps: [WatchGap], caughtUp: [WatchCatchUp]
-  ) -> Bool {
+  func record(_ findings: WatchFindings) -> Bool {
+    let deletions = findings.deletions
     do {
       let store = try PartitionStore.open(partition, paths: paths, brief: true)
       defer { store.close() }
+      // Arrivals first: a deletion of a photo that arrived is of one the state knows.
+      if !findings.arrivals.isEmpty || !findings.unhashed.isEmpty {
+        try store.recordArrivals(
+          findings.arrivals.map {
+            ScannedFile(
+              root: $0.root, path: $0.path, checksum: $0.checksum,
+              identity: FileIdentity(device: $0.device, inode: $0.inode, path: $0.path))
+          }, unhashed: findings.unhashed.map(Self.unhashed), at: Date())
+        arrivals += findings.arrivals.count
+      }
       let added = try store.recordWatcher(
         deletions.map { WatchedDeletionSignal(checksum: $0.checksum, at: $0.at, path: $0.path) },
-        gaps: gaps.map { WatchGapRecord(at: $0.at, reason: $0.reason.rawValue, root: $0.root) },
-        caughtUp: caughtUp.map {
+        gaps: findings.gaps.map {
+          WatchGapRecord(at: $0.at, reason: $0.reason.rawValue, root: $0.root)
+        },
+        caughtUp: findings.caughtUp.map {
           WatchCatchUpRecord(root: $0.root, at: $0.at, events: $0.events, complete: $0.complete)
         })
       recorded += added
@@ -153,5 +168,18 @@ final class StateRecorder: WatchRecorder {
       }
       return false
     }
+  }
+}
+
+extension StateRecorder {
+  /// What the watcher saw of a file it could not hash, as the state keeps it.
+  static func unhashed(_ file: UnhashedFile) -> UnhashedArrival {
+    func date(_ nanoseconds: Int64?) -> Date? {
+      nanoseconds.map { Date(timeIntervalSince1970: Double($0) / 1_000_000_000) }
+    }
+    return UnhashedArrival(
+      root: file.root, path: file.path, name: (file.path as NSString).lastPathComponent,
+      size: file.size, modifiedAt: date(file.modifiedNanoseconds),
+      changedAt: date(file.changeNanoseconds), seenAt: file.seenAt, reason: file.reason)
   }
 }

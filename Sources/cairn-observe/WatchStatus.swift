@@ -58,6 +58,18 @@ enum WatchStatus {
       lines.append(
         "folders watched: \(activity.folders); waiting to settle: \(activity.waiting); "
           + "confirmed: \(activity.confirmed); catch-up walks: \(activity.catchUpWalks)")
+      lines.append(
+        "arrivals recorded: \(activity.arrivalsRecorded); seen but not hashed: "
+          + "\(activity.arrivalsUnhashed)"
+          + (activity.arrivalsDropped > 0
+            ? "; left to the next scan (too many at once): \(activity.arrivalsDropped)" : "")
+          + (pid != nil && activity.arrivalsWaiting > 0
+            ? "; waiting to be hashed: \(activity.arrivalsWaiting)" : ""))
+      if !activity.scanOnly.isEmpty {
+        lines.append(
+          "scan-only (network or FUSE file system: other machines' changes are not seen, "
+            + "nothing is confirmed): " + activity.scanOnly.joined(separator: ", "))
+      }
       if pid != nil && !activity.catchingUp.isEmpty {
         lines.append("catching up: " + activity.catchingUp.joined(separator: ", "))
       }

@@ -189,7 +189,8 @@ extension PartitionStore {
   }
 
   /// Records the whole scan, every comparison with the store a join with the scan tables.
-  private func recordWholeScan(
+  /// (The watcher's arrivals are recorded through it too, as a partial scan: `recordArrivals`.)
+  func recordWholeScan(
     _ db: Database, files: ScanFiles, completeRoots: Set<String>, collectsAbsent: Bool,
     time: Double
   ) throws -> ScanRecordingSummary {

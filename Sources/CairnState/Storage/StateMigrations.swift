@@ -23,6 +23,7 @@ enum StateMigrations {
     ("v8-run-asset-fates", v8RunAssetFates),
     ("v9-watch-catch-up", v9WatchCatchUp),
     ("v10-passed-plan", v10PassedPlan),
+    ("v11-unhashed-arrivals", v11UnhashedArrivals),
   ]
 
   private static func v1(_ db: Database) throws {
@@ -236,6 +237,27 @@ enum StateMigrations {
           shaped TEXT NOT NULL,
           at REAL NOT NULL
         ) WITHOUT ROWID;
+        """)
+  }
+
+  private static func v11UnhashedArrivals(_ db: Database) throws {
+    // Media files `cairn-observe watch` saw arrive in the library but could not hash (gone
+    // before it read them, unreadable, never still): what it saw of each (root, path, name,
+    // size, modification and change times, nil where unknown), when, and why it could not,
+    // so that a later stage can match them against the server by name, size and time.
+    try db.execute(
+      sql: """
+        CREATE TABLE unhashedArrival (
+          root TEXT NOT NULL,
+          path TEXT NOT NULL,
+          name TEXT NOT NULL,
+          size INTEGER,
+          modifiedAt REAL,
+          changedAt REAL,
+          seenAt REAL NOT NULL,
+          reason TEXT NOT NULL
+        );
+        CREATE INDEX unhashedArrivalName ON unhashedArrival (name);
         """)
   }
 }
