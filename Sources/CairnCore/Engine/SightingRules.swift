@@ -96,7 +96,7 @@ extension ReconciliationEngine {
     -> CandidateRecord
   {
     var detail =
-      "\(sighting.path) arrived in the library on \(sighting.seenAt.iso8601) and was gone "
+      "a file of this name arrived in the library on \(sighting.seenAt.iso8601) and was gone "
       + "before cairn could read it (\(sighting.reason)); this asset has its name"
       + (asset.fileCreatedAt == nil || sighting.modifiedAt == nil ? "" : " and time")
       + ", but cairn never saw its bytes, so a person decides"

@@ -89,6 +89,7 @@ package struct ActionCheck {
     guard proposal.checksum == candidate.checksum else {
       return "its checksum is not the one cairn-reconcile matched to this asset"
     }
+    if proposal.sighted { return sightingRefusal(candidate) }
     if proposal.bucket != Bucket.delete.rawValue
       && !halves.isApproved(
         assetId: id, checksum: candidate.checksum, approvals: approvals, exclusions: exclusions)
@@ -96,7 +97,6 @@ package struct ActionCheck {
       return "cairn-reconcile put it in the \(proposal.bucket) bucket and nobody approved it "
         + "(cairn-gate --approve)"
     }
-    if proposal.sighted { return sightingRefusal(candidate) }
     guard let paths = try observedPaths(candidate.checksum) else {
       return "its checksum was never observed in the library"
     }
