@@ -164,8 +164,11 @@ struct ScanBindingTests {
         modifiedAt: seen - 1, changedAt: seen - 1, seenAt: seen, reason: "ENOENT")
     }
     try store.recordArrivals(
-      [], unhashed: [arrival("/lib/gone", seen: t0), arrival("/lib/a", seen: t0),
-        arrival("/lib/late", seen: t0 + 2 * day)], at: t0)
+      [],
+      unhashed: [
+        arrival("/lib/gone", seen: t0), arrival("/lib/a", seen: t0),
+        arrival("/lib/late", seen: t0 + 2 * day),
+      ], at: t0)
     _ = try recordedLibrary(store)  // /lib/a hashed at t0 and t0 + day
     let sightings = try store.unhashedSightings(before: t0 + day)
     #expect(sightings.map(\.path) == ["/lib/gone"])
