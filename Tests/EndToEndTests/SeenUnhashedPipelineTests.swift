@@ -232,3 +232,35 @@ struct SeenUnhashedPipelineTests {
     #expect(try !f.isTrashed("IMG_9.JPG"))
   }
 }
+
+/// The same through `cairn-observe watch`: a photo synced in and deleted within the second the
+/// watcher leaves it alone before reading it.
+@Suite(.serialized)
+struct SeenUnhashedWatcherTests {
+  @Test func aPhotoDeletedBeforeTheWatcherCouldHashItWaitsForApproval() async throws {
+    let (f, watcher) = try await WatcherArrivalTests.start(["R"])
+    defer {
+      watcher.killIfRunning()
+      Task { await f.stop() }
+    }
+    let bytes = String(decoding: FieldFixture.bytes("R"), as: UTF8.self)
+    try await f.sh("printf '%s' '\(bytes)' > R.jpg && sleep 0.6 && rm R.jpg")
+    try await watcher.waitForLog(containing: "could not be hashed")
+    #expect(try await watcher.stop() == 0)
+
+    let candidates = try await f.candidates()
+    #expect(candidates.mapValues(\.bucket) == ["R": "pending"])
+    #expect(candidates["R"]?.reason == "seen-unhashed")
+    try await WatcherArrivalTests.runsPastQuarantine(f)
+    #expect(f.trashed.isEmpty)
+
+    let id = try #require(f.assets["R"]?.id)
+    for gate in ["--approve \(id)", ""] {  // the first run with something to trash is dry
+      let run = try await ToolRunner.shellDetached(
+        "cairn-hash '\(f.library)' | cairn-reconcile | cairn-gate \(gate) | setsid cairn-trash --yes",
+        environment: f.env, workingDirectory: f.dir.path)
+      #expect(run.status == 0, "\(run.stderr)")
+    }
+    #expect(f.trashed == ["R"])
+  }
+}
