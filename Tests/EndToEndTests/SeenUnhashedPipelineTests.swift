@@ -172,6 +172,12 @@ struct SeenUnhashedPipelineTests {
       #expect(run.stderr.contains("1 of those pending were matched by name and time"))
     }
     #expect(try !f.isTrashed("IMG_9.JPG"))
+    let page = f.dir.path + "/review.html"
+    let reviewed = try await f.pipeline(gate: "--review '\(page)'")
+    #expect(reviewed.status == 0, "\(reviewed.stderr)")
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("seen-unhashed</span>: a file of this name arrived in the library"))
+    #expect(html.contains("matched by its name and time, never by its bytes"))
 
     // An edited stream putting it in the delete bucket changes nothing.
     for _ in 0..<2 {

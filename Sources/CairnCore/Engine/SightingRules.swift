@@ -108,6 +108,6 @@ extension ReconciliationEngine {
       originalFileName: asset.originalFileName, assetType: asset.assetType,
       visibility: asset.visibility, ownerId: asset.ownerId, fileCreatedAt: asset.fileCreatedAt,
       livePhotoVideoId: asset.livePhotoVideoId?.lowercased(),
-      isFavorite: asset.isFavorite ? true : nil, missingSince: sighting.seenAt)
+      isFavorite: asset.isFavorite ? true : nil)
   }
 }
