@@ -215,9 +215,10 @@ struct SeenUnhashedPipelineTests {
     #expect(try f.unhashedLeft().isEmpty)
   }
 
-  /// With review in Immich on, the sighted asset is marked for review like any pending one.
+  /// With review in Immich on, the sighted asset is marked for review like any pending one,
+  /// and the approve tag a person sets in the web app lets it go.
   @Test(arguments: versions)
-  func reviewInImmichMarksIt(version: ImmichVersion) async throws {
+  func reviewInImmichMarksItAndItsApproveTagLetsItGo(version: ImmichVersion) async throws {
     let f = try await SightingLibrary(
       version: version, extra: ReviewInImmichTests.on)
     defer { Task { await f.stop() } }
@@ -236,6 +237,23 @@ struct SeenUnhashedPipelineTests {
     let review = try #require(f.server.state.tag(value: ReviewTags.review))
     #expect(f.server.state.tagIDs(onAsset: mine.id).contains(review.id))
     #expect(try !f.isTrashed("IMG_9.JPG"))
+
+    // In the web app: the person tags it approved; the next run trashes it.
+    let curl =
+      "curl -sSf -H 'x-api-key: \(ActFixture.secret)' -H 'Content-Type: application/json' -X PUT"
+    let made = try await f.sh(
+      "\(curl) --data '{\"tags\":[\"\(ReviewTags.approve)\"]}' \"$IMMICH_URL/tags\"")
+    let tags = try #require(
+      try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [[String: Any]])
+    let tag = try #require(tags.first?["id"] as? String)
+    let tagged = try await f.sh(
+      "\(curl) --data '{\"tagIds\":[\"\(tag)\"],\"assetIds\":[\"\(mine.id)\"]}' "
+        + "\"$IMMICH_URL/tags/assets\"")
+    #expect(tagged.status == 0, "\(tagged.stderr)")
+    let decided = try await f.pipeline()
+    #expect(decided.status == 0, "\(decided.stderr)")
+    #expect(decided.stderr.contains("approved 1 candidate(s) (tagged cairn/v1/approve in Immich)"))
+    #expect(try f.isTrashed("IMG_9.JPG"))
   }
 }
 
