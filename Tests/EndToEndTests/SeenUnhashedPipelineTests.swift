@@ -140,7 +140,7 @@ final class SightingLibrary: @unchecked Sendable {
 /// nothing, or several, proposes nothing and is forgotten.
 @Suite(.serialized)
 struct SeenUnhashedPipelineTests {
-  static let versions: [ImmichVersion] = [.v2_7, .v3_3]
+  static let versions = ImmichVersion.allCases
 
   @Test(arguments: versions)
   func theOneMatchWaitsForApprovalAndGoesWithIt(version: ImmichVersion) async throws {
