@@ -51,9 +51,27 @@ extension ServerAssets {
   }
 }
 
+extension ServerAssets {
+  /// The assets whose `originalFileName` is one of `names`, byte for byte: read, as
+  /// `indices(ofIds:)` reads ids, only when the watcher saw a file it never hashed. A name
+  /// spelled with escapes in the line (a quote, a backslash, a control character) is not
+  /// found; such a sighting proposes nothing.
+  package func indices(ofFileNames names: Set<String>) throws(ListingReadBackError) -> [Int] {
+    guard !names.isEmpty else { return [] }
+    let keys = Set(names.map { Array($0.utf8) })
+    var found: [Int] = []
+    try forEachLine { (index, line) throws(ListingReadBackError) in
+      guard AssetIdSearch.mentionsId(line, in: keys, key: AssetIdSearch.nameKey) else { return }
+      if keys.contains(Array(try record(index).originalFileName.utf8)) { found.append(index) }
+    }
+    return found
+  }
+}
+
 enum AssetIdSearch {
   static let idKey = Array("\"id\"".utf8)
   static let videoKey = Array("\"livePhotoVideoId\"".utf8)
+  static let nameKey = Array("\"originalFileName\"".utf8)
 
   /// Whether `line` has a `key` (quoted, as `idKey`) whose string value is one of `ids`, byte
   /// for byte.

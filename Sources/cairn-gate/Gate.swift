@@ -17,15 +17,17 @@ struct Gate {
 
   func run() async throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
-    let stream = try read()
-    clock.lap("read", "\(stream.candidates.count) candidates")
+    let read = try read()
+    clock.lap("read", "\(read.candidates.count) candidates")
     let configuration = try Configuration.load()
     // An invalid setting or flag stops the run before any decision is stored.
     let railSettings = try rails.resolve(configuration)
     let state = try GateStateStore.open(
-      partition: stream.server.partition, configuration: configuration)
+      partition: read.server.partition, configuration: configuration)
+    let stream: Stream
     let passed: Passed
     do throws(CairnError) {
+      stream = try read.keepingSightingsPending(try state.store.binding.proposals())
       // Bound to one plan: checked before any decision is stored.
       let binding = PlanBinding(stream.candidates, state: state)
       try binding.check(expectedPlan)

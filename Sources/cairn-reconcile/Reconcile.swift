@@ -41,7 +41,7 @@ struct Reconcile {
     if let scanID {
       try store.binding.recordReconciliation(
         scan: scanID, matched: output.summary.matched, serverAssets: output.summary.serverAssets,
-        candidates: output.candidates)
+        candidates: output.candidates, sighted: output.sightedAssets)
     }
     // Free the partition before writing: the next stage may open it as soon as it reads.
     store.close()
@@ -127,9 +127,11 @@ struct Reconcile {
     _ store: PartitionStore, scan: ScanInput, lookup: ScanLookup, listing: ServerListing
   ) throws(CairnError) -> ReconciliationInput {
     ProgressLine.standardError.phase("loading the state")
+    // The scan's header was written as its walk began: a file the watcher saw before then
+    // and the walk did not find is gone.
     var input = try store.reconciliationInput(
       files: scan.files, scan: lookup, roots: scan.roots, assets: listing.assets,
-      settings: settings, now: now)
+      settings: settings, now: now, scanStartedAt: scan.header.createdAt)
     // The journal read against the listing: what someone restored in Immich is no longer in
     // cairn's trash, and while its file stays gone it is no candidate either.
     let history = try Journal(path: Journal.path(configuration.paths, store.partition)).read()
@@ -167,6 +169,12 @@ struct Reconcile {
     ProgressLine.standardError.phase("reconciling with \(input.assets.count) assets")
     var output = try store.reconcile(input)
     clock.lap("reconcile", "\(output.candidates.count) candidates")
+    for count in output.ambiguousSightings {
+      // The count only: the ids of many assets say nothing a person can act on.
+      Diagnostics.verbose(
+        "a file cairn-observe watch saw arrive and could not hash matches \(count) assets by "
+          + "name and time; none is proposed")
+    }
     guard !options.noTrash else { return output }
     let found = try store.recordAndroidTrash(
       lastPaths: output.candidates.flatMap(\.paths), paths: configuration.paths)

@@ -23,6 +23,7 @@ import Testing
     var listing = Self.listing(&random)
     var carried = 0
     var decided = 0
+    var sighted = 0
     let steps = 60
     for step in 0..<steps {
       let now = t0 + Double(step) * 3_600
@@ -60,9 +61,11 @@ import Testing
           #expect(lookup.contains(checksum) == made.contains(checksum), "step \(step) \(checksum)")
         }
       }
-      decided += try expectSameDecisions(
+      let (someDecided, someSighted) = try expectSameDecisions(
         store, files: read, readings: [lookup ?? made, made, PlainScan(files)], listing: listing,
         complete: complete, now: now, "step \(step)")
+      decided += someDecided
+      sighted += someSighted
       // What the next step reads, through its file.
       cache = try recorded.written.flatMap { written in
         let path = fixture.directory.path + "/presence-\(step)"
@@ -75,6 +78,7 @@ import Testing
     // proves nothing.
     #expect(carried > steps / 3)
     #expect(decided > steps / 10)
+    #expect(sighted > 0)
   }
 
   /// The engine decides the same on every reading of the scan (`readings`) and of the
@@ -83,7 +87,7 @@ import Testing
   private func expectSameDecisions(
     _ store: PartitionStore, files: ScanFiles, readings: [any ScanContents],
     listing: [AssetRecord], complete: Set<String>, now: Date, _ step: String
-  ) throws -> Int {
+  ) throws -> (decided: Int, sighted: Int) {
     var lines = ServerAssets()
     for record in listing { try lines.append(JSONObject(parsing: record.jsonBytes())) }
     let roots = ["/a", "/b"].map { root in
@@ -93,6 +97,14 @@ import Testing
     }
     var input = try store.reconciliationInput(
       files: files, roots: roots, assets: PlainListing(listing), settings: .defaults, now: now)
+    // Files the watcher saw and never hashed, of every name the listing may hold and one it
+    // never does: found by name in the lines as in the records.
+    input.unhashed = (Self.checksums + ["none"]).enumerated().map { key, checksum in
+      let root = key % 2 == 0 ? "/a" : "/b"
+      return UnhashedSighting(
+        key: Int64(key), root: root, path: "\(root)/seen/\(checksum).jpg", name: "\(checksum).jpg",
+        seenAt: now - 60)
+    }
     let reference = try ReconciliationEngine.reconcile(input)
     for (index, scan) in readings.enumerated() {
       for assets in [lines, PlainListing(listing)] as [any AssetListing] {
@@ -102,9 +114,13 @@ import Testing
         #expect(output.candidates == reference.candidates, "\(step), reading \(index)")
         #expect(output.gone == reference.gone, "\(step), reading \(index)")
         #expect(output.summary == reference.summary, "\(step), reading \(index)")
+        #expect(output.sightedAssets == reference.sightedAssets, "\(step), reading \(index)")
+        #expect(output.forgottenSightings == reference.forgottenSightings, "\(step)")
       }
     }
-    return reference.candidates.isEmpty ? 0 : 1
+    return (
+      reference.candidates.isEmpty ? 0 : 1, reference.sightedAssets.isEmpty ? 0 : 1
+    )
   }
 
   @Test func theFileReadsBackAndRefusesWhatItDidNotWrite() throws {

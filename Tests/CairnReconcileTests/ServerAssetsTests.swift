@@ -118,6 +118,31 @@ import Testing
     #expect(assets.checksum(2) == "V")
   }
 
+  /// An unhashed file's name is found in the lines as the plain reading finds it in the
+  /// records: byte for byte, whatever else mentions the name, trashed assets included (the
+  /// engine leaves those out).
+  @Test func fileNamesAreFoundInTheLinesAsInTheRecords() throws {
+    let lines = [
+      #"{"type":"asset","id":"a","checksum":"A","ownerId":"u","originalFileName":"IMG_1.JPG"}"#,
+      #"{"type":"asset","id":"b","checksum":"B","ownerId":"u","originalFileName":"img_1.jpg"}"#,
+      #"{"type":"asset","id":"c","checksum":"C","ownerId":"u","note":{"originalFileName":"IMG_1.JPG"},"originalFileName":"x.jpg"}"#,
+      #"{"type":"asset","id":"d","checksum":"D","ownerId":"u","originalFileName" : "IMG_1.JPG","isTrashed":true}"#,
+      #"{"type":"asset","id":"e","checksum":"E","ownerId":"u","originalFileName":"cafe\#u{301}.jpg"}"#,
+    ]
+    var assets = ServerAssets()
+    var records: [AssetRecord] = []
+    for line in lines {
+      let object = try JSONObject(parsing: Array(line.utf8))
+      try assets.append(object)
+      records.append(try AssetRecord(object))
+    }
+    for names: Set<String> in [["IMG_1.JPG"], ["img_1.jpg", "x.jpg"], ["caf\u{E9}.jpg"], []] {
+      let found = try assets.indices(ofFileNames: names)
+      #expect(found == PlainListing(records).indices(ofFileNames: names), "\(names)")
+    }
+    #expect(try assets.indices(ofFileNames: ["IMG_1.JPG"]) == [0, 3])
+  }
+
   /// A motion video's still is found by the `livePhotoVideoId` naming it, read from the lines
   /// as ids are; a still in the trash belongs to no Live Photo on the server, and the plain
   /// reading finds the same.

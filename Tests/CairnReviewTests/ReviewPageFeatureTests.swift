@@ -32,6 +32,18 @@ struct ReviewPageFeatureTests {
     #expect(HTMLText.showingBidiControls("a\u{200F}b") == "a\u{200F}b")  // a mark is harmless
   }
 
+  /// A candidate matched to a file the watcher never hashed says so on its tile, beside the
+  /// reason's words.
+  @Test func aSeenUnhashedTileSaysItWasMatchedByNameAndTime() {
+    var input = fixture.input
+    let at = input.plan.pending.startIndex
+    input.plan.pending[at].reason = ReconciliationEngine.seenUnhashedReason
+    input.plan.pending[at].detail = "a file of this name arrived in the library"
+    let page = ReviewPage.html(input)
+    #expect(page.contains("seen-unhashed</span>: a file of this name arrived in the library"))
+    #expect(page.contains("matched by its name and time, never by its bytes"))
+  }
+
   @Test func theCommandBarIsOutsideTheHeaderWithACopyButton() throws {
     let page = ReviewPage.html(fixture.input)
     // Sticky only works against its parent: the bar must be the body's own child, not the

@@ -118,6 +118,66 @@ struct ScanBindingTests {
     #expect(check.refusal(forVideo: "V") == "its motion video is excluded")
   }
 
+  /// A candidate matched to a file the watcher never hashed has no observed checksum: it
+  /// passes only once a person approved it, even when a stream puts it in the delete bucket
+  /// (the proposal kept in the state says it was sighted), and never while its bytes are in
+  /// the scan or it is excluded.
+  @Test func aSightedCandidatePassesOnlyWithAnApproval() throws {
+    let fixture = StoreFixture()
+    let store = try fixture.open()
+    defer { store.close() }
+    let scan = try recordedLibrary(store)
+    try store.binding.recordReconciliation(
+      scan: scan, matched: 3, serverAssets: 5,
+      candidates: [
+        candidate("ID-S", "S", .pending), candidate("ID-T", "B", .pending),
+        candidate("ID-N", "N", .pending),
+      ], sighted: ["id-s", "id-t"])
+    #expect(try store.binding.proposals()["id-s"]?.sighted == true)
+    #expect(try store.binding.proposals()["id-n"]?.sighted == false)
+    var check = try ActionCheck(store: store)
+    #expect(try check.refusal(for: candidate("ID-S", "S"))?.contains("never hashed") == true)
+    try store.approvals.add([
+      Approval(assetId: "ID-S", checksum: "S", plan: "p", approvedAt: t0),
+      Approval(assetId: "ID-T", checksum: "B", plan: "p", approvedAt: t0),
+      Approval(assetId: "ID-N", checksum: "N", plan: "p", approvedAt: t0),
+    ])
+    check = try ActionCheck(store: store)
+    #expect(try check.refusal(for: candidate("ID-S", "S")) == nil)
+    #expect(try check.refusal(for: candidate("ID-T", "B")) == "it is present in the latest scan")
+    // Not sighted: an approval does not make a checksum never observed one to trash.
+    #expect(try check.refusal(for: candidate("ID-N", "N"))?.contains("never observed") == true)
+    try store.exclusions.add(["S"], reason: "kept", at: t0)
+    check = try ActionCheck(store: store)
+    #expect(try check.refusal(for: candidate("ID-S", "S"))?.contains("excluded") == true)
+  }
+
+  /// The watcher's unhashed arrivals as the engine is given them: only those seen before the
+  /// scan began; one whose path a later scan hashed is dropped; judged ones are forgotten.
+  @Test func unhashedSightingsAreGivenOnceSeenBeforeTheScanAndForgottenWhenDone() throws {
+    let fixture = StoreFixture()
+    let store = try fixture.open()
+    defer { store.close() }
+    func arrival(_ path: String, seen: Date) -> UnhashedArrival {
+      UnhashedArrival(
+        root: "/lib", path: path, name: (path as NSString).lastPathComponent, size: 10,
+        modifiedAt: seen - 1, changedAt: seen - 1, seenAt: seen, reason: "ENOENT")
+    }
+    try store.recordArrivals(
+      [],
+      unhashed: [
+        arrival("/lib/gone", seen: t0), arrival("/lib/a", seen: t0),
+        arrival("/lib/late", seen: t0 + 2 * day),
+      ], at: t0)
+    _ = try recordedLibrary(store)  // /lib/a hashed at t0 and t0 + day
+    let sightings = try store.unhashedSightings(before: t0 + day)
+    #expect(sightings.map(\.path) == ["/lib/gone"])
+    #expect(sightings.first?.modifiedAt == t0 - 1)
+    #expect(try store.unhashedArrivals().map(\.path) == ["/lib/gone", "/lib/late"])
+    try store.forgetSightings(sightings.map(\.key))
+    #expect(try store.unhashedArrivals().map(\.path) == ["/lib/late"])
+  }
+
   @Test func aScanThatLeftNoSnapshotCannotBeActedOn() throws {
     let fixture = StoreFixture()
     let store = try fixture.open()

@@ -17,6 +17,10 @@ package protocol AssetListing: Sendable {
   /// For each of `videoIds` (lower case), the index of the first asset not in the trash whose
   /// `livePhotoVideoId` names it: the Live Photo still a motion video belongs to.
   func stillIndices(ofVideos videoIds: Set<String>) throws(ListingReadBackError) -> [String: Int]
+  /// The indices, in listing order, of the assets whose `originalFileName` is one of `names`
+  /// byte for byte (UTF-8; no normalization, no folding of case): where a file the watcher
+  /// never hashed may be on the server.
+  func indices(ofFileNames names: Set<String>) throws(ListingReadBackError) -> [Int]
 }
 
 /// A listing's line could not be read again as it was first read: the file it lies in was
@@ -50,6 +54,11 @@ package struct PlainListing: AssetListing, ExpressibleByArrayLiteral {
       if ids.contains(id) && found[id] == nil { found[id] = index }
     }
     return found
+  }
+
+  package func indices(ofFileNames names: Set<String>) -> [Int] {
+    let wanted = Set(names.map { Array($0.utf8) })
+    return records.indices.filter { wanted.contains(Array(records[$0].originalFileName.utf8)) }
   }
 
   package func stillIndices(ofVideos videoIds: Set<String>) -> [String: Int] {

@@ -6,11 +6,13 @@ extension ReconciliationEngine {
   /// counts filled in.
   static func candidates(
     _ input: ReconciliationInput, present: [Bool], gone: Set<String>,
-    summary: inout ReconciliationSummary
+    sighted: [CandidateRecord] = [], summary: inout ReconciliationSummary
   ) throws(ListingReadBackError) -> [CandidateRecord] {
     var candidates = try goneCandidates(input, present: present, gone: gone, summary: &summary)
+    candidates += sighted
     try settleLivePhotoVideos(&candidates, input, gone: gone)
     try settleLivePhotoPairs(&candidates, input)
+    keepSightingsPending(&candidates, Set(sighted.map(\.assetId)))
     candidates += try putBacks(input, present: present)
     candidates.sort { a, b in
       if a.bucket != b.bucket { return a.bucket < b.bucket }
@@ -19,6 +21,17 @@ extension ReconciliationEngine {
     }
     count(candidates, into: &summary)
     return candidates
+  }
+
+  /// A sighted asset waits for a person whatever its Live Photo's other half says: a half
+  /// that would make it go (`delete`) does not, and it keeps its reason.
+  static func keepSightingsPending(_ candidates: inout [CandidateRecord], _ sighted: Set<String>) {
+    guard !sighted.isEmpty else { return }
+    for at in candidates.indices
+    where sighted.contains(candidates[at].assetId) && candidates[at].bucket == .delete {
+      candidates[at].bucket = .pending
+      candidates[at].reason = seenUnhashedReason
+    }
   }
 
   /// Fills in `summary`'s bucket counts.

@@ -23,6 +23,8 @@ import Foundation
 ///   half that waits longest; a motion video whose still stays on the server is `pending`.
 /// - External-library assets (their checksum hashes a path) are never candidates.
 /// - A trashed asset that a cairn run trashed and whose bytes are back is `restore`.
+/// - A file the watcher saw arrive and never hashed, gone from a complete scan, makes the one
+///   asset of its name and time `pending` (`seen-unhashed`; see `SightingRules.swift`).
 package enum ReconciliationEngine {
   /// The reason of a candidate in Android's trash: always pending review (see `reconcile`).
   package static let androidTrashReason = "android-trash"
@@ -36,18 +38,25 @@ package enum ReconciliationEngine {
   {
     let completeRoots = Self.completeRoots(input.roots)
     let anchored = anchoredOriginals(input)
+    let inScope = scope(
+      completeRoots: completeRoots, outOfScope: input.roots.flatMap(\.outOfScope),
+      ignored: ignoredPaths(input))
     let gone = Self.gone(
-      input.observed, completeRoots: completeRoots,
-      outOfScope: input.roots.flatMap(\.outOfScope), ignored: ignoredPaths(input),
+      input.observed, inScope: inScope,
       absent: { !input.scan.contains($0) && !anchored.contains($0) })
     var summary = ReconciliationSummary()
     summary.localFiles = input.scan.count
     summary.observed = input.observedCount ?? input.observed.count
     summary.serverAssets = input.assets.count
+    let present = input.scan.presence(of: input.assets)
+    let sightings = try sightingCandidates(input, present: present, inScope: inScope)
     let candidates = try Self.candidates(
-      input, present: input.scan.presence(of: input.assets), gone: Set(gone), summary: &summary)
+      input, present: present, gone: Set(gone), sighted: sightings.candidates,
+      summary: &summary)
     return ReconciliationOutput(
-      candidates: candidates, gone: gone, completeRoots: completeRoots.sorted(), summary: summary)
+      candidates: candidates, gone: gone, completeRoots: completeRoots.sorted(), summary: summary,
+      sightedAssets: Set(sightings.candidates.map(\.assetId)),
+      forgottenSightings: sightings.forgotten, ambiguousSightings: sightings.ambiguous)
   }
 
   /// The roots that can make anything gone: scanned completely, without a problem (folders
@@ -91,12 +100,31 @@ package enum ReconciliationEngine {
     outOfScope: [RootStatus.OutOfScope] = [], ignored: [String: IgnoredPaths] = [:],
     absent: (String) -> Bool
   ) -> [String] {
+    gone(
+      observed,
+      inScope: scope(completeRoots: completeRoots, outOfScope: outOfScope, ignored: ignored),
+      absent: absent)
+  }
+
+  /// Whether a path lies under a root this run scanned completely, outside every folder out of
+  /// scope and matched by none of that root's `ignored` paths: where a scan that did not find
+  /// a file proves it gone.
+  static func scope(
+    completeRoots: Set<String>, outOfScope: [RootStatus.OutOfScope],
+    ignored: [String: IgnoredPaths]
+  ) -> (String) -> Bool {
     let scopes = completeRoots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-    func inScope(_ path: String) -> Bool {
+    return { path in
       (completeRoots.contains(path) || scopes.contains { path.hasPrefix($0) })
         && !outOfScope.contains { $0.contains(path) }
         && !ignored.contains { root, paths in paths.covers(path: path, root: root) }
     }
+  }
+
+  /// `gone`, with the scope made by `scope`.
+  static func gone(
+    _ observed: [String: ObservedEntry], inScope: (String) -> Bool, absent: (String) -> Bool
+  ) -> [String] {
     var gone: [String] = []
     for (checksum, entry) in observed
     where !entry.paths.isEmpty && absent(checksum) && entry.paths.allSatisfy(inScope) {

@@ -31,6 +31,9 @@ package struct ReconciliationInput: Sendable {
   /// The assets cairn runs trashed and did not restore (the journal's), lower-case id to run
   /// id: such an asset back in the library is put back; no other trashed asset is touched.
   package var trashedByRuns: [String: String]
+  /// The files the watcher saw arrive and could not hash that a complete scan of their root
+  /// may now judge: seen before the scan began, their path not in it, not hashed since.
+  package var unhashed: [UnhashedSighting]
 
   package init(
     scan: any ScanContents, roots: [RootStatus], observed: [String: ObservedEntry],
@@ -38,7 +41,7 @@ package struct ReconciliationInput: Sendable {
     confirmations: [String: DeletionConfirmation] = [:],
     anchors: [EditAnchor] = [], exclusions: Set<String> = [], assets: any AssetListing,
     settings: ReconciliationSettings = .defaults, now: Date,
-    trashedByRuns: [String: String] = [:]
+    trashedByRuns: [String: String] = [:], unhashed: [UnhashedSighting] = []
   ) {
     self.scan = scan
     self.roots = roots
@@ -52,6 +55,7 @@ package struct ReconciliationInput: Sendable {
     self.settings = settings
     self.now = now
     self.trashedByRuns = trashedByRuns
+    self.unhashed = unhashed
   }
 }
 
@@ -66,6 +70,15 @@ package struct ReconciliationOutput: Sendable {
   /// The roots that could make anything gone (complete, no problem), sorted.
   package var completeRoots: [String]
   package var summary: ReconciliationSummary
+  /// The lower-case ids of the assets proposed because of a file the watcher saw but never
+  /// hashed (`seen-unhashed`): whatever bucket a Live Photo gives them, only a person's
+  /// approval lets one go, which the point-of-action check reads from the state.
+  package var sightedAssets: Set<String> = []
+  /// The store's keys of the sightings judged and done with (matched nothing, several assets,
+  /// or an asset that went or was excluded).
+  package var forgottenSightings: [Int64] = []
+  /// For each sighting that matched several assets, how many (nothing is proposed for it).
+  package var ambiguousSightings: [Int] = []
 
   package func candidates(in bucket: Bucket) -> [CandidateRecord] {
     candidates.filter { $0.bucket == bucket }

@@ -43,6 +43,13 @@ package enum GatePreview {
           + "leaves that name, and so does the Immich app's \"Free up space\", which keeps them "
           + "on the server; approve only what you deleted on the phone, exclude the rest")
     }
+    let sighted = plan.pending.filter { $0.reason == ReconciliationEngine.seenUnhashedReason }
+    if !sighted.isEmpty {
+      out.append(
+        "\(sighted.count) of those pending were matched by name and time to files cairn-observe "
+          + "watch saw arrive and never hashed: cairn cannot tell they held these bytes, so "
+          + "they go only if you approve them")
+    }
     return out
   }
 

@@ -17,6 +17,9 @@ import GRDB
 /// - it is not excluded;
 /// - none of those paths is out of scope by the configuration's `CAIRN_IGNORE_PATHS`
 ///   (`ignoredPaths`, set by the caller from the configuration it read).
+/// A proposal matched to a file the watcher saw but never hashed (`sighted`) has no observed
+/// checksum to check: it passes only when a person approved it, whatever bucket it is in, its
+/// bytes are not in the latest scan, and it is not excluded.
 /// A Live Photo's motion video (named by the proposal, not by the stream) passes when it is not
 /// excluded and not in the scan. A Live Photo is decided whole: an approval of either half
 /// approves both (`LivePhotoHalves`); which video goes only with its still is `TrashPlan`'s
@@ -86,6 +89,7 @@ package struct ActionCheck {
     guard proposal.checksum == candidate.checksum else {
       return "its checksum is not the one cairn-reconcile matched to this asset"
     }
+    if proposal.sighted { return sightingRefusal(candidate) }
     if proposal.bucket != Bucket.delete.rawValue
       && !halves.isApproved(
         assetId: id, checksum: candidate.checksum, approvals: approvals, exclusions: exclusions)
@@ -107,6 +111,21 @@ package struct ActionCheck {
       return "it was last seen at \(ignored), which \(IgnoredPaths.setting) leaves out of scope"
     }
     if exclusions.contains(candidate.checksum) { return "excluded (a person asked to keep it)" }
+    return nil
+  }
+
+  /// Why a sighted proposal must not be acted on, or nil: never without a person's approval.
+  private func sightingRefusal(_ candidate: CandidateRecord) -> String? {
+    guard
+      halves.isApproved(
+        assetId: candidate.assetId.lowercased(), checksum: candidate.checksum,
+        approvals: approvals, exclusions: exclusions)
+    else {
+      return "cairn-reconcile matched it by name and time to a file cairn-observe watch saw "
+        + "but never hashed, and nobody approved it (cairn-gate --approve)"
+    }
+    if exclusions.contains(candidate.checksum) { return "excluded (a person asked to keep it)" }
+    if scan.lists(checksum: candidate.checksum) { return "it is present in the latest scan" }
     return nil
   }
 

@@ -21,10 +21,13 @@ extension PartitionStore {
   /// "present" here implies present for the engine; the converse gap only loads more.
   ///
   /// `scan` is how the engine reads `files` (a faster reading made by the caller); nil: the
-  /// plain reading, `PlainScan(files)`.
+  /// plain reading, `PlainScan(files)`. `scanStartedAt`, when the scan began (its header's
+  /// time): the watcher's unhashed arrivals seen before it are the engine's to judge; nil,
+  /// none are (a file seen while the walk ran may have arrived behind it).
   package func reconciliationInput(
     files: ScanFiles, scan: (any ScanContents)? = nil, roots: [RootStatus],
-    assets: any AssetListing, settings: ReconciliationSettings, now: Date
+    assets: any AssetListing, settings: ReconciliationSettings, now: Date,
+    scanStartedAt: Date? = nil
   ) throws(CairnError) -> ReconciliationInput {
     // Right after this scan was recorded (nothing written since), its absent checksums are
     // collected and every scanned checksum is known to be in the store. So they are when the
@@ -61,7 +64,10 @@ extension PartitionStore {
       observedCount: observed.count,
       missingSince: try signals.missing(), confirmations: try trustedConfirmations(now: now),
       anchors: anchors, exclusions: try exclusions.checksums(), assets: assets,
-      settings: settings, now: now)
+      settings: settings, now: now,
+      unhashed: try scanStartedAt.map { (started) throws(CairnError) in
+        try unhashedSightings(before: started)
+      } ?? [])
   }
 
   /// The absent checksums of the current snapshot, when it holds exactly `files`.
@@ -80,11 +86,13 @@ extension PartitionStore {
   /// `scan`: see `reconciliationInput`.
   package func reconcile(
     files: ScanFiles, scan: (any ScanContents)? = nil, roots: [RootStatus],
-    assets: any AssetListing, settings: ReconciliationSettings, now: Date
+    assets: any AssetListing, settings: ReconciliationSettings, now: Date,
+    scanStartedAt: Date? = nil
   ) throws(CairnError) -> ReconciliationOutput {
     try reconcile(
       try reconciliationInput(
-        files: files, scan: scan, roots: roots, assets: assets, settings: settings, now: now))
+        files: files, scan: scan, roots: roots, assets: assets, settings: settings, now: now,
+        scanStartedAt: scanStartedAt))
   }
 
   /// Runs the engine on `input`, loaded by `reconciliationInput` with nothing written since,
@@ -99,6 +107,7 @@ extension PartitionStore {
       throw CairnError(.malformedInput, error.message)
     }
     try signals.recordMissing(output.gone, at: input.now)
+    try forgetSightings(output.forgottenSightings)
     try closeWatchGaps(completeRoots: output.completeRoots, scannedAt: input.now)
     try meta.set(.lastReconcileAt, input.now)
     return output

@@ -4,8 +4,9 @@ import GRDB
 
 /// A media file `cairn-observe watch` saw arrive in the library (closed after writing, or
 /// renamed into place) and could not hash: gone before it was read, unreadable, or never
-/// still. What was seen of it is kept (`unhashedArrival`), so that a later stage can match it
-/// against the server by name, size and times; nothing acts on it.
+/// still. What was seen of it is kept (`unhashedArrival`), so that cairn-reconcile can match
+/// it against the server by name and time (`UnhashedSightings.swift`): a match waits for a
+/// person, never trashed on cairn's judgement.
 package struct UnhashedArrival: Sendable, Equatable {
   package var root: String
   package var path: String

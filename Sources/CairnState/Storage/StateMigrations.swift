@@ -24,6 +24,7 @@ enum StateMigrations {
     ("v9-watch-catch-up", v9WatchCatchUp),
     ("v10-passed-plan", v10PassedPlan),
     ("v11-unhashed-arrivals", v11UnhashedArrivals),
+    ("v12-sighted-proposals", v12SightedProposals),
   ]
 
   private static func v1(_ db: Database) throws {
@@ -259,5 +260,13 @@ enum StateMigrations {
         );
         CREATE INDEX unhashedArrivalName ON unhashedArrival (name);
         """)
+  }
+
+  private static func v12SightedProposals(_ db: Database) throws {
+    // Which proposals were matched to a file the watcher saw but never hashed (by name and
+    // time, not by bytes): the stage that acts lets one go only with a person's approval,
+    // whatever bucket a stream or a Live Photo's other half gives it.
+    try db.execute(
+      sql: "ALTER TABLE proposal ADD COLUMN sighted INTEGER NOT NULL DEFAULT 0")
   }
 }

@@ -55,6 +55,9 @@ package struct ScanBinding: Sendable {
     package var checksum: String
     package var bucket: String
     package var livePhotoVideoId: String?
+    /// Matched to a file the watcher saw but never hashed (`seen-unhashed`): it goes only
+    /// with a person's approval, whatever its bucket.
+    package var sighted = false
   }
 
   /// The plan `cairn-gate` passed.
@@ -97,7 +100,8 @@ package struct ScanBinding: Sendable {
   /// Records what `cairn-reconcile` computed from scan `scan`, replacing any earlier proposals.
   /// Refused when `scan` is no longer the latest (another scan was recorded meanwhile).
   package func recordReconciliation(
-    scan: String, matched: Int, serverAssets: Int, candidates: [CandidateRecord]
+    scan: String, matched: Int, serverAssets: Int, candidates: [CandidateRecord],
+    sighted: Set<String> = []
   ) throws(CairnError) {
     try database.write { db in
       guard try Self.value(db, Key.scan) == scan else {
@@ -105,11 +109,15 @@ package struct ScanBinding: Sendable {
       }
       try db.execute(sql: "DELETE FROM proposal")
       let insert = try db.cachedStatement(
-        sql: "INSERT OR REPLACE INTO proposal VALUES (?, ?, ?, ?)")
+        sql: """
+          INSERT OR REPLACE INTO proposal
+          (assetId, checksum, bucket, livePhotoVideoId, sighted) VALUES (?, ?, ?, ?, ?)
+          """)
       for candidate in candidates {
+        let id = candidate.assetId.lowercased()
         try insert.execute(arguments: [
-          candidate.assetId.lowercased(), candidate.checksum, candidate.bucket.rawValue,
-          candidate.livePhotoVideoId?.lowercased(),
+          id, candidate.checksum, candidate.bucket.rawValue,
+          candidate.livePhotoVideoId?.lowercased(), sighted.contains(id),
         ])
       }
       try Self.set(db, Key.reconciledScan, scan)
@@ -126,10 +134,11 @@ package struct ScanBinding: Sendable {
       else { return [:] }
       var found: [String: Proposal] = [:]
       for row in try Row.fetchAll(
-        db, sql: "SELECT assetId, checksum, bucket, livePhotoVideoId FROM proposal")
+        db, sql: "SELECT assetId, checksum, bucket, livePhotoVideoId, sighted FROM proposal")
       {
         let proposal = Proposal(
-          assetId: row[0], checksum: row[1], bucket: row[2], livePhotoVideoId: row[3])
+          assetId: row[0], checksum: row[1], bucket: row[2], livePhotoVideoId: row[3],
+          sighted: row[4])
         found[proposal.assetId] = proposal
       }
       return found
