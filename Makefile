@@ -53,7 +53,8 @@ release:
 # after another: one lowers the kernel's inotify queue, a setting of the whole machine, while
 # its watcher starts, and a watcher of another suite starting then would get that queue too.
 ISOLATED_SUITES = SyncthingFieldTests|EndlessListingTests|PipelineSignalTests|ReviewPageScaleTests|ReviewFetchLimitTests|ReviewGateTests
-WATCHER_SUITES = WatcherTests WatcherPipelineTests WatcherLoadTests WatcherArrivalTests WatcherBlindRootTests
+WATCHER_SUITES = WatcherTests WatcherPipelineTests WatcherLoadTests WatcherArrivalTests WatcherBlindRootTests \
+	SeenUnhashedWatcherTests
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(ISOLATED_SUITES)|$(subst $() ,|,$(WATCHER_SUITES))'
