@@ -3,8 +3,8 @@
 # bytes; the time cairn-gate takes with --review (thumbnails fetched, page written) against the
 # same gate without it, in turns; and headless Chromium's time to a first rendered frame (a
 # screenshot of the window) and its peak memory, against a one-tile page as the baseline. All
-# timing is farm-bench's (medians, A/B in turns); /usr/bin/time -v gives the browser's largest
-# process besides.
+# timing is in turns, A B A B (bench/lib/paired.sh: medians, ratios pair by pair); /usr/bin/time -v
+# gives the browser's largest process besides.
 #
 #   bench/review-page.sh [N]
 #
@@ -45,9 +45,9 @@ head -n 2 "$out/candidates.ndjson" > "$out/one.ndjson"
 grep '^{"type":"end"' "$out/candidates.ndjson" >> "$out/one.ndjson" || true
 
 echo "== cairn-gate --review ($n candidates) / cairn-gate alone"
-farm-bench -n 3 --timeout 900 \
-  --vs "sh -c 'exec \"$bin/cairn-gate\" -q < \"$out/candidates.ndjson\" > /dev/null'" \
-  -- sh -c "exec \"$bin/cairn-gate\" -q --review \"$out/page.html\" < \"$out/candidates.ndjson\" > /dev/null"
+. "$here/lib/paired.sh"
+paired 3 "exec '$bin/cairn-gate' -q --review '$out/page.html' < '$out/candidates.ndjson'" \
+  "exec '$bin/cairn-gate' -q < '$out/candidates.ndjson'"
 "$bin/cairn-gate" -q --review "$out/small.html" < "$out/one.ndjson" > /dev/null 2>&1 || true
 echo "== page bytes: $(wc -c < "$out/page.html") ($n candidates), $(wc -c < "$out/small.html") (one)"
 echo "   tiles with a picture: $(grep -c 'data-src="data:' "$out/page.html" || true)"
@@ -59,8 +59,7 @@ paint() { # paint PAGE PROFILE
 --window-size=1280,900 --screenshot=\"$out/$2.png\" \"file://$1\""
 }
 echo "== chromium first frame: $n-candidate page / one-tile page"
-farm-bench -n 5 --timeout 600 --vs "sh -c '$(paint "$out/small.html" small | sed "s/'/'\\\\''/g")'" \
-  -- sh -c "$(paint "$out/page.html" large)"
+paired 5 "$(paint "$out/page.html" large)" "$(paint "$out/small.html" small)"
 echo "== chromium's largest process (kB), /usr/bin/time -v"
 for page in page small; do
   /usr/bin/time -v sh -c "$(paint "$out/$page.html" "time-$page")" 2> "$out/time-$page.txt" > /dev/null || true

@@ -1,7 +1,7 @@
 #!/bin/sh
 # An import seen by the watcher: 5,000 photos renamed into a watched library folder (as a sync
 # tool puts them there), timed until the watcher has recorded every one as observed, against
-# cairn-hash reading the same 5,000 files with no cache. Both through farm-bench, in turns.
+# cairn-hash reading the same 5,000 files with no cache, in turns (bench/lib/paired.sh).
 # Usage: bench/watch-arrivals.sh [runs]   (from the repository root; needs a build of
 #        cairn-observe and cairn-hash: CAIRN_BIN=... names the folder, default .build/debug)
 # One measured run is `bench/watch-arrivals.sh once`: the folder is reset, a watcher started
@@ -61,8 +61,8 @@ case ${1:-} in
   once) once ;;
   *)
     runs=${1:-3}
-    farm-bench -n "$runs" --timeout 600 \
-      --vs "$bin/cairn-hash --no-cache $out/staging" \
-      -- sh "$0" once
+    . "$root/bench/lib/paired.sh"
+    echo "A: the watcher, 5,000 arrivals recorded; B: cairn-hash --no-cache over the same files"
+    paired "$runs" "sh '$0' once" "'$bin/cairn-hash' --no-cache '$out/staging'"
     ;;
 esac
