@@ -304,7 +304,7 @@ check "at once" [ "$(cat "$tmp/busy.secs")" -le 3 ]
 
 # 10. A server newer than cairn was tested with is named once per version: in the summary and
 # in a notification when nothing else needed one.
-jq '.version = "v3.2" | .reportedVersion = "3.3.0"' "$tmp/scenario.json" > "$tmp/newer.json"
+jq '.version = "v3.3" | .reportedVersion = "3.4.0"' "$tmp/scenario.json" > "$tmp/newer.json"
 "$bin/immich-testserver" --port 0 --scenario "$tmp/newer.json" > "$tmp/newer.url" \
   2> "$tmp/newer.log" &
 pids+=($!)
@@ -315,7 +315,7 @@ before=$(received)
 run newer IMMICH_URL="$newer_url"
 check "a run against a newer server exits 0" [ "$(status_of newer)" = 0 ]
 check "its summary names the newer server" has "$tmp/newer.out" \
-  "cairn-nightly: warning: Immich 3.3.0 is newer than 3.2.2"
+  "cairn-nightly: warning: Immich 3.4.0 is newer than 3.3.1"
 check "and it notifies" jq -e '.body | fromjson | .event == "newer-server"' <<< "$(last_received)"
 check "once" [ "$(received)" = $((before + 1)) ]
 run newer_again IMMICH_URL="$newer_url"
