@@ -64,14 +64,15 @@ let package = Package(
     // Following the library's folders with inotify (FSEvents on macOS): which events are
     // deletions, renames, edits and gaps.
     .target(name: "CairnWatch", dependencies: ["CairnCore", "CairnHashing"]),
-    // Per-partition state: observed store, signals, anchors, exclusions, settings.
+    // Per-partition state: observed store, signals, anchors, exclusions, approvals, runs, the
+    // last scan's snapshot. (Settings are CairnCore's.)
     .target(name: "CairnState", dependencies: ["CairnCore", "CairnHashing", "CairnSQLite", grdb]),
     // Reading a scan and a server listing together (cairn-reconcile's input): the readings,
     // the engine's fast adapters, the child cairn-fetch.
     .target(name: "CairnReconcile", dependencies: ["CairnCore", "CairnState"]),
     // The Immich HTTP client, server listing, sync stream and server-asset cache.
     .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb]),
-    // A faithful test double of the Immich API (v2.7 and v3.1), for tests and the demo.
+    // A faithful test double of the Immich API (2.7, 3.1, 3.2 and 3.3), for tests and the demo.
     .target(name: "ImmichTestServer", dependencies: [hummingbird, logging]),
     // The review page (cairn-gate --review): the plan as self-contained HTML. No I/O.
     .target(name: "CairnReview", dependencies: ["CairnCore", crypto]),

@@ -68,12 +68,6 @@ package final class ImmichClient: Sendable {
   /// HTTP requests sent so far by this client and those derived from it, retries included.
   package var requestsSent: Int { transport.requestsSent }
 
-  /// True when this client authenticates with a session token.
-  package var usesSession: Bool {
-    if case .session = credential { return true }
-    return false
-  }
-
   // MARK: - Server
 
   /// `GET /api/server/ping`: true when the server answers `pong`.

@@ -27,7 +27,7 @@ package enum TestedVersions {
 /// warning was given for, so each new version is announced once.
 package enum NewerVersionNotice {
   package static func path(_ paths: CairnPaths, _ partition: ServerPartition) -> String {
-    paths.partitionDirectory(partition) + "/newer-version-warned"
+    paths.newerVersionWarned(partition)
   }
 
   /// The warning to give now for `version`, or nil when there is none or it was given

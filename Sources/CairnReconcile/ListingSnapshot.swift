@@ -18,7 +18,7 @@ import Foundation
 /// in listing order (digest, checksum start and end in the line, flags; little-endian), then
 /// the digest of all before it.
 enum ListingSnapshot {
-  static let fileName = "listing-snapshot"
+  static let fileName = CairnPaths.listingSnapshotName
   static let magic = Array("cairn-listing-snapshot\n".utf8)
   /// 3: lines are checked for `isFavorite` and `libraryId` too; a line an older check let
   /// through must be checked again, not recognised.

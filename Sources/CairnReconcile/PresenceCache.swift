@@ -56,7 +56,7 @@ package struct ListingKey: Equatable, Sendable {
 /// count and digest (64-bit numbers, little-endian), one bit per asset, then the digest of all
 /// before it (as the snapshot files end).
 package struct PresenceCache: Sendable, SnapshotFile.Encoding {
-  static let fileName = "listing-presence"
+  static let fileName = CairnPaths.listingPresenceName
   static let magic = Array("cairn-listing-presence\n".utf8)
   static let version: UInt32 = 1
 

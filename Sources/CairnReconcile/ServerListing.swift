@@ -133,7 +133,7 @@ private final class ListingLines {
       ListingFile(descriptor: $0, path: reader.sourceName)
     }
     assets = file.map(ServerAssets.init(readingBackFrom:)) ?? ServerAssets()
-    let path = cacheDirectory.map { $0 + "/" + ListingSnapshot.fileName }
+    let path = cacheDirectory.map(CairnPaths.listingSnapshot(inPartitionCacheFolder:))
     let stored = path.flatMap { ListingSnapshot.Stored.load($0, userId: userId) }
     follower = stored.map(ListingSnapshot.Follower.init)
     if let cacheDirectory { try? CairnPaths.makePrivateDirectory(cacheDirectory) }

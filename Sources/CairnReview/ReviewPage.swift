@@ -225,7 +225,7 @@ package enum ReviewPage {
         ? "seen happening by cairn-observe watch" : "confirmed by a trash"
       facts.append("deletion \(by), \(HTMLText.time(confirmed))")
     }
-    if c.reason == ReconciliationEngine.seenUnhashedReason {
+    if c.knownReason == .seenUnhashed {
       facts.append(
         "seen arriving by cairn-observe watch and gone before it was hashed: matched by its "
           + "name and time, never by its bytes, so it goes only if you approve it")

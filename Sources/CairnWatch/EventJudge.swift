@@ -90,9 +90,6 @@ package struct EventJudge: Sendable {
     return withheld
   }
 
-  /// Gives the judge the folder tree the caller walked (after a start or a gap).
-  package mutating func replaceTree(_ tree: FolderTree) { self.tree = tree }
-
   /// Lets the caller add what it walked to the tree.
   package mutating func updateTree(_ body: (inout FolderTree) -> Void) { body(&tree) }
 

@@ -45,8 +45,6 @@
       if mounts >= 0 { close(mounts) }
     }
 
-    package var watchCount: Int { descriptors.count }
-
     package func watch(_ path: String, id: FolderID) throws(WatchFailure) {
       let wd = inotify_add_watch(fd, path, Self.mask)
       guard wd >= 0 else {

@@ -16,7 +16,7 @@ extension Gate.Stream {
       moved += 1
       var waiting = candidate
       waiting.bucket = .pending
-      waiting.reason = ReconciliationEngine.seenUnhashedReason
+      waiting.reason = CandidateReason.seenUnhashed.rawValue
       return waiting
     }
     guard moved > 0 else { return self }

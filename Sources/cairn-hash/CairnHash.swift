@@ -108,7 +108,7 @@ struct CairnHash: CairnCommand {
       options.includeAll = all
       options.cachePath = noCache ? nil : CairnPaths().hashCache
       if let jobs { options.workers = jobs }
-      options.mountMemoryPath = CairnPaths().stateHome + "/scan-mounts.json"
+      options.mountMemoryPath = CairnPaths().scanMounts
       options.showProgress = Diagnostics.stderrIsTerminal && !common.quiet
       // The later stages ignore these paths by their own configuration too; the scan names
       // them in its root statuses so a stage with another configuration ignores them as well.

@@ -18,7 +18,7 @@ struct LostMountAcceptance {
     let piped = olderSpelling != nil && OlderSpellingInPipe.outputIsPiped
     try await Tool.run(CairnHash.self, common, writesRecords: piped) {
       let status = try LostMountAcceptance(
-        memoryPath: CairnPaths().stateHome + "/scan-mounts.json", confirmed: confirmed
+        memoryPath: CairnPaths().scanMounts, confirmed: confirmed
       )
       .accept(at: RootPath.absolute(path))
       if piped, let olderSpelling {
@@ -38,7 +38,7 @@ struct LostMountAcceptance {
     try await Tool.run(CairnHash.self, common, writesRecords: piped) {
       let roots = try CairnHash.inputRoots(paths, nullSeparated: nullSeparated)
       let status = try LostMountAcceptance(
-        memoryPath: CairnPaths().stateHome + "/scan-mounts.json", confirmed: confirmed
+        memoryPath: CairnPaths().scanMounts, confirmed: confirmed
       )
       .acceptAll(under: roots.map(\.path))
       if piped, let olderSpelling {

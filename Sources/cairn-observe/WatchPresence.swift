@@ -13,11 +13,11 @@ import Foundation
 /// does however it ended; and `<partition>/watch-status.json`, what it last reported.
 enum WatchPresence {
   static func pidPath(_ paths: CairnPaths, _ partition: ServerPartition) -> String {
-    paths.partitionDirectory(partition) + "/watch.pid"
+    paths.watchPID(partition)
   }
 
   static func statusPath(_ paths: CairnPaths, _ partition: ServerPartition) -> String {
-    paths.partitionDirectory(partition) + "/watch-status.json"
+    paths.watchStatus(partition)
   }
 
   /// Claims the partition for this watcher (the descriptor stays open until it exits); a

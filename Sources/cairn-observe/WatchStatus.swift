@@ -19,8 +19,7 @@ enum WatchStatus {
     let partition = identity.partition
     // A status changes nothing: a partition with no state yet has no gaps, and is not made.
     var gaps: [WatchGapRecord] = []
-    if FileManager.default.fileExists(atPath: paths.partitionDirectory(partition) + "/state.sqlite")
-    {
+    if FileManager.default.fileExists(atPath: paths.stateDatabase(partition)) {
       // Read beside whatever holds the lock: a status never waits for a run.
       let store = try PartitionStore.open(partition, paths: paths, locking: false)
       defer { store.close() }

@@ -15,20 +15,17 @@ struct JournalView {
 
   func run() throws(CairnError) -> ExitStatus {
     let configuration = try Configuration.load()
-    let servers = configuration.paths.stateHome + "/servers"
-    let partitions =
-      ((try? FileManager.default.contentsOfDirectory(atPath: servers)) ?? []).sorted()
     let table = isatty(1) == 1
     let writer = RecordWriter()
     var found = false
-    for partition in partitions {
-      let path = servers + "/" + partition + "/journal.ndjson"
+    for (partition, folder) in configuration.paths.partitionDirectories() {
+      let path = CairnPaths.journal(inPartitionFolder: folder)
       guard FileManager.default.fileExists(atPath: path) else { continue }
       let contents = try Journal(path: path).read()
       if contents.tornTail {
         Diagnostics.warning("the last line was cut short by a crash; it is ignored", at: path)
       }
-      let ledger = try FateStore.ledger(inPartitionFolder: servers + "/" + partition)
+      let ledger = try FateStore.ledger(inPartitionFolder: folder)
       // In trash: still in cairn's trash, as far as cairn has seen the server.
       var inCairnTrash: [String: Int] = [:]
       for (_, run) in ledger.cairnsTrash(contents.runs) { inCairnTrash[run, default: 0] += 1 }

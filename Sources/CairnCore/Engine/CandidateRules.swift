@@ -30,7 +30,7 @@ extension ReconciliationEngine {
     for at in candidates.indices
     where sighted.contains(candidates[at].assetId) && candidates[at].bucket == .delete {
       candidates[at].bucket = .pending
-      candidates[at].reason = seenUnhashedReason
+      candidates[at].reason = CandidateReason.seenUnhashed.rawValue
     }
   }
 
@@ -93,7 +93,8 @@ extension ReconciliationEngine {
   ) -> CandidateRecord {
     let missingSince = input.missingSince[asset.checksum] ?? input.now
     var candidate = CandidateRecord(
-      assetId: asset.id.lowercased(), checksum: asset.checksum, bucket: .delete, reason: "gone",
+      assetId: asset.id.lowercased(), checksum: asset.checksum, bucket: .delete,
+      reason: CandidateReason.gone.rawValue,
       paths: entry.paths, originalFileName: asset.originalFileName,
       assetType: asset.assetType, visibility: asset.visibility, ownerId: asset.ownerId,
       fileCreatedAt: asset.fileCreatedAt, livePhotoVideoId: asset.livePhotoVideoId?.lowercased(),
@@ -103,7 +104,7 @@ extension ReconciliationEngine {
       settleConfirmed(&candidate, confirmation, place: place, input)
     } else if input.settings.strictness == .strict {
       candidate.bucket = .pending
-      candidate.reason = "unconfirmed"
+      candidate.reason = CandidateReason.unconfirmed.rawValue
       candidate.detail =
         "\(place) is gone (missing since \(missingSince.iso8601)) and no trash recorded its "
         + "deletion; strict mode asks a person to review it"
@@ -117,8 +118,8 @@ extension ReconciliationEngine {
     return candidate
   }
 
-  /// The reason of a candidate the age window keeps.
-  package static let ageWindowReason = "age-window"
+  /// The reason of a candidate the age window keeps, as the record spells it.
+  package static let ageWindowReason = CandidateReason.ageWindow.rawValue
 
   /// A photo taken more than `maxAgeDays` ago (`fileCreatedAt`, Immich's taken date:
   /// docs/IMMICH-API.md §3.1, §3.4) is kept whatever else the rules said: for someone who set
@@ -129,7 +130,7 @@ extension ReconciliationEngine {
     let limit = input.now.addingTimeInterval(-TimeInterval(days) * 86_400)
     guard taken < limit else { return }
     candidate.bucket = .kept
-    candidate.reason = ageWindowReason
+    candidate.reason = CandidateReason.ageWindow.rawValue
     candidate.detail =
       (candidate.detail ?? "") + "; taken \(String(taken.iso8601.prefix(10))), more than "
       + "\(days) days ago (CAIRN_MAX_AGE_DAYS), so it stays on the server unless you approve it"
@@ -151,7 +152,7 @@ extension ReconciliationEngine {
       // The Immich app's "Free up space" leaves the very name a gallery's delete does, for
       // photos the user wants kept on the server: no quarantine can tell them apart.
       candidate.bucket = .pending
-      candidate.reason = ReconciliationEngine.androidTrashReason
+      candidate.reason = CandidateReason.androidTrash.rawValue
       candidate.detail =
         "\(place) \(how) on \(confirmation.confirmedAt.iso8601), as a gallery's delete or "
         + "the Immich app's \"Free up space\" leaves it; a person decides"
@@ -161,19 +162,19 @@ extension ReconciliationEngine {
       // Trusting mode trashes a deletion nobody saw as soon as a scan finds it gone; one the
       // watcher saw happen is no weaker, so it does not wait longer (the quarantine is what
       // strict mode asks instead of a person).
-      candidate.reason = "confirmed"
+      candidate.reason = CandidateReason.confirmed.rawValue
       candidate.eligibleAt = confirmation.confirmedAt
       candidate.detail =
         "\(place) \(how) on \(confirmation.confirmedAt.iso8601); trusting mode trashes it as "
         + "it would a deletion a scan found, without a quarantine"
     } else if input.now >= eligible {
-      candidate.reason = "confirmed"
+      candidate.reason = CandidateReason.confirmed.rawValue
       candidate.detail =
         "\(place) \(how) on \(confirmation.confirmedAt.iso8601); its "
         + "\(input.settings.quarantineDays)-day quarantine ended \(eligible.iso8601)"
     } else {
       candidate.bucket = .held
-      candidate.reason = "quarantine"
+      candidate.reason = CandidateReason.quarantine.rawValue
       candidate.detail =
         "\(place) \(how) on \(confirmation.confirmedAt.iso8601); held until \(eligible.iso8601)"
     }
@@ -183,23 +184,20 @@ extension ReconciliationEngine {
   /// and in either strictness, only a person trashes it. (Held stays held: it waits either
   /// way, and is a favourite still when its quarantine ends.)
   static func settleFavourite(_ candidate: inout CandidateRecord, place: String) {
-    if candidate.bucket != .held && candidate.reason != ReconciliationEngine.androidTrashReason {
+    if candidate.bucket != .held && candidate.knownReason != .androidTrash {
       candidate.bucket = .pending
-      candidate.reason = "favorite"
+      candidate.reason = CandidateReason.favorite.rawValue
     }
     candidate.detail = (candidate.detail ?? place) + "; marked favourite on Immich"
   }
-
-  /// The reason of a candidate that waits because it is in one of the user's albums.
-  package static let inAlbumReason = "in-album"
 
   /// A photo in an album is one a person filed on Immich: like a favourite, only a person
   /// trashes it, in either strictness. A favourite's reason stays (it says the same, and was
   /// the rule first); held stays held, and waits for a person when its quarantine ends.
   static func settleInAlbum(_ candidate: inout CandidateRecord, place: String) {
-    if candidate.bucket == .delete || candidate.reason == "unconfirmed" {
+    if candidate.bucket == .delete || candidate.knownReason == .unconfirmed {
       candidate.bucket = .pending
-      candidate.reason = inAlbumReason
+      candidate.reason = CandidateReason.inAlbum.rawValue
     }
     candidate.detail = (candidate.detail ?? place) + "; in an album on Immich"
   }
@@ -229,7 +227,7 @@ extension ReconciliationEngine {
       candidates[at].livePhotoVideoKept = true
       if candidates[at].bucket == .delete {
         candidates[at].bucket = .pending
-        candidates[at].reason = "live-video-kept"
+        candidates[at].reason = CandidateReason.liveVideoKept.rawValue
       }
       candidates[at].detail =
         (candidates[at].detail ?? "") + "; its motion video \(why), so the still waits for "
@@ -265,7 +263,8 @@ extension ReconciliationEngine {
       guard let run = input.trashedByRuns[id], asset.libraryId == nil else { continue }
       candidates.append(
         CandidateRecord(
-          assetId: id, checksum: asset.checksum, bucket: .restore, reason: "put-back",
+          assetId: id, checksum: asset.checksum, bucket: .restore,
+          reason: CandidateReason.putBack.rawValue,
           detail: "back in the library after run \(run) trashed it; restored from the trash",
           originalFileName: asset.originalFileName, assetType: asset.assetType,
           visibility: asset.visibility, ownerId: asset.ownerId,

@@ -5,9 +5,6 @@
 /// wait with it, and a motion video whose still stays on the server waits for a person rather
 /// than going alone.
 extension ReconciliationEngine {
-  /// The reason of a motion video that waits because its still stays on the server.
-  package static let liveStillKeptReason = "live-still-kept"
-
   /// Gives both halves of every Live Photo whose halves are both candidates the bucket of the
   /// half that waits longest (kept, then held, then pending), and puts a motion video whose
   /// still is on the server and no candidate up for review.
@@ -87,7 +84,7 @@ extension ReconciliationEngine {
   static func waitForKeptStill(_ video: inout CandidateRecord, still: AssetRecord) {
     if video.bucket == .delete {
       video.bucket = .pending
-      video.reason = liveStillKeptReason
+      video.reason = CandidateReason.liveStillKept.rawValue
     }
     video.detail =
       (video.detail ?? video.paths.first ?? "")

@@ -26,9 +26,6 @@ import Foundation
 /// - A file the watcher saw arrive and never hashed, gone from a complete scan, makes the one
 ///   asset of its name and time `pending` (`seen-unhashed`; see `SightingRules.swift`).
 package enum ReconciliationEngine {
-  /// The reason of a candidate in Android's trash: always pending review (see `reconcile`).
-  package static let androidTrashReason = "android-trash"
-
   /// Decides, in four phases: which roots count, which originals an existing file keeps,
   /// which observed checksums are gone, and which assets become candidates. Pure: everything
   /// comes from `input`, and a listing line that cannot be read again as it was read first

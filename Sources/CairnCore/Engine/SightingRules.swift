@@ -16,8 +16,9 @@ import Foundation
 /// person trashed it, or approved it and cairn did) or is excluded: then, or when it matches
 /// no asset or several, it is forgotten (`ReconciliationOutput.forgottenSightings`).
 extension ReconciliationEngine {
-  /// The reason of a candidate matched to a file the watcher saw but never hashed.
-  package static let seenUnhashedReason = "seen-unhashed"
+  /// The reason of a candidate matched to a file the watcher saw but never hashed, as the
+  /// record spells it.
+  package static let seenUnhashedReason = CandidateReason.seenUnhashed.rawValue
 
   /// How far apart Immich's taken date (`fileCreatedAt`) and the file's modification time may
   /// be. The taken date comes from the photo's metadata and may be read in another time zone
@@ -104,7 +105,7 @@ extension ReconciliationEngine {
     if asset.inAlbum { detail += "; in an album on Immich" }
     return CandidateRecord(
       assetId: asset.id.lowercased(), checksum: asset.checksum, bucket: .pending,
-      reason: seenUnhashedReason, detail: detail, paths: [sighting.path],
+      reason: CandidateReason.seenUnhashed.rawValue, detail: detail, paths: [sighting.path],
       originalFileName: asset.originalFileName, assetType: asset.assetType,
       visibility: asset.visibility, ownerId: asset.ownerId, fileCreatedAt: asset.fileCreatedAt,
       livePhotoVideoId: asset.livePhotoVideoId?.lowercased(),

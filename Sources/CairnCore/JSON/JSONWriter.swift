@@ -140,12 +140,6 @@ package struct JSONObjectWriter {
     bytes.append(UInt8(ascii: "]"))
   }
 
-  /// A value that is already valid JSON text (used to carry fields through unchanged).
-  package mutating func rawField(_ name: StaticString, _ json: some Collection<UInt8>) {
-    key(name)
-    bytes.append(contentsOf: json)
-  }
-
   static func appendInt(_ value: Int64, to bytes: inout [UInt8]) {
     JSONBytes.appendInt(value, to: &bytes)
   }

@@ -38,7 +38,8 @@ package struct CandidateRecord: Record, Equatable {
   package var assetId: String
   package var checksum: String
   package var bucket: Bucket
-  /// A stable code for why (`gone`, `confirmed`, `quarantine`, `unconfirmed-strict`, ...).
+  /// A stable code for why: a `CandidateReason`, or a code from a writer this build does not
+  /// know, carried on as it came.
   package var reason: String
   /// The same, in words for a person.
   package var detail: String?

@@ -21,7 +21,7 @@ package final class Journal {
 
   /// The journal file of a partition.
   package static func path(_ paths: CairnPaths, _ partition: ServerPartition) -> String {
-    paths.partitionDirectory(partition) + "/journal.ndjson"
+    CairnPaths.journal(inPartitionFolder: paths.partitionDirectory(partition))
   }
 
   package init(path: String) {

@@ -92,7 +92,7 @@ package struct GatePlan: Sendable {
     candidate.livePhotoVideoKept = true
     if candidate.bucket == .delete {
       candidate.bucket = .pending
-      candidate.reason = "live-video-kept"
+      candidate.reason = CandidateReason.liveVideoKept.rawValue
     }
     candidate.detail =
       (candidate.detail ?? "") + "; its motion video is excluded, so the still waits for your "
@@ -100,7 +100,7 @@ package struct GatePlan: Sendable {
   }
 
   /// A motion video whose still was excluded since the stream was made waits for a person, as
-  /// the engine would have decided (`ReconciliationEngine.liveStillKeptReason`).
+  /// the engine would have decided (`CandidateReason.liveStillKept`).
   static func keepWithExcludedStill(
     _ candidate: inout CandidateRecord, _ halves: LivePhotoHalves, _ exclusions: Set<String>
   ) {
@@ -108,7 +108,7 @@ package struct GatePlan: Sendable {
       !still.isVideo, exclusions.contains(still.checksum)
     else { return }
     candidate.bucket = .pending
-    candidate.reason = ReconciliationEngine.liveStillKeptReason
+    candidate.reason = CandidateReason.liveStillKept.rawValue
     candidate.detail =
       (candidate.detail ?? "") + "; its still is excluded, so the motion video waits for your "
       + "approval rather than going alone"

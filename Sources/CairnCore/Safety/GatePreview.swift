@@ -36,14 +36,14 @@ package enum GatePreview {
           + "space; to keep them all on the server, rerun with: cairn-gate --exclude burst")
     }
     if let seen = seenHappening(plan) { out.append(seen) }
-    let android = plan.pending.filter { $0.reason == ReconciliationEngine.androidTrashReason }
+    let android = plan.pending.filter { $0.knownReason == .androidTrash }
     if !android.isEmpty {
       out.append(
         "\(android.count) of those pending sit in Android's trash (.trashed-): a gallery's delete "
           + "leaves that name, and so does the Immich app's \"Free up space\", which keeps them "
           + "on the server; approve only what you deleted on the phone, exclude the rest")
     }
-    let sighted = plan.pending.filter { $0.reason == ReconciliationEngine.seenUnhashedReason }
+    let sighted = plan.pending.filter { $0.knownReason == .seenUnhashed }
     if !sighted.isEmpty {
       out.append(
         "\(sighted.count) of those pending were matched by name and time to files cairn-observe "

@@ -41,14 +41,93 @@ package struct CairnPaths: Sendable {
   /// The global hash cache database.
   package var hashCache: String { cacheHome + "/hashes.sqlite" }
 
+  /// What a lost mount's scan remembers of it, across partitions (`cairn-hash`).
+  package var scanMounts: String { stateHome + "/scan-mounts.json" }
+
+  /// The folder that holds one state folder per partition.
+  package var partitionsDirectory: String { stateHome + "/servers" }
+
   /// The state folder of one (server, user) partition.
   package func partitionDirectory(_ partition: ServerPartition) -> String {
-    stateHome + "/servers/" + partition.directoryName
+    partitionsDirectory + "/" + partition.directoryName
+  }
+
+  /// The names of the partitions' state folders there are, sorted, each with its path: for a
+  /// reader of every partition without a server (`cairn-restore list`).
+  package func partitionDirectories() -> [(name: String, path: String)] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: partitionsDirectory)) ?? []
+    return names.sorted().map { ($0, partitionsDirectory + "/" + $0) }
   }
 
   /// The cache folder of one partition (server-asset cache).
   package func partitionCacheDirectory(_ partition: ServerPartition) -> String {
     cacheHome + "/servers/" + partition.directoryName
+  }
+
+  /// The name of the last server listing's snapshot, in a partition's cache folder.
+  package static let listingSnapshotName = "listing-snapshot"
+
+  /// The last server listing's snapshot in the partition cache folder `folder`.
+  package static func listingSnapshot(inPartitionCacheFolder folder: String) -> String {
+    folder + "/" + listingSnapshotName
+  }
+
+  /// The server-asset cache of one partition.
+  package func serverAssetCache(_ partition: ServerPartition) -> String {
+    partitionCacheDirectory(partition) + "/server-assets.sqlite"
+  }
+
+  /// The session token of one partition.
+  package func session(_ partition: ServerPartition) -> String {
+    partitionDirectory(partition) + "/session.json"
+  }
+
+  /// The watcher's process id file of one partition, locked while it runs.
+  package func watchPID(_ partition: ServerPartition) -> String {
+    partitionDirectory(partition) + "/watch.pid"
+  }
+
+  /// What the watcher of one partition last reported.
+  package func watchStatus(_ partition: ServerPartition) -> String {
+    partitionDirectory(partition) + "/watch-status.json"
+  }
+
+  /// The mark that a partition's server was found newer than the tested versions once.
+  package func newerVersionWarned(_ partition: ServerPartition) -> String {
+    partitionDirectory(partition) + "/newer-version-warned"
+  }
+
+  /// The state database in a partition's state folder.
+  package func stateDatabase(_ partition: ServerPartition) -> String {
+    Self.stateDatabase(inPartitionFolder: partitionDirectory(partition))
+  }
+
+  /// The state database in the partition state folder `folder`.
+  package static func stateDatabase(inPartitionFolder folder: String) -> String {
+    folder + "/state.sqlite"
+  }
+
+  /// The names of the last recorded scan's snapshot and of the patch on it, beside the state
+  /// database (`ScanSnapshotStore`).
+  package static let scanSnapshotName = "scan-snapshot"
+  package static let scanSnapshotPatchName = "scan-snapshot-patch"
+
+  /// The name of the listing's presence lookups carried over from the last run, beside the
+  /// state database (`PresenceCache`).
+  package static let listingPresenceName = "listing-presence"
+
+  /// The journal of runs in the partition state folder `folder`.
+  package static func journal(inPartitionFolder folder: String) -> String {
+    folder + "/journal.ndjson"
+  }
+
+  /// The partition lock in the partition state folder `folder`.
+  package static func lock(inPartitionFolder folder: String) -> String { folder + "/lock" }
+
+  /// The file a brief holder of the partition lock (one that lets go soon) announces itself
+  /// with, in the partition state folder `folder`.
+  package static func lockBrief(inPartitionFolder folder: String) -> String {
+    folder + "/lock-brief"
   }
 
   /// Creates `path` and its parents with mode 0700 (private: it holds state about a library).

@@ -99,12 +99,4 @@ package struct PhaseClock: Sendable {
     Diagnostics.verbose(
       "\(name): " + (detail.map { "\($0), " } ?? "") + String(format: "%.3f s", seconds))
   }
-
-  /// Times `body` as one phase.
-  package mutating func measure<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
-    started = ContinuousClock.now
-    let value = try body()
-    lap(name)
-    return value
-  }
 }

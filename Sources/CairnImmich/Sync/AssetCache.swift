@@ -40,9 +40,8 @@ package final class AssetCache: Sendable {
   package static func open(_ paths: CairnPaths, _ partition: ServerPartition) throws(CairnError)
     -> AssetCache
   {
-    let folder = paths.partitionCacheDirectory(partition)
-    try CairnPaths.makePrivateDirectory(folder)
-    return try AssetCache(path: folder + "/server-assets.sqlite")
+    try CairnPaths.makePrivateDirectory(paths.partitionCacheDirectory(partition))
+    return try AssetCache(path: paths.serverAssetCache(partition))
   }
 
   static var migrator: DatabaseMigrator {

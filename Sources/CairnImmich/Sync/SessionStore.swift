@@ -23,7 +23,7 @@ package struct SavedSession: Sendable {
 /// Keeps the session token in the partition's state folder, mode 0600, folder 0700.
 package enum SessionStore {
   package static func path(_ paths: CairnPaths, _ partition: ServerPartition) -> String {
-    paths.partitionDirectory(partition) + "/session.json"
+    paths.session(partition)
   }
 
   package static func load(_ paths: CairnPaths, _ partition: ServerPartition) throws(CairnError)

@@ -7,7 +7,7 @@ import Foundation
 /// identity, and the 16-byte digest of the scan line it was read from, zero when unknown) in
 /// scan order; the absent checksums; the identities listed more than once.
 extension ScanSnapshot {
-  static let fileName = "scan-snapshot"
+  static let fileName = CairnPaths.scanSnapshotName
   static let magic = Array("cairn-scan-snapshot\n".utf8)
   static let version: UInt32 = 3
 

@@ -18,7 +18,7 @@ import Foundation
 /// files), or `1` and a file as the full file writes one. It ends with its own digest.
 extension ScanSnapshot {
   struct Patch: SnapshotFile.Encoding {
-    static let fileName = "scan-snapshot-patch"
+    static let fileName = CairnPaths.scanSnapshotPatchName
     static let magic = Array("cairn-scan-patch\n".utf8)
     static let version: UInt32 = 2
 

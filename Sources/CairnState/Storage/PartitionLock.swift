@@ -29,9 +29,10 @@ package final class PartitionLock: @unchecked Sendable {
   package init(directory: String, partition: ServerPartition, brief: Bool = false)
     throws(CairnError)
   {
-    path = directory + "/lock"
+    path = CairnPaths.lock(inPartitionFolder: directory)
     if brief {
-      briefFD = open(directory + "/lock-brief", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+      briefFD = open(
+        CairnPaths.lockBrief(inPartitionFolder: directory), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
       if briefFD >= 0 && flock(briefFD, LOCK_EX | LOCK_NB) != 0 {
         close(briefFD)
         briefFD = -1
@@ -72,7 +73,7 @@ package final class PartitionLock: @unchecked Sendable {
 
   /// True while a brief holder has announced itself.
   static func briefHolderPresent(_ directory: String) -> Bool {
-    let announce = open(directory + "/lock-brief", O_RDONLY | O_CLOEXEC)
+    let announce = open(CairnPaths.lockBrief(inPartitionFolder: directory), O_RDONLY | O_CLOEXEC)
     guard announce >= 0 else { return false }
     defer { close(announce) }
     if flock(announce, LOCK_SH | LOCK_NB) == 0 { return false }

@@ -54,7 +54,7 @@ extension FateStore {
   package static func ledger(inPartitionFolder directory: String) throws(CairnError)
     -> FateLedger
   {
-    let path = directory + "/state.sqlite"
+    let path = CairnPaths.stateDatabase(inPartitionFolder: directory)
     guard FileManager.default.fileExists(atPath: path) else { return FateLedger() }
     return try FateStore(StateDatabase(path: path)).ledger()
   }

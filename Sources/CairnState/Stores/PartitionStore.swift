@@ -73,7 +73,7 @@ package final class PartitionStore: Sendable {
   ) throws(CairnError) {
     self.partition = partition
     self.directory = directory
-    self.path = directory + "/state.sqlite"
+    self.path = CairnPaths.stateDatabase(inPartitionFolder: directory)
     self.lock = lock
     database = try StateDatabase(path: path, checkpointing: checkpointing)
     snapshots = ScanSnapshotStore(database, options: options)
