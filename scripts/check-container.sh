@@ -149,7 +149,7 @@ watch_log > "$work/watch.err"
 check "the watcher in its container saw the deletion on the host as it happened" \
   grep -q 'deleted at .*: /photos/2025/02/beach day.png' "$work/watch.err"
 check "the watcher recorded it in the volume and stopped cleanly" \
-  bash -c 'grep -q "stopped; 1 deletion(s) recorded" "$1" && [ "$(podman inspect -f "{{.State.ExitCode}}" cairn-check-watch)" = 0 ]' _ "$work/watch.err"
+  bash -c 'grep -q "stopped; 1 deletion(s) and 0 arrival(s) recorded" "$1" && [ "$(podman inspect -f "{{.State.ExitCode}}" cairn-check-watch)" = 0 ]' _ "$work/watch.err"
 podman rm cairn-check-watch > /dev/null
 
 podman inspect "$image" > "$work/inspect.json"
