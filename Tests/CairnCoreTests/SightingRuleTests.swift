@@ -45,7 +45,7 @@ import Testing
     #expect(output.candidates.count == 1)
     #expect(candidate.assetId == "a")
     #expect(candidate.bucket == .pending)
-    #expect(candidate.reason == ReconciliationEngine.seenUnhashedReason)
+    #expect(candidate.reason == CandidateReason.seenUnhashed.rawValue)
     #expect(candidate.paths == ["/lib/DCIM/IMG_1.JPG"])
     #expect(candidate.detail?.contains("never saw its bytes") == true)
     #expect(output.sightedAssets == ["a"])

@@ -9,7 +9,7 @@ struct AgeWindowReviewTests {
   @Test func keptPhotosHaveASectionOfTheirOwn() {
     let fixture = ReviewFixture()
     var kept = fixture.candidate(9, .kept, name: "OLD.JPG", folder: "/photos/2009")
-    kept.reason = ReconciliationEngine.ageWindowReason
+    kept.reason = CandidateReason.ageWindow.rawValue
     let candidates = fixture.candidates + [kept]
     let input = ReviewInput(
       plan: GatePlan(candidates: candidates, exclusions: ["checksum-7"], approvals: []),

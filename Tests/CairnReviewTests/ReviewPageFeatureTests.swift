@@ -37,7 +37,7 @@ struct ReviewPageFeatureTests {
   @Test func aSeenUnhashedTileSaysItWasMatchedByNameAndTime() {
     var input = fixture.input
     let at = input.plan.pending.startIndex
-    input.plan.pending[at].reason = ReconciliationEngine.seenUnhashedReason
+    input.plan.pending[at].reason = CandidateReason.seenUnhashed.rawValue
     input.plan.pending[at].detail = "a file of this name arrived in the library"
     let page = ReviewPage.html(input)
     #expect(page.contains("seen-unhashed</span>: a file of this name arrived in the library"))

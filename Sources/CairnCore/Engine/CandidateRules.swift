@@ -118,9 +118,6 @@ extension ReconciliationEngine {
     return candidate
   }
 
-  /// The reason of a candidate the age window keeps, as the record spells it.
-  package static let ageWindowReason = CandidateReason.ageWindow.rawValue
-
   /// A photo taken more than `maxAgeDays` ago (`fileCreatedAt`, Immich's taken date:
   /// docs/IMMICH-API.md §3.1, §3.4) is kept whatever else the rules said: for someone who set
   /// the window, deleting an old photo locally frees space rather than asks to lose it.

@@ -16,10 +16,6 @@ import Foundation
 /// person trashed it, or approved it and cairn did) or is excluded: then, or when it matches
 /// no asset or several, it is forgotten (`ReconciliationOutput.forgottenSightings`).
 extension ReconciliationEngine {
-  /// The reason of a candidate matched to a file the watcher saw but never hashed, as the
-  /// record spells it.
-  package static let seenUnhashedReason = CandidateReason.seenUnhashed.rawValue
-
   /// How far apart Immich's taken date (`fileCreatedAt`) and the file's modification time may
   /// be. The taken date comes from the photo's metadata and may be read in another time zone
   /// than the file's clock (offsets reach 14 hours); a phone or a sync tool writes the file
