@@ -64,12 +64,18 @@ let package = Package(
     // Following the library's folders with inotify (FSEvents on macOS): which events are
     // deletions, renames, edits and gaps.
     .target(name: "CairnWatch", dependencies: ["CairnCore", "CairnHashing"]),
+    // The sealed-file format the state's and reconcile's files share (a body streamed in
+    // pieces, ended by its digest), and strings keyed and filtered by their bytes.
+    .target(name: "CairnSealedFiles", dependencies: ["CairnCore"]),
     // Per-partition state: observed store, signals, anchors, exclusions, approvals, runs, the
     // last scan's snapshot. (Settings are CairnCore's.)
-    .target(name: "CairnState", dependencies: ["CairnCore", "CairnHashing", "CairnSQLite", grdb]),
+    .target(
+      name: "CairnState",
+      dependencies: ["CairnCore", "CairnHashing", "CairnSQLite", "CairnSealedFiles", grdb]),
     // Reading a scan and a server listing together (cairn-reconcile's input): the readings,
-    // the engine's fast adapters, the child cairn-fetch.
-    .target(name: "CairnReconcile", dependencies: ["CairnCore", "CairnState"]),
+    // the engine's fast adapters, the child cairn-fetch. It reads the state only through
+    // `ReconcileAccess` and the last scan's snapshot (`StateDoorTests`).
+    .target(name: "CairnReconcile", dependencies: ["CairnCore", "CairnSealedFiles", "CairnState"]),
     // The Immich HTTP client, server listing, sync stream and server-asset cache.
     .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb]),
     // A faithful test double of the Immich API (2.7, 3.1, 3.2 and 3.3), for tests and the demo.
@@ -93,13 +99,17 @@ let package = Package(
     .testTarget(name: "CairnWatchTests", dependencies: ["CairnWatch", "CairnTestSupport"]),
     // Partitions, random libraries and scans as arrays, for the tests of the state and of reconcile.
     .target(
-      name: "CairnStateTestSupport", dependencies: ["CairnCore", "CairnState", "CairnTestSupport"],
+      name: "CairnStateTestSupport",
+      dependencies: ["CairnCore", "CairnSealedFiles", "CairnState", "CairnTestSupport"],
       path: "Tests/CairnStateTestSupport"),
     .testTarget(
-      name: "CairnStateTests", dependencies: ["CairnState", "CairnStateTestSupport", "CairnTestSupport", grdb]),
+      name: "CairnStateTests",
+      dependencies: ["CairnSealedFiles", "CairnState", "CairnStateTestSupport", "CairnTestSupport", grdb]),
     .testTarget(
       name: "CairnReconcileTests",
-      dependencies: ["CairnReconcile", "CairnState", "CairnStateTestSupport", "CairnTestSupport"]),
+      dependencies: [
+        "CairnReconcile", "CairnSealedFiles", "CairnState", "CairnStateTestSupport", "CairnTestSupport",
+      ]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
     .testTarget(
       name: "CairnReviewTests", dependencies: ["CairnReview", "ImmichTestServer", "CairnTestSupport", crypto]),

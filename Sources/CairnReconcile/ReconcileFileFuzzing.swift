@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSealedFiles
 import CairnState
 import Foundation
 
@@ -12,7 +13,7 @@ package enum ReconcileFileFuzzing {
   /// A listing snapshot of `listingUser`, entry by entry.
   @discardableResult
   package static func listingSnapshot(_ data: [UInt8]) -> Bool {
-    guard let stored = ListingSnapshot.Stored(StateFileFuzzing.sealed(data), userId: listingUser)
+    guard let stored = ListingSnapshot.Stored(SnapshotFile.sealed(data), userId: listingUser)
     else {
       return false
     }
@@ -28,7 +29,7 @@ package enum ReconcileFileFuzzing {
   package static func presenceCache(_ data: [UInt8]) -> Bool {
     let path = NSTemporaryDirectory() + "/cairn-fuzz-presence-\(getpid())"
     defer { unlink(path) }
-    let sealed = StateFileFuzzing.sealed(data)
+    let sealed = SnapshotFile.sealed(data)
     guard FileManager.default.createFile(atPath: path, contents: Data(sealed)) else {
       return false
     }

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSealedFiles
 import CairnState
 
 /// A library that changes at random: two roots, a few dozen files, checksums from a small

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSealedFiles
 import CairnState
 import CairnTestSupport
 import Foundation

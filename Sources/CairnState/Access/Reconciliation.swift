@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSealedFiles
 import Foundation
 import GRDB
 

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSealedFiles
 import Foundation
 
 /// Entry points for the fuzzing harness (`fuzz/`): each reads arbitrary bytes as one of the
@@ -14,7 +15,7 @@ package enum StateFileFuzzing {
   /// A scan snapshot, touched file by file.
   @discardableResult
   package static func scanSnapshot(_ data: [UInt8]) -> Bool {
-    guard let scan = ScanSnapshot.decode(sealed(data)) else { return false }
+    guard let scan = ScanSnapshot.decode(SnapshotFile.sealed(data)) else { return false }
     touch(scan)
     return true
   }
@@ -27,8 +28,8 @@ package enum StateFileFuzzing {
     let length = data[0..<4].reversed().reduce(0) { $0 << 8 | Int($1) }
     let rest = Array(data.dropFirst(4))
     let split = min(length, rest.count)
-    let full = sealed(Array(rest[..<split]))
-    guard let scan = ScanSnapshot.decode(full, patchedWith: sealed(Array(rest[split...]))) else {
+    let full = SnapshotFile.sealed(Array(rest[..<split]))
+    guard let scan = ScanSnapshot.decode(full, patchedWith: SnapshotFile.sealed(Array(rest[split...]))) else {
       return false
     }
     touch(scan)
@@ -41,11 +42,5 @@ package enum StateFileFuzzing {
       _ = scan.lineDigest(index)
       _ = scan.fullIndex(index)
     }
-  }
-
-  /// `content` followed by its digest, as the state's files end.
-  package static func sealed(_ content: [UInt8]) -> [UInt8] {
-    let digest = content.withUnsafeBytes(SnapshotFile.digest)
-    return content + withUnsafeBytes(of: digest.littleEndian, Array.init)
   }
 }

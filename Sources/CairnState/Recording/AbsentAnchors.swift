@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSealedFiles
 
 /// An anchor whose file identity is absent from the scan being recorded.
 struct AbsentAnchor: Equatable {

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSealedFiles
 import Foundation
 
 /// How a scan differs from the previous scan of the same roots (`ScanSnapshot`), by path: the

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSealedFiles
 import Foundation
 
 /// The last recorded scan, kept as a file beside the state database (see

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSealedFiles
 import Foundation
 
 /// The full snapshot file, as `Contents` writes it and `FullDecoding` reads it: a magic line

@@ -1,6 +1,7 @@
 import CairnCore
 import CairnHashing
 import CairnSQLite
+import CairnSealedFiles
 import Foundation
 import GRDB
 

@@ -68,6 +68,13 @@ package enum SnapshotFile {
     return digest.finish()
   }
 
+  /// `content` followed by its digest, as every sealed file ends (the fuzzing harness seals
+  /// its input so that it reaches the parsing behind the check).
+  package static func sealed(_ content: [UInt8]) -> [UInt8] {
+    let digest = content.withUnsafeBytes(SnapshotFile.digest)
+    return content + withUnsafeBytes(of: digest.littleEndian, Array.init)
+  }
+
   /// Whether the last eight bytes of `raw` are the digest of those before them.
   package static func hasOwnDigest(_ raw: UnsafeRawBufferPointer) -> Bool {
     guard raw.count >= 8 else { return false }
@@ -259,7 +266,8 @@ package enum SnapshotFile {
     private var words = 0
     private var pending: UInt64 = 0
     private var pendingCount = 0
-    private(set) var length = 0
+    /// Bytes taken so far.
+    package private(set) var length = 0
 
     package mutating func update(_ raw: UnsafeRawBufferPointer) {
       length += raw.count
