@@ -9,7 +9,7 @@ func openStore(_ options: PartitionOptions, _ common: CommonOptions) throws(Cair
   -> (PartitionStore, Configuration)
 {
   let configuration = try Configuration.load()
-  let identity = try ServerListing.identity(
+  let identity = try ListingInput.identity(
     serverFile: options.serverFile,
     fetchArguments: common.forwarded)
   return (try PartitionStore.open(identity.partition, paths: configuration.paths), configuration)

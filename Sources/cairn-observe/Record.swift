@@ -49,7 +49,7 @@ struct Observe {
     if let named = header.server {
       identity = named
     } else {
-      identity = try ServerListing.identity(
+      identity = try ListingInput.identity(
         serverFile: options.partition.serverFile, fetchArguments: options.common.forwarded)
       header.server = identity
     }

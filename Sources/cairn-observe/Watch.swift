@@ -54,7 +54,7 @@ struct Watch: AsyncParsableCommand {
     try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let configuration = try Configuration.load()
       let folders = try libraryRoots(configuration)
-      let identity = try ServerListing.identity(
+      let identity = try ListingInput.identity(
         serverFile: partition.serverFile,
         fetchArguments: common.forwarded)
       // Opened once here so a damaged or newer database stops the watcher at the start.

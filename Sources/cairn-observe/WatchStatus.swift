@@ -12,7 +12,7 @@ enum WatchStatus {
 
   static func print(_ options: PartitionOptions, _ common: CommonOptions) throws(CairnError) {
     let configuration = try Configuration.load()
-    let identity = try ServerListing.identity(
+    let identity = try ListingInput.identity(
       serverFile: options.serverFile,
       fetchArguments: common.forwarded)
     let paths = configuration.paths

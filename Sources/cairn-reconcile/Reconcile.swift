@@ -124,7 +124,7 @@ struct Reconcile {
   /// "load the state": the store's part of the engine's input, and what cairn runs trashed
   /// (such an asset back in the library is put back).
   private mutating func loadTheState(
-    _ store: PartitionStore, scan: ScanInput, lookup: ScanLookup, listing: ServerListing
+    _ store: PartitionStore, scan: ScanInput, lookup: ScanLookup, listing: ListingInput
   ) throws(CairnError) -> ReconciliationInput {
     ProgressLine.standardError.phase("loading the state")
     // The scan's header was written as its walk began: a file the watcher saw before then

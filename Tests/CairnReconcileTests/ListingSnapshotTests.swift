@@ -32,17 +32,17 @@ import Testing
   private func read(
     _ lines: [String], state: TemporaryDirectory, remember: Bool = true,
     user: String? = nil
-  ) throws -> ServerListing {
+  ) throws -> ListingInput {
     let path = try state.file(
       "listing.ndjson",
       StreamText.counted(([header(user ?? me)] + lines + [end]).joined(separator: "\n") + "\n"))
     let paths = CairnPaths(environment: [
       "HOME": state.path, "XDG_CACHE_HOME": state.path + "/cache",
     ])
-    return try ServerListing.read(path: path, partitions: remember ? paths : nil)
+    return try ListingInput.read(path: path, partitions: remember ? paths : nil)
   }
 
-  private func summary(_ listing: ServerListing) throws -> [String] {
+  private func summary(_ listing: ListingInput) throws -> [String] {
     try (0..<listing.assets.count).map { index in
       let record = try listing.assets.record(index)
       return "\(record.id) \(record.checksum) \(listing.assets.checksum(index)) "

@@ -49,7 +49,7 @@ struct WatcherArrivalTests {
       "cairn-fetch", ["identity"], environment: f.env)
     let file = f.dir.path + "/identity.ndjson"
     try identity.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-    let partition = try ServerListing.identity(serverFile: file).partition
+    let partition = try ListingInput.identity(serverFile: file).partition
     return try PartitionStore.open(
       partition, paths: CairnPaths(environment: f.env), locking: false)
   }

@@ -154,7 +154,7 @@ struct WatcherLoadTests {
 
   /// Where the watcher reports what it is doing.
   static func statusFile(_ f: StateToolFixture) throws -> String {
-    let identity = try ServerListing.identity(serverFile: f.serverFile)
+    let identity = try ListingInput.identity(serverFile: f.serverFile)
     return CairnPaths(environment: f.environment()).partitionDirectory(identity.partition)
       + "/watch-status.json"
   }

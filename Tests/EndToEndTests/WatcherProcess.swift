@@ -108,7 +108,7 @@ struct WatcherState {
 
   /// Reads the partition named by a cairn-fetch file, without taking its lock.
   init(serverFile: String, environment: [String: String]) throws {
-    let identity = try ServerListing.identity(serverFile: serverFile)
+    let identity = try ListingInput.identity(serverFile: serverFile)
     try self.init(partition: identity.partition, environment: environment)
   }
 

@@ -31,7 +31,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     switch self {
     case .record: return Self.record(data)
     case .stream: return Self.stream(data) { stream in _ = try ScanInput.read(stream) }
-    case .listing: return Self.stream(data) { stream in _ = try ServerListing.read(stream) }
+    case .listing: return Self.stream(data) { stream in _ = try ListingInput.read(stream) }
     case .scanSnapshot: return StateFileFuzzing.scanSnapshot(data)
     case .patchedScanSnapshot: return StateFileFuzzing.patchedScanSnapshot(data)
     case .listingSnapshot: return ReconcileFileFuzzing.listingSnapshot(data)

@@ -2,8 +2,10 @@ import CairnCore
 import CairnState
 import Foundation
 
-/// The server's assets and identity, from a file of `cairn-fetch` output or a live run of it.
-package struct ServerListing: Sendable {
+/// A server listing as cairn-reconcile reads it: the server's assets and identity, from a file
+/// of `cairn-fetch` output or a live run of it. (What `cairn-fetch` lists is CairnImmich's
+/// `ServerListing`.)
+package struct ListingInput: Sendable {
   package var identity: ServerIdentity
   /// The assets of the identity's user: a listing that strays into a partner's library (an
   /// older cairn-fetch, a hand-made file) must not make their assets candidates.
@@ -18,7 +20,7 @@ package struct ServerListing: Sendable {
   package static func read(
     _ stream: RecordStream, identified: (ServerIdentity) -> Void = { _ in },
     partitions: CairnPaths? = nil
-  ) throws(CairnError) -> ServerListing {
+  ) throws(CairnError) -> ListingInput {
     guard let identity = stream.header.server else {
       throw CairnError(
         .malformedInput, "the server listing's header names no server (is it cairn-fetch output?)",
@@ -42,14 +44,14 @@ package struct ServerListing: Sendable {
     }
     try stream.requireComplete()
     lines.recorder?.finish()
-    return ServerListing(
+    return ListingInput(
       identity: identity, assets: lines.assets, recognised: lines.follower?.recognised ?? 0)
   }
 
   /// Reads `path` (cairn-fetch output).
   package static func read(
     path: String, identified: (ServerIdentity) -> Void = { _ in }, partitions: CairnPaths? = nil
-  ) throws(CairnError) -> ServerListing {
+  ) throws(CairnError) -> ListingInput {
     let reader: RecordReader
     do {
       reader = try RecordReader(path: path)
@@ -63,9 +65,9 @@ package struct ServerListing: Sendable {
   package static func fetch(
     _ arguments: [String], identified: (ServerIdentity) -> Void = { _ in },
     partitions: CairnPaths? = nil
-  ) throws(CairnError) -> ServerListing {
+  ) throws(CairnError) -> ListingInput {
     let tool = try SiblingTool("cairn-fetch", arguments)
-    let listing: Result<ServerListing, CairnError>
+    let listing: Result<ListingInput, CairnError>
     do {
       listing = .success(
         try read(

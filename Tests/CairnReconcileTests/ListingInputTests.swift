@@ -8,7 +8,7 @@ import Testing
 @testable import CairnState
 
 /// `--server FILE`: the listing cairn-reconcile decides on.
-@Suite struct ServerListingTests {
+@Suite struct ListingInputTests {
   private let me = "00000000-0000-4000-8000-00000000000a"
   private var header: String {
     #"{"type":"header","schema":"1.0","tool":"cairn-fetch","roots":[],"server":{"url":"http://x/api","userId":"\#(me)","version":"2.7.0"}}"#
@@ -21,11 +21,11 @@ import Testing
     #"{"type":"asset","id":"\#(id)","checksum":"\#(checksum)","isTrashed":\#(trashed),"ownerId":"\#(owner)"}"#
   }
 
-  private func read(_ lines: [String]) throws -> ServerListing {
+  private func read(_ lines: [String]) throws -> ListingInput {
     let folder = TemporaryDirectory()
     let path = try folder.file(
       "listing.ndjson", StreamText.counted(lines.joined(separator: "\n") + "\n"))
-    return try withExtendedLifetime(folder) { try ServerListing.read(path: path) }
+    return try withExtendedLifetime(folder) { try ListingInput.read(path: path) }
   }
 
   @Test func onlyTheUsersOwnAssetsAreKept() throws {
@@ -77,7 +77,7 @@ import Testing
     ]
   }
 
-  private func everything(_ listing: ServerListing) throws -> [String] {
+  private func everything(_ listing: ListingInput) throws -> [String] {
     try (0..<listing.assets.count).map { index in
       let record = try listing.assets.record(index)
       return "\(record) \(listing.assets.checksum(index)) \(listing.assets.isTrashed(index))"
@@ -91,13 +91,13 @@ import Testing
     // Read as a pipe would be: every line kept.
     let fd = open(path, O_RDONLY)
     defer { close(fd) }
-    let kept = try ServerListing.read(
+    let kept = try ListingInput.read(
       RecordStream(reader: RecordReader(fileDescriptor: fd, sourceName: "listing")))
     #expect(kept.assets.count == 4)
     // Read from the file (parsed, then recognised from the listing snapshot): the same.
     let paths = CairnPaths(environment: folder.isolatedEnvironment())
     for round in 0..<2 {
-      let listing = try ServerListing.read(path: path, partitions: paths)
+      let listing = try ListingInput.read(path: path, partitions: paths)
       #expect(listing.recognised == (round == 0 ? 0 : 5))
       #expect(try everything(listing) == everything(kept))
     }
@@ -115,7 +115,7 @@ import Testing
       try handle.close()
     }
     // Another asset's id where a5's was, the length unchanged.
-    var listing = try ServerListing.read(path: path)
+    var listing = try ListingInput.read(path: path)
     try rewrite(text.replacingOccurrences(of: #""id":"a5""#, with: #""id":"a6""#))
     #expect(try listing.assets.record(0).id == "a1")  // unchanged bytes: still that line
     #expect {
@@ -125,7 +125,7 @@ import Testing
     }
     // Cut short: the record, and a search of the lines for ids.
     try rewrite(text)
-    listing = try ServerListing.read(path: path)
+    listing = try ListingInput.read(path: path)
     try rewrite(String(text.prefix(text.count / 2)))
     #expect(throws: ListingReadBackError.self) { try listing.assets.record(3) }
     #expect {
@@ -149,7 +149,7 @@ import Testing
     }
     #expect(try store.signals.missing().isEmpty)
     try rewrite(text)
-    listing = try ServerListing.read(path: path)
+    listing = try ListingInput.read(path: path)
     let output = try store.reconcile(
       files: [], roots: roots, assets: listing.assets, settings: .defaults, now: t0 + day)
     #expect(output.candidates.map(\.assetId) == ["a5"])
