@@ -38,8 +38,8 @@ package struct ListingKey: Equatable, Sendable {
   }
 }
 
-/// The last run's lookups of the server's checksums in its scan, kept beside the scan
-/// snapshot (`listing-presence`): for each asset of the listing, whether the scan had its
+/// The last run's lookups of the server's checksums in its scan, kept in the partition's
+/// cache folder beside the listing's snapshot (`listing-presence`): for each asset of the listing, whether the scan had its
 /// checksum. The next run against the same checksums, whose scan is recorded by its
 /// difference from that scan's snapshot, needs only the lookups of checksums whose presence
 /// can differ — those of files that changed, appeared or went, which recording asked about
@@ -57,7 +57,6 @@ package struct ListingKey: Equatable, Sendable {
 /// count and digest (64-bit numbers, little-endian), one bit per asset, then the digest of all
 /// before it (as the snapshot files end).
 package struct PresenceCache: Sendable, SnapshotFile.Encoding {
-  static let fileName = CairnPaths.listingPresenceName
   static let magic = Array("cairn-listing-presence\n".utf8)
   static let version: UInt32 = 1
 
@@ -154,11 +153,11 @@ package enum ScanLookupPlan: Sendable {
   /// being read, unless a cache for this snapshot promises that it will not be needed.
   package static func prepare(
     files: ScanFiles, listing assets: () throws(CairnError) -> ServerAssets,
-    partitionDirectory: String, snapshot: ScanSnapshotPreload?
+    cacheFolder: String, snapshot: ScanSnapshotPreload?
   ) throws(CairnError) -> ScanLookupPlan {
     var cache: PresenceCache?
     if files.checksumsAreASCII, let scan = snapshot?.lastScan,
-      let kept = PresenceCache.load(partitionDirectory + "/" + PresenceCache.fileName),
+      let kept = PresenceCache.load(CairnPaths.listingPresence(inPartitionCacheFolder: cacheFolder)),
       kept.scan == scan.key
     {
       cache = kept
@@ -203,11 +202,16 @@ extension ScanLookupPlan {
 }
 
 extension PresenceCache {
-  /// Keeps `lookup` for the next run when the partition's last recording (this process's)
-  /// wrote the snapshot it was made for; removes the last one otherwise. A file that cannot
-  /// be written costs the next run only the shortcut.
-  static func keep(_ lookup: ScanLookup, listing: ListingKey, in state: some ReconcileAccess) {
-    let path = state.directory + "/" + fileName
+  /// Keeps `lookup` in the partition's cache folder `cacheFolder` for the next run when the
+  /// partition's last recording (this process's, in `state`) wrote the snapshot it was made
+  /// for; removes the last one otherwise. A file that cannot be written costs the next run
+  /// only the shortcut.
+  static func keep(
+    _ lookup: ScanLookup, listing: ListingKey, recordedIn state: some ReconcileAccess,
+    cacheFolder: String
+  ) {
+    let path = CairnPaths.listingPresence(inPartitionCacheFolder: cacheFolder)
+    try? CairnPaths.makePrivateDirectory(cacheFolder)
     guard let written = state.lastRecording?.written, listing.isASCII,
       lookup.assetIsPresent.count == listing.count,
       (try? PresenceCache(scan: written, listing: listing, present: lookup.assetIsPresent)

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnState
+import Foundation
 
 /// How lines already read by the last run are known again: not at all (the plain reading,
 /// every line parsed), or by their digests (a scan line the last scan's snapshot has, and a
@@ -27,7 +28,7 @@ package final class ReconcileReading: Sendable {
   private let recognition: LineRecognition
   private let paths: CairnPaths
   private let identity = Handoff<ServerIdentity>()
-  private let listing: BackgroundWork<ServerListing>
+  private let listing: BackgroundWork<ListingInput>
   private let snapshot: BackgroundWork<ScanSnapshotPreload>?
   /// The scan the lookups are for, and their making.
   private let lookups = Locked<(ScanFiles, BackgroundWork<ScanLookupPlan>)?>(nil)
@@ -50,16 +51,16 @@ package final class ReconcileReading: Sendable {
   private static func startListing(
     _ source: ListingSource, identity: Handoff<ServerIdentity>, paths: CairnPaths,
     recognition: LineRecognition
-  ) -> BackgroundWork<ServerListing> {
+  ) -> BackgroundWork<ListingInput> {
     let partitions = recognition == .byDigest ? paths : nil
     return BackgroundWork("cairn-reconcile-listing") { () throws(CairnError) in
       let identified = { (server: ServerIdentity) in identity.deliver(.success(server)) }
       do throws(CairnError) {
         switch source {
         case .file(let path):
-          return try ServerListing.read(path: path, identified: identified, partitions: partitions)
+          return try ListingInput.read(path: path, identified: identified, partitions: partitions)
         case .fetch(let arguments):
-          return try ServerListing.fetch(arguments, identified: identified, partitions: partitions)
+          return try ListingInput.fetch(arguments, identified: identified, partitions: partitions)
         }
       } catch {
         identity.deliver(.failure(error))
@@ -89,7 +90,7 @@ package final class ReconcileReading: Sendable {
     let work = BackgroundWork("cairn-reconcile-lookup") { () throws(CairnError) in
       try ScanLookupPlan.prepare(
         files: files, listing: { () throws(CairnError) in try listing.value().assets },
-        partitionDirectory: paths.partitionDirectory(try identity.value().partition),
+        cacheFolder: paths.partitionCacheDirectory(try identity.value().partition),
         snapshot: try? snapshot?.value())
     }
     lookups.withLock { $0 = (files, work) }
@@ -102,7 +103,7 @@ package final class ReconcileReading: Sendable {
   package func lastScan() -> ScanSnapshotPreload? { try? snapshot?.value() }
 
   /// "read server listing": the whole listing, once read.
-  package func readServerListing() throws(CairnError) -> ServerListing { try listing.value() }
+  package func readServerListing() throws(CairnError) -> ListingInput { try listing.value() }
 
   /// "look up server checksums": the scan's lookups of the listing's checksums, carried over
   /// when `state` recorded the scan against the snapshot they were kept for, made otherwise.
@@ -118,11 +119,16 @@ package final class ReconcileReading: Sendable {
     return (plan.lookup(files: files, assets: listing.assets, recordedIn: state), plan.listing)
   }
 
-  /// Keeps the lookups for the next run beside the snapshot `state` recorded (see
-  /// `PresenceCache`).
+  /// Keeps the lookups for the next run, made for the snapshot `state` recorded, in the
+  /// partition's cache folder (see `PresenceCache`). Lookups an older cairn kept in the state
+  /// folder are removed: a cache, never read from there again.
   package func keepLookups(
     _ lookup: ScanLookup, listing: ListingKey, in state: some ReconcileAccess
   ) {
-    PresenceCache.keep(lookup, listing: listing, in: state)
+    guard let partition = try? identity.value().partition else { return }
+    unlink(CairnPaths.formerListingPresence(inPartitionFolder: paths.partitionDirectory(partition)))
+    PresenceCache.keep(
+      lookup, listing: listing, recordedIn: state,
+      cacheFolder: paths.partitionCacheDirectory(partition))
   }
 }

@@ -126,7 +126,7 @@ import Testing
 
   @Test func theFileReadsBackAndRefusesWhatItDidNotWrite() throws {
     let folder = TemporaryDirectory()
-    let path = folder.path + "/" + PresenceCache.fileName
+    let path = CairnPaths.listingPresence(inPartitionCacheFolder: folder.path)
     let assets = ServerAssets(
       (0..<20).map { asset("C\($0)") })
     let key = ListingKey(assets)

@@ -35,7 +35,9 @@ import Testing
   private func run(
     _ recognition: LineRecognition, scan text: String, folder: TemporaryDirectory,
     paths: CairnPaths, listingPath: String
-  ) throws -> (files: [ScannedFile], assets: [AssetRecord], present: [Bool], recognised: Int) {
+  ) throws -> (
+    files: [ScannedFile], assets: [AssetRecord], present: [Bool], recognised: Int, carried: Bool
+  ) {
     let reading = ReconcileReading(
       listing: .file(listingPath), paths: paths, recognition: recognition)
     let scanPath = try folder.file("scan.ndjson", text)
@@ -50,7 +52,7 @@ import Testing
     let assets = try (0..<listing.assets.count).map { try listing.assets.record($0) }
     return (
       Array(scan.files), assets, lookup.presence(of: listing.assets),
-      scan.recognised + listing.recognised
+      scan.recognised + listing.recognised, lookup.isCarriedOver
     )
   }
 
@@ -80,5 +82,42 @@ import Testing
     }
     // The second and third runs recognised lines, or this test compares nothing.
     #expect(recognised > 80)
+  }
+
+  /// The lookups are kept in the partition's cache folder. Lookups an older cairn kept in the
+  /// state folder are never read from there, and go: a run with wrong ones there reads what
+  /// the plain reading reads, and the next run carries over the ones it kept.
+  @Test func lookupsLeftInTheStateFolderAreIgnoredAndRemoved() throws {
+    let folder = TemporaryDirectory()
+    let listingPath = try folder.file(
+      "listing.ndjson", StreamText.counted(listing.joined(separator: "\n") + "\n"))
+    let paths = CairnPaths(environment: folder.isolatedEnvironment())
+    let plainFolder = TemporaryDirectory()
+    let plainPaths = CairnPaths(environment: plainFolder.isolatedEnvironment())
+    let partition = try ListingInput.identity(serverFile: listingPath).partition
+    let kept = CairnPaths.listingPresence(
+      inPartitionCacheFolder: paths.partitionCacheDirectory(partition))
+    let former = CairnPaths.formerListingPresence(
+      inPartitionFolder: paths.partitionDirectory(partition))
+    let text = scan(without: [3, 4])
+    _ = try run(.byDigest, scan: text, folder: folder, paths: paths, listingPath: listingPath)
+    let lookups = try #require(PresenceCache.load(kept))
+    // The same lookups with every answer turned, where an older cairn kept them: carried over,
+    // they would be wrong.
+    _ = try PresenceCache(
+      scan: lookups.scan, listing: lookups.listing, present: lookups.present.map { !$0 }
+    ).write(to: former)
+    unlink(kept)
+
+    let plain = try run(
+      .parseEveryLine, scan: text, folder: plainFolder, paths: plainPaths, listingPath: listingPath)
+    let second = try run(.byDigest, scan: text, folder: folder, paths: paths, listingPath: listingPath)
+    #expect(!second.carried)
+    #expect(second.present == plain.present)
+    #expect(!FileManager.default.fileExists(atPath: former))
+    #expect(PresenceCache.load(kept) != nil)
+    let third = try run(.byDigest, scan: text, folder: folder, paths: paths, listingPath: listingPath)
+    #expect(third.carried, "the lookups kept in the cache folder are carried over")
+    #expect(third.present == plain.present)
   }
 }

@@ -112,9 +112,20 @@ package struct CairnPaths: Sendable {
   package static let scanSnapshotName = "scan-snapshot"
   package static let scanSnapshotPatchName = "scan-snapshot-patch"
 
-  /// The name of the listing's presence lookups carried over from the last run, beside the
-  /// state database (`PresenceCache`).
+  /// The name of the listing's presence lookups carried over from the last run, in a
+  /// partition's cache folder beside the listing's snapshot (`PresenceCache`).
   package static let listingPresenceName = "listing-presence"
+
+  /// The listing's presence lookups in the partition cache folder `folder`.
+  package static func listingPresence(inPartitionCacheFolder folder: String) -> String {
+    folder + "/" + listingPresenceName
+  }
+
+  /// Where the listing's presence lookups were kept before they moved to the cache folder:
+  /// beside the state database, in the partition state folder `folder`. Removed when seen.
+  package static func formerListingPresence(inPartitionFolder folder: String) -> String {
+    folder + "/" + listingPresenceName
+  }
 
   /// The journal of runs in the partition state folder `folder`.
   package static func journal(inPartitionFolder folder: String) -> String {
