@@ -134,7 +134,7 @@ private struct SnapshotFollower {
       var high = previous.count
       while low < high {
         let middle = (low + high) / 2
-        if walkOrder(previous.files.pathBytes(middle), path) < 0 {
+        if LastScan.walkOrder(previous.files.pathBytes(middle), path) < 0 {
           low = middle + 1
         } else {
           high = middle

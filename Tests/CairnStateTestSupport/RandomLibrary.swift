@@ -70,7 +70,7 @@ package struct RandomLibrary {
   package func scan(_ random: inout SplitMix, digested: Bool? = nil) -> [ScannedFile] {
     let digested = digested ?? (random.below(4) != 0)
     var listed = files.sorted { a, b in
-      a.key.string.withBytes { x in b.key.string.withBytes { y in walkOrder(x, y) < 0 } }
+      a.key.string.withBytes { x in b.key.string.withBytes { y in LastScan.walkOrder(x, y) < 0 } }
     }
     .map { path, entry in
       let identity = FileIdentity(

@@ -1,14 +1,19 @@
 import CairnCore
 
-/// What the reconcile library (CairnReconcile) asks of the partition a scan was recorded in,
-/// beside the scan snapshot's door (`ScanSnapshotPreload`, `LastScan`): where the partition
-/// keeps its files, and what this process's last `recordScan` compared and wrote. The lookups
-/// a run carries over to the next (`PresenceCache`) hold only against that recording. The
-/// sealed-file helpers (`SnapshotFile`, `ByteKey`, `ByteHashFilter`) are `package` where they
-/// are declared.
+/// CairnState's door for the reconcile library (CairnReconcile), which names nothing else of
+/// the state (`StateDoorTests` holds it so):
+///
+/// - `ReconcileAccess`: what this process's last `recordScan` compared and wrote, against
+///   which the lookups a run carries over to the next (`PresenceCache`) hold;
+/// - `ScanSnapshotPreload`: the last scan's snapshot, read ahead before the store is open;
+/// - `LastScan`: that snapshot as a reader of a new scan follows it (its files, its key, the
+///   walk's order of paths);
+/// - `ScanSnapshotStore`, for its `FileKey` (a snapshot file's length and digest) and
+///   `Recording` (what a recording compared and wrote).
+///
+/// The sealed-file format the state's files and reconcile's share lies below both, in
+/// CairnSealedFiles.
 package protocol ReconcileAccess: Sendable {
-  /// The partition folder.
-  var directory: String { get }
   /// What this process's last `recordScan` compared and wrote, if it recorded one.
   var lastRecording: ScanSnapshotStore.Recording? { get }
 }

@@ -10,6 +10,14 @@ package struct LastScan: Sendable {
   package let count: Int
   /// The file's length and digest, as the database names it.
   package let key: ScanSnapshotStore.FileKey
+
+  /// The walk's order of two paths (see `ScanDelta.walkOrder`), in which the snapshot lists
+  /// its files. Negative, zero or positive.
+  package static func walkOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+    -> Int
+  {
+    ScanDelta.walkOrder(a, b)
+  }
 }
 
 extension ScanSnapshotPreload {
@@ -21,9 +29,4 @@ extension ScanSnapshotPreload {
         key: ScanSnapshotStore.FileKey(length: $0.length, digest: $0.digest))
     }
   }
-}
-
-/// The walk's order of two paths (see `ScanDelta.walkOrder`). Negative, zero or positive.
-package func walkOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-  ScanDelta.walkOrder(a, b)
 }
