@@ -157,7 +157,8 @@ package enum ScanLookupPlan: Sendable {
   ) throws(CairnError) -> ScanLookupPlan {
     var cache: PresenceCache?
     if files.checksumsAreASCII, let scan = snapshot?.lastScan,
-      let kept = PresenceCache.load(CairnPaths.listingPresence(inPartitionCacheFolder: cacheFolder)),
+      let kept = PresenceCache.load(
+        CairnPaths.listingPresence(inPartitionCacheFolder: cacheFolder)),
       kept.scan == scan.key
     {
       cache = kept

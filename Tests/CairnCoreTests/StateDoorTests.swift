@@ -40,7 +40,8 @@ import Testing
     #expect(state.count > 10 && reconcile.count > 5, "no Swift files read")
     let used = Self.names(declaredIn: state, mentionedIn: reconcile)
     for (name, paths) in used.sorted(by: { $0.key < $1.key }) where !Self.door.contains(name) {
-      Issue.record("\(paths.joined(separator: ", ")) names \(name), which is not in CairnState's door")
+      Issue.record(
+        "\(paths.joined(separator: ", ")) names \(name), which is not in CairnState's door")
     }
     // The door names only what the state declares and reconcile uses: a name left in it after
     // its last use would hold a door open for nothing.

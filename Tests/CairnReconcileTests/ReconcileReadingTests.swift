@@ -111,12 +111,14 @@ import Testing
 
     let plain = try run(
       .parseEveryLine, scan: text, folder: plainFolder, paths: plainPaths, listingPath: listingPath)
-    let second = try run(.byDigest, scan: text, folder: folder, paths: paths, listingPath: listingPath)
+    let second = try run(
+      .byDigest, scan: text, folder: folder, paths: paths, listingPath: listingPath)
     #expect(!second.carried)
     #expect(second.present == plain.present)
     #expect(!FileManager.default.fileExists(atPath: former))
     #expect(PresenceCache.load(kept) != nil)
-    let third = try run(.byDigest, scan: text, folder: folder, paths: paths, listingPath: listingPath)
+    let third = try run(
+      .byDigest, scan: text, folder: folder, paths: paths, listingPath: listingPath)
     #expect(third.carried, "the lookups kept in the cache folder are carried over")
     #expect(third.present == plain.present)
   }

@@ -29,7 +29,9 @@ package enum StateFileFuzzing {
     let rest = Array(data.dropFirst(4))
     let split = min(length, rest.count)
     let full = SnapshotFile.sealed(Array(rest[..<split]))
-    guard let scan = ScanSnapshot.decode(full, patchedWith: SnapshotFile.sealed(Array(rest[split...]))) else {
+    guard
+      let scan = ScanSnapshot.decode(full, patchedWith: SnapshotFile.sealed(Array(rest[split...])))
+    else {
       return false
     }
     touch(scan)
