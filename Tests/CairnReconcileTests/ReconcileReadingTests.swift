@@ -113,13 +113,15 @@ import Testing
       .parseEveryLine, scan: text, folder: plainFolder, paths: plainPaths, listingPath: listingPath)
     let second = try run(
       .byDigest, scan: text, folder: folder, paths: paths, listingPath: listingPath)
-    #expect(!second.carried)
-    #expect(second.present == plain.present)
+    let (secondPresent, secondCarried) = (second.present, second.carried)
+    #expect(!secondCarried)
+    #expect(secondPresent == plain.present)
     #expect(!FileManager.default.fileExists(atPath: former))
     #expect(PresenceCache.load(kept) != nil)
     let third = try run(
       .byDigest, scan: text, folder: folder, paths: paths, listingPath: listingPath)
-    #expect(third.carried, "the lookups kept in the cache folder are carried over")
-    #expect(third.present == plain.present)
+    let (thirdPresent, thirdCarried) = (third.present, third.carried)
+    #expect(thirdCarried, "the lookups kept in the cache folder are carried over")
+    #expect(thirdPresent == plain.present)
   }
 }
