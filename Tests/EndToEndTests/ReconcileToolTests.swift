@@ -69,6 +69,7 @@ import Testing
     let kept = try #require(
       FileManager.default.enumerator(atPath: fixture.directory.path)?.allObjects
         .compactMap { $0 as? String }.first { $0.hasSuffix("/listing-presence") })
+    #expect(kept.hasPrefix("cache/"), "a cache, kept with the caches: \(kept)")
 
     try fixture.photo("d.jpg", "d-bytes")  // new, and not on the server
     try FileManager.default.removeItem(atPath: fixture.library + "/a.jpg")
