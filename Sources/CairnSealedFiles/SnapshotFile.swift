@@ -1,8 +1,8 @@
 import CairnCore
 import Foundation
 
-/// What the state's own binary files share (the scan snapshot and its patch, the listing
-/// snapshot, the presence cache): a body streamed in megabyte pieces (`Writer`) and ended by
+/// What cairn's own binary files share, the state's (the scan snapshot and its patch) and
+/// reconcile's (the listing snapshot, the presence cache): a body streamed in megabyte pieces (`Writer`) and ended by
 /// the digest of all before it (`Digest`), written to a temporary file renamed over the old
 /// one, and read back whole (`Reader`).
 package enum SnapshotFile {
