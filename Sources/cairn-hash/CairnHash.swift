@@ -142,12 +142,12 @@ struct CairnHash: CairnCommand {
     var readStdin = paths.isEmpty
     if paths.isEmpty && isatty(0) == 1 {
       // At a terminal the library is the configuration's (the profile's, with --profile).
-      let library = try Configuration.load().string("CAIRN_LIBRARY")
-      guard let library else {
+      let library = try SettingsTable.library.value(in: Configuration.load())
+      guard !library.isEmpty else {
         throw CairnError(
           .usage, "no paths given, stdin is a terminal and CAIRN_LIBRARY is not set (try --help)")
       }
-      return library.split(separator: ":").map { ScanRoot(path: RootPath.absolute(String($0))) }
+      return library.map { ScanRoot(path: $0) }
     }
     for path in paths {
       if path == "-" {

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Keys: `IMMICH_URL`, `IMMICH_API_KEY` or `IMMICH_API_KEY_FILE`, `IMMICH_EMAIL`,
 /// `IMMICH_PASSWORD`, `CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`, `CAIRN_THRESHOLD_PERCENT`,
-/// `CAIRN_FLOOR`, `CAIRN_TRASH_FOLDERS`, `CAIRN_LIBRARY`, and the others of `SettingsTable`,
+/// `CAIRN_FLOOR`, `CAIRN_LIBRARY`, `CAIRN_TRASH_FOLDERS`, and the others of `SettingsTable`,
 /// which holds each setting's rule. The profile is `CAIRN_PROFILE`, which `--profile` sets
 /// (see `CommonOptions`).
 package struct Configuration: Sendable {
@@ -150,6 +150,15 @@ package struct Configuration: Sendable {
   package func origin(of key: String) -> String? { origins[key] }
 
   package var serverURL: String? { string("IMMICH_URL") }
+
+  /// Where a relative folder in `key`'s value is found: the working folder when the
+  /// environment or `./.env` gives it (as a shell would read it), the home folder when the
+  /// configuration file does. The file is read by the services and cron, which run in the home
+  /// folder, and by commands typed anywhere: from the home folder they all reach one folder.
+  package func pathBase(of key: String) -> PathBase {
+    let fromFile = origins[key].map { $0.hasPrefix(paths.configFile) } ?? false
+    return PathBase(home: paths.home, relativeTo: fromFile ? paths.home : workingDirectory)
+  }
 
   /// Where the key will be read from, or nil when no way of giving it is set.
   package var apiKeySource: APIKeySource? {
