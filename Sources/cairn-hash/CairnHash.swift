@@ -154,7 +154,12 @@ struct CairnHash: CairnCommand {
         readStdin = true
         continue
       }
-      names.append(ScanRoot(path: RootPath.absolute(path)))
+      // Read as a CAIRN_LIBRARY folder is: cairn-nightly and unit files pass `~/Photos` on
+      // unexpanded, and the watcher reads its arguments so too.
+      guard let root = FolderList.folder(path, base: .process) else {
+        throw CairnError(.usage, "\(path): there is no such user's home folder")
+      }
+      names.append(ScanRoot(path: root))
     }
     if readStdin {
       names += try PathList.load(fileDescriptor: 0, separator: nullSeparated ? 0 : 10)

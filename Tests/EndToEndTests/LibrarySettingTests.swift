@@ -56,6 +56,11 @@ import Testing
     }
     #expect(Set(scanned) == [home + "/Photos/a.jpg", home + "/Phone/b.jpg"])
 
+    // cairn-nightly passes the folders on as arguments that no shell expanded.
+    let nightly = try await ToolRunner.shellDetached(
+      "cairn-hash '~/Photos/' | head -n 1", environment: environment, workingDirectory: work)
+    #expect(nightly.stdout.contains("\"roots\":[\"\(home)/Photos\"]"), "\(nightly.stdout)")
+
     // The watcher, given no root, watches the same folders; its status names them.
     let watcher = try await WatcherProcess(
       roots: [], environment: environment, logPath: f.directory.path + "/watch.log",
