@@ -27,9 +27,9 @@ package struct TrashedFile: Sendable, Equatable {
 ///   scanned root count, dated by `DeletionDate`.
 /// - macOS `~/.Trash`: no original path is recorded; every file counts, dated by the later of
 ///   its modification and status-change times (best effort: later means a longer wait).
-/// - Folders: `CAIRN_TRASH_FOLDERS` (`SettingsTable.trashFolders`), and digiKam's `.dtrash` at the top of
-///   each scanned root, dated the same way; Syncthing's `.stversions` there, dated by the
-///   stamp in each version's name.
+/// - Folders: `CAIRN_TRASH_FOLDERS` (`SettingsTable.trashFolders`), and digiKam's `.dtrash`
+///   at the top of each scanned root, dated the same way; Syncthing's `.stversions` there,
+///   dated by the stamp in each version's name.
 ///
 /// Only checksums in the observed store matter to the engine; the caller filters.
 package struct TrashSignals {
