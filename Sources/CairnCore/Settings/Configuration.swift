@@ -196,20 +196,6 @@ package struct Configuration: Sendable {
     return base + "/" + path
   }
 
-  /// An integer setting within `range`, or `fallback` when unset.
-  package func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int)
-    throws(CairnError) -> Int
-  {
-    guard let text = string(key) else { return fallback }
-    guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
-      throw CairnError(
-        .configuration,
-        "\(key)=\(text) is not a whole number from \(range.lowerBound) to \(range.upperBound)",
-        at: origins[key])
-    }
-    return value
-  }
-
   /// Parses `.env`-style text: `KEY=value`, `export KEY=value`, quotes, `#` comments.
   package static func parseKeyValueLines(_ text: String, source: String) throws(CairnError)
     -> [(String, String)]
