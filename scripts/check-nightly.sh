@@ -100,7 +100,7 @@ down_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)
 cat > "$home/.config/cairn/config" <<EOF
 IMMICH_URL=$url
 IMMICH_API_KEY=demo-secret
-CAIRN_LIBRARY="$home/Photos"   # the library
+CAIRN_LIBRARY="~/Photos::~/Photos/"   # the library, as a hand may write it: one root
 CAIRN_NOTIFY_URL=http://127.0.0.1:$ok_port/hook?token=t0k3n
 EOF
 chmod 600 "$home/.config/cairn/config"
@@ -129,6 +129,8 @@ run seed
 check "the seeding run exits 0" [ "$(status_of seed)" = 0 ]
 check "the seeding run says what it did on stdout" has "$tmp/seed.out" "cairn-nightly: trashed 0 (+0 Live Photo videos)"
 check "the seeding run notifies nobody" [ "$(received)" = 0 ]
+check "the seeding run scanned CAIRN_LIBRARY's one root, ~ read as home" \
+  jq -se --arg root "$home/Photos" '.[0].roots == [$root]' "$home/.local/state/cairn/nightly/plan.ndjson"
 
 # 2. Three files deleted (one a Live Photo pair): the first run that finds them is a dry run.
 rm "$home/Photos/2024/06/IMG_0003.PNG" "$home/Photos/2024/07/IMG_0042.PNG" \

@@ -3,11 +3,9 @@
 package enum Permission {
   package static let all = "all"
   package static let assetRead = "asset.read"
-  package static let assetUpdate = "asset.update"
   package static let assetDelete = "asset.delete"
   package static let assetStatistics = "asset.statistics"
   package static let assetUpload = "asset.upload"
-  package static let assetShare = "asset.share"
   package static let assetView = "asset.view"
   package static let albumRead = "album.read"
   package static let albumCreate = "album.create"
@@ -23,7 +21,6 @@ package enum Permission {
   package static let syncCheckpointDelete = "syncCheckpoint.delete"
   package static let userRead = "user.read"
   package static let serverAbout = "server.about"
-  package static let apiKeyRead = "apiKey.read"
   package static let sessionUpdate = "session.update"
   /// New in 3.2: `GET /config`, where the trash settings now live.
   package static let userConfigRead = "userConfig.read"

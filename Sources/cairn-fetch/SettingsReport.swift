@@ -14,7 +14,7 @@ enum SettingsReport {
   static func lines(_ configuration: Configuration) -> [Line] {
     // Each setting is read alone, with the rule the stages use, so one bad value does not
     // hide the others.
-    var lines = SettingsTable.all.map { setting -> Line in
+    SettingsTable.all.map { setting -> Line in
       let origin = configuration.origin(of: setting.key).map { "from \($0)" } ?? "default"
       do throws(CairnError) {
         return Line(text: try setting.report(configuration) + " (\(origin))", valid: true)
@@ -22,19 +22,6 @@ enum SettingsReport {
         return Line(text: "\(error.message) (\(origin))", valid: false)
       }
     }
-
-    var trash = "trash folders: the freedesktop.org Trash, .stversions and .dtrash in each root"
-    #if os(macOS)
-      trash += ", ~/.Trash"
-    #endif
-    if let extra = configuration.string("CAIRN_TRASH_FOLDERS") {
-      let origin = configuration.origin(of: "CAIRN_TRASH_FOLDERS") ?? "?"
-      trash += "; and \(extra.split(separator: ":").joined(separator: ", ")) (from \(origin))"
-    } else {
-      trash += " (built in; add more with CAIRN_TRASH_FOLDERS)"
-    }
-    lines.append(Line(text: trash, valid: true))
-    return lines
   }
 }
 

@@ -142,19 +142,24 @@ struct CairnHash: CairnCommand {
     var readStdin = paths.isEmpty
     if paths.isEmpty && isatty(0) == 1 {
       // At a terminal the library is the configuration's (the profile's, with --profile).
-      let library = try Configuration.load().string("CAIRN_LIBRARY")
-      guard let library else {
+      let library = try SettingsTable.library.value(in: Configuration.load())
+      guard !library.isEmpty else {
         throw CairnError(
           .usage, "no paths given, stdin is a terminal and CAIRN_LIBRARY is not set (try --help)")
       }
-      return library.split(separator: ":").map { ScanRoot(path: RootPath.absolute(String($0))) }
+      return library.map { ScanRoot(path: $0) }
     }
     for path in paths {
       if path == "-" {
         readStdin = true
         continue
       }
-      names.append(ScanRoot(path: RootPath.absolute(path)))
+      // Read as a CAIRN_LIBRARY folder is: cairn-nightly and unit files pass `~/Photos` on
+      // unexpanded, and the watcher reads its arguments so too.
+      guard let root = FolderList.folder(path, base: .process) else {
+        throw CairnError(.usage, "\(path): there is no such user's home folder")
+      }
+      names.append(ScanRoot(path: root))
     }
     if readStdin {
       names += try PathList.load(fileDescriptor: 0, separator: nullSeparated ? 0 : 10)

@@ -79,13 +79,17 @@ struct Watch: AsyncParsableCommand {
   }
 
   private func libraryRoots(_ configuration: Configuration) throws(CairnError) -> [String] {
-    let given =
-      roots.isEmpty
-      ? (configuration.string("CAIRN_LIBRARY") ?? "").split(separator: ":").map(String.init)
-      : roots
-    let folders = given.filter { !$0.isEmpty }.map {
-      URL(fileURLWithPath: $0).standardizedFileURL.path
-    }
+    // Folders given here are read as CAIRN_LIBRARY's are: a unit file's `~/Photos` reached no
+    // shell.
+    let folders =
+      try roots.isEmpty
+      ? SettingsTable.library.value(in: configuration)
+      : roots.filter { !$0.isEmpty }.map { root throws(CairnError) in
+        guard let folder = FolderList.folder(root, base: .process) else {
+          throw CairnError(.usage, "\(root): there is no such user's home folder")
+        }
+        return folder
+      }
     guard !folders.isEmpty else {
       throw CairnError(.usage, "no library folder: give one, or set CAIRN_LIBRARY")
     }

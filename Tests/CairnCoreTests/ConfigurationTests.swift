@@ -18,8 +18,8 @@ import Testing
     #expect(config.serverURL == "http://dotenv.example")
     #expect(try config.apiKey()?.reveal() == "from-env")
     #expect(config.origin(of: "IMMICH_API_KEY") == "environment")
-    #expect(try config.integer("CAIRN_FLOOR", in: 0...1000, default: 5) == 9)
-    #expect(try config.integer("CAIRN_QUARANTINE_DAYS", in: 0...90, default: 14) == 14)
+    #expect(try SettingsTable.floor.value(in: config) == 9)
+    #expect(try SettingsTable.quarantineDays.value(in: config) == 14)
   }
 
   @Test func aBadLineNamesFileAndLine() throws {
@@ -39,7 +39,7 @@ import Testing
     env["CAIRN_QUARANTINE_DAYS"] = "91"
     let config = try Configuration.load(environment: env, workingDirectory: folder.path)
     let error = #expect(throws: CairnError.self) {
-      try config.integer("CAIRN_QUARANTINE_DAYS", in: 0...90, default: 14)
+      try SettingsTable.quarantineDays.value(in: config)
     }
     #expect(error?.message == "CAIRN_QUARANTINE_DAYS=91 is not a whole number from 0 to 90")
   }

@@ -34,12 +34,12 @@ import Testing
     #expect(anna.profileNames == ["anna", "ben"])
     #expect(anna.serverURL == "https://anna.example")
     #expect(try anna.apiKey()?.reveal() == "anna-key")
-    #expect(try anna.integer("CAIRN_FLOOR", in: 0...1000, default: 5) == 9)
+    #expect(try SettingsTable.floor.value(in: anna) == 9)
     let ben = try load(folder, ["CAIRN_PROFILE": "ben"])
     #expect(ben.serverURL == "https://ben.example")
     // The key file is beside the configuration file, and its newline is not part of the key.
     #expect(try ben.apiKey()?.reveal() == "ben-key")
-    #expect(try ben.integer("CAIRN_FLOOR", in: 0...1000, default: 5) == 3)
+    #expect(try SettingsTable.floor.value(in: ben) == 3)
     #expect(ben.origin(of: "CAIRN_FLOOR")?.hasSuffix("config [profile ben]") == true)
     // Without a profile only the shared lines count: no section's key leaks into it.
     let none = try load(folder)
@@ -51,7 +51,7 @@ import Testing
     let folder = TemporaryDirectory()
     try folder.privateFile("config/cairn/config", Self.household)
     let config = try load(folder, ["CAIRN_PROFILE": "anna", "CAIRN_FLOOR": "1"])
-    #expect(try config.integer("CAIRN_FLOOR", in: 0...1000, default: 5) == 1)
+    #expect(try SettingsTable.floor.value(in: config) == 1)
     // A key file named in the environment replaces the profile's key.
     let keyFile = try folder.privateFile("secrets/key", "from-file")
     let fromFile = try load(folder, ["CAIRN_PROFILE": "anna", "IMMICH_API_KEY_FILE": keyFile])

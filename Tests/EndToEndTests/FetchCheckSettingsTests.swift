@@ -12,6 +12,8 @@ import Testing
       "config/cairn/config", "CAIRN_FLOOR=7\nCAIRN_TRASH_FOLDERS=/srv/bin:/srv/old\n")
     var environment = lib.environment
     environment["CAIRN_STRICTNESS"] = "strict"
+    environment["CAIRN_LIBRARY"] = "~/Photos/:/srv/phone:~/Photos"
+    let home = try #require(environment["HOME"])
     let result = try await lib.shell("cairn-fetch check", environment: environment)
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stderr.split(separator: "\n").map(String.init)
@@ -23,7 +25,9 @@ import Testing
       // The test library's environment sets the request timeout; the settle wait follows it.
       "request timeout: 60 seconds (from environment)",
       "settle wait: 65 seconds (default)",
-      "/srv/bin, /srv/old (from \(config))",
+      // The folder settings' lines are the table's too, the folders as every tool reads them.
+      "library: \(home)/Photos, /srv/phone (from environment)",
+      "each root; and /srv/bin, /srv/old (from \(config))",
     ] {
       #expect(lines.contains { $0.hasSuffix(expected) }, "\(expected) in \(result.stderr)")
     }
@@ -40,6 +44,7 @@ import Testing
     #expect(result.status == 78, "\(result.stderr)")
     #expect(result.stderr.contains("[FAIL] CAIRN_QUARANTINE_DAYS=400 is not a whole number"))
     #expect(result.stderr.contains("threshold: 2.5% of matched assets (from environment)"))
+    #expect(result.stderr.contains("library: none (default)"), "\(result.stderr)")
   }
 
   /// Where cairn-nightly's notifications go: a public service is a warning, the review page

@@ -4,7 +4,7 @@ import Foundation
 import ImmichTestServer
 import Testing
 
-/// The replay, with real files and every real stage: a saved `cairn-reconcile` output
+/// A replayed plan, with real files and every real stage: a saved `cairn-reconcile` output
 /// (and the gate's plan from it), fed on after the photo was put back and scanned again.
 @Suite(.serialized)
 struct ReplayedPlanTests {

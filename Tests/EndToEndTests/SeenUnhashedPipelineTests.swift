@@ -134,7 +134,7 @@ final class SightingLibrary: @unchecked Sendable {
   }
 }
 
-/// Issue 33, "Seen but never hashed": a photo deleted before the watcher could hash it is
+/// Seen but never hashed: a photo deleted before the watcher could hash it is
 /// matched by name and time to the one asset of the user's that it was, which then waits for a
 /// person — never trashed without an approval, trashed with one — and a sighting that matches
 /// nothing, or several, proposes nothing and is forgotten.

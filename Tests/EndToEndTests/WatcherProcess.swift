@@ -18,7 +18,7 @@ final class WatcherProcess: @unchecked Sendable {
   /// Starts the watcher over `roots` and waits until it says it is watching.
   init(
     roots: [String], environment: [String: String], logPath: String, serverFile: String? = nil,
-    settleMilliseconds: Int = 300
+    settleMilliseconds: Int = 300, workingDirectory: String? = nil
   ) async throws {
     self.logPath = logPath
     let startsBefore = Self.count("watching", in: logPath)
@@ -34,6 +34,9 @@ final class WatcherProcess: @unchecked Sendable {
     process.arguments =
       ["watch", "-v"] + (serverFile.map { ["--server", $0] } ?? []) + roots
     process.environment = env
+    if let workingDirectory {
+      process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
+    }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = log

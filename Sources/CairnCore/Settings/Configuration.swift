@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Keys: `IMMICH_URL`, `IMMICH_API_KEY` or `IMMICH_API_KEY_FILE`, `IMMICH_EMAIL`,
 /// `IMMICH_PASSWORD`, `CAIRN_QUARANTINE_DAYS`, `CAIRN_STRICTNESS`, `CAIRN_THRESHOLD_PERCENT`,
-/// `CAIRN_FLOOR`, `CAIRN_TRASH_FOLDERS`, `CAIRN_LIBRARY`, and the others of `SettingsTable`,
+/// `CAIRN_FLOOR`, `CAIRN_LIBRARY`, `CAIRN_TRASH_FOLDERS`, and the others of `SettingsTable`,
 /// which holds each setting's rule. The profile is `CAIRN_PROFILE`, which `--profile` sets
 /// (see `CommonOptions`).
 package struct Configuration: Sendable {
@@ -151,6 +151,15 @@ package struct Configuration: Sendable {
 
   package var serverURL: String? { string("IMMICH_URL") }
 
+  /// Where a relative folder in `key`'s value is found: the working folder when the
+  /// environment or `./.env` gives it (as a shell would read it), the home folder when the
+  /// configuration file does. The file is read by the services and cron, which run in the home
+  /// folder, and by commands typed anywhere: from the home folder they all reach one folder.
+  package func pathBase(of key: String) -> PathBase {
+    let fromFile = origins[key].map { $0.hasPrefix(paths.configFile) } ?? false
+    return PathBase(home: paths.home, relativeTo: fromFile ? paths.home : workingDirectory)
+  }
+
   /// Where the key will be read from, or nil when no way of giving it is set.
   package var apiKeySource: APIKeySource? {
     if string("IMMICH_API_KEY") != nil {
@@ -185,20 +194,6 @@ package struct Configuration: Sendable {
     if path.hasPrefix("~/") { return paths.home + path.dropFirst(1) }
     let base = origin.hasPrefix(paths.configFile) ? paths.configHome : workingDirectory
     return base + "/" + path
-  }
-
-  /// An integer setting within `range`, or `fallback` when unset.
-  package func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int)
-    throws(CairnError) -> Int
-  {
-    guard let text = string(key) else { return fallback }
-    guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
-      throw CairnError(
-        .configuration,
-        "\(key)=\(text) is not a whole number from \(range.lowerBound) to \(range.upperBound)",
-        at: origins[key])
-    }
-    return value
   }
 
   /// Parses `.env`-style text: `KEY=value`, `export KEY=value`, quotes, `#` comments.

@@ -19,7 +19,8 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
   package let expected: String
   /// The text after `default` in help and in cairn(7): `14`, `trusting`.
   package let fallbackText: String
-  private let read: @Sendable (String) -> Value?
+  /// The value `text` gives, with where a path in it is found from (see `PathBase`).
+  private let read: @Sendable (String, PathBase) -> Value?
   private let show: @Sendable (Value) -> String
   /// A default that follows from another setting (`CAIRN_SETTLE_WAIT`'s from the request
   /// timeout); `fallback` is then its value when that setting is unset too.
@@ -36,18 +37,36 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
     self.fallback = fallback
     self.meaning = meaning
     self.expected = expected
-    self.read = read
+    self.read = { text, _ in read(text) }
+    self.show = show
+    self.fallbackText = fallbackText ?? "\(fallback)"
+  }
+
+  /// A rule whose values name files or folders: `read` is given where a relative path in the
+  /// text is found.
+  package init(
+    key: String, flag: String?, label: String, fallback: Value, meaning: String,
+    expected: String, readPaths: @escaping @Sendable (String, PathBase) -> Value?,
+    show: @escaping @Sendable (Value) -> String, fallbackText: String? = nil
+  ) {
+    self.key = key
+    self.flag = flag
+    self.label = label
+    self.fallback = fallback
+    self.meaning = meaning
+    self.expected = expected
+    self.read = readPaths
     self.show = show
     self.fallbackText = fallbackText ?? "\(fallback)"
   }
 
   /// `text` as this setting's value; otherwise a configuration error (exit 78) that names
   /// where the text was given: the key (`CAIRN_FLOOR=x`) or, with `flag`, the flag
-  /// (`--floor x`).
-  package func parse(_ text: String, fromFlag: Bool = false, at origin: String? = nil)
-    throws(CairnError) -> Value
-  {
-    guard let value = read(text.trimmingCharacters(in: .whitespaces)) else {
+  /// (`--floor x`). A path in `text` is found from `base`, this process's by default.
+  package func parse(
+    _ text: String, fromFlag: Bool = false, at origin: String? = nil, base: PathBase? = nil
+  ) throws(CairnError) -> Value {
+    guard let value = read(text.trimmingCharacters(in: .whitespaces), base ?? .process) else {
       let given = fromFlag ? "--\(flag ?? key) \(text)" : "\(key)=\(text)"
       throw CairnError(.configuration, "\(given) is not \(expected)", at: origin)
     }
@@ -59,7 +78,8 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
     guard let text = configuration.string(key) else {
       return try derive?(configuration) ?? fallback
     }
-    return try parse(text, at: configuration.origin(of: key))
+    return try parse(
+      text, at: configuration.origin(of: key), base: configuration.pathBase(of: key))
   }
 
   /// This rule with a default that follows from the rest of the configuration, described in
@@ -69,7 +89,7 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
   ) -> Self {
     var rule = SettingRule(
       key: key, flag: flag, label: label, fallback: fallback, meaning: meaning,
-      expected: expected, read: read, show: show, fallbackText: text)
+      expected: expected, readPaths: read, show: show, fallbackText: text)
     rule.derive = derive
     return rule
   }
@@ -154,6 +174,23 @@ extension SettingRule where Value: RawRepresentable & CaseIterable, Value.RawVal
       expected: words.dropLast().joined(separator: ", ") + " or " + (words.last ?? ""),
       read: { Value(rawValue: $0.lowercased()) }, show: { $0.rawValue },
       fallbackText: fallback.rawValue)
+  }
+}
+
+extension SettingRule where Value == [String] {
+  /// Folders separated by colons, made absolute once by `FolderList` (`~` is the home
+  /// folder); none by default.
+  package static func folders(
+    key: String, label: String, meaning: String,
+    describe: @escaping @Sendable ([String]) -> String = {
+      $0.isEmpty ? "none" : $0.joined(separator: ", ")
+    }
+  ) -> Self {
+    SettingRule(
+      key: key, flag: nil, label: label, fallback: [], meaning: meaning,
+      expected: "folders separated by colons (a ~name/ folder needs a user of that name)",
+      readPaths: { text, base in FolderList.folders(in: text, base: base) },
+      show: describe, fallbackText: "none")
   }
 }
 

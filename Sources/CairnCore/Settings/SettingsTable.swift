@@ -86,11 +86,26 @@ package enum SettingsTable {
     read: { text in try? IgnoredPaths(text.split(separator: ":").map(String.init)) },
     show: { $0.isEmpty ? "none" : $0.patterns.joined(separator: ", ") }, fallbackText: "none")
 
+  package static let library = SettingRule<[String]>.folders(
+    key: "CAIRN_LIBRARY", label: "library",
+    meaning: "The library folders that cairn-hash scans when given none, and the watcher watches")
+
+  package static let trashFolders = SettingRule<[String]>.folders(
+    key: "CAIRN_TRASH_FOLDERS", label: "trash folders",
+    meaning: "More trash folders to read deletion signals from",
+    describe: { extra in
+      var builtIn = "the freedesktop.org Trash, .stversions and .dtrash in each root"
+      #if os(macOS)
+        builtIn += ", ~/.Trash"
+      #endif
+      return extra.isEmpty ? builtIn : builtIn + "; and " + extra.joined(separator: ", ")
+    })
+
   /// The settings in the order `check` reports them.
   package static let all: [SettingEntry] = [
     quarantineDays.entry, strictness.entry, thresholdPercent.entry, floor.entry,
     httpTimeout.entry, httpAttempts.entry, syncMaxLines.entry, settleWait.entry,
-    watchSettle.entry, maxAgeDays.entry, ignoredPaths.entry, reviewInImmich.entry,
-    notifyAttachReviewPage.entry,
+    watchSettle.entry, maxAgeDays.entry, ignoredPaths.entry, library.entry, trashFolders.entry,
+    reviewInImmich.entry, notifyAttachReviewPage.entry,
   ]
 }

@@ -10,7 +10,7 @@ extension PartitionStore {
   package func recordTrashSignals(roots: [String], configuration: Configuration)
     throws(CairnError) -> Int
   {
-    let trashed = TrashSignals(
+    let trashed = try TrashSignals(
       roots: roots, paths: configuration.paths, configuration: configuration
     )
     .trashedFiles()

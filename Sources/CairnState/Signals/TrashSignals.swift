@@ -27,9 +27,9 @@ package struct TrashedFile: Sendable, Equatable {
 ///   scanned root count, dated by `DeletionDate`.
 /// - macOS `~/.Trash`: no original path is recorded; every file counts, dated by the later of
 ///   its modification and status-change times (best effort: later means a longer wait).
-/// - Folders: `CAIRN_TRASH_FOLDERS` (colon-separated), and digiKam's `.dtrash` at the top of
-///   each scanned root, dated the same way; Syncthing's `.stversions` there, dated by the
-///   stamp in each version's name.
+/// - Folders: `CAIRN_TRASH_FOLDERS` (`SettingsTable.trashFolders`), and digiKam's `.dtrash`
+///   at the top of each scanned root, dated the same way; Syncthing's `.stversions` there,
+///   dated by the stamp in each version's name.
 ///
 /// Only checksums in the observed store matter to the engine; the caller filters.
 package struct TrashSignals {
@@ -37,11 +37,12 @@ package struct TrashSignals {
   package let paths: CairnPaths
   package let extraFolders: [String]
 
-  package init(roots: [String], paths: CairnPaths, configuration: Configuration) {
+  package init(roots: [String], paths: CairnPaths, configuration: Configuration)
+    throws(CairnError)
+  {
     self.roots = roots
     self.paths = paths
-    extraFolders = (configuration.string("CAIRN_TRASH_FOLDERS") ?? "")
-      .split(separator: ":").map(String.init).filter { !$0.isEmpty }
+    extraFolders = try SettingsTable.trashFolders.value(in: configuration)
   }
 
   /// Every trashed file that is evidence for a deletion under the roots.
