@@ -20,12 +20,14 @@ function __cairn-tag_parse_tokens -S
     set -l unparsed_tokens (__cairn-tag_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-tag'
-        __cairn-tag_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'add=' 'dry-run' 'version' 'h/help'
+        __cairn-tag_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'list'
-            __cairn-tag_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
+            __cairn-tag_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'table' 'records' 'version' 'h/help'
         case 'show'
-            __cairn-tag_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
+            __cairn-tag_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'table' 'records' 'version' 'h/help'
+        case 'add'
+            __cairn-tag_parse_subcommand 2 'v/verbose' 'q/quiet' 'profile=' 'dry-run' 'version' 'h/help'
         case 'help'
             __cairn-tag_parse_subcommand -r 1 'version'
         end
@@ -81,25 +83,31 @@ function __cairn-tag_custom_completion
 end
 
 complete -c 'cairn-tag' -f
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" add' -l 'add' -d 'Tag the assets named by the records read with this tag value.' -rfka ''
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" dry-run' -l 'dry-run' -d 'With --add: show what would be tagged; change nothing.'
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 1' -F
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 2' -fa 'list' -d 'List cairn\'s runs from the server\'s run tags (also the default)'
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 2' -fa 'show' -d 'Write the assets of one run, trashed ones included'
-complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 2' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 1' -fa 'list' -d 'List cairn\'s runs from the server\'s run tags'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 1' -fa 'show' -d 'List the assets of one run, trashed ones included'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 1' -fa 'add' -d 'Tag the assets named by the records read'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag list" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag list" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag list" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag list" table' -l 'table' -d 'Print a table for people, even into a pipe or a file.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag list" records' -l 'records' -d 'Write records, even on a terminal.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag list" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag show" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag show" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag show" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag show" table' -l 'table' -d 'Print a table for people, even into a pipe or a file.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag show" records' -l 'records' -d 'Write records, even on a terminal.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag show" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag add" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag add" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag add" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag add" dry-run' -l 'dry-run' -d 'Show what would be done; change nothing.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag add" -eq 1' -F
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag add" version' -l 'version' -d 'Show the version.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag add" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag help" version' -l 'version' -d 'Show the version.'
