@@ -127,6 +127,23 @@ struct CommandShapeTests {
     #expect(try named.records(ofType: "file").count == 1, "\(named.stderr)")
   }
 
+  /// The completion scripts offer the main job's arguments where a person types them: at the
+  /// top, and after `cairn-observe watch`.
+  @Test func completionsOfferTheMainJobsArgumentsAndTheSubcommands() throws {
+    let env = TemporaryDirectory("cairn-shape").isolatedEnvironment()
+    for (tool, words) in [
+      ("cairn-hash", ["--jobs", "--all-files", "accept-lost-mount"]),
+      ("cairn-restore", ["--run-id", "--file-name-matches", "show"]),
+      ("cairn-fetch", ["--no-sync", "identity"]),
+      ("cairn-observe", ["--no-trash", "*:roots:_files -/", "status"]),
+    ] {
+      let script = try ToolRunner.run(
+        tool, ["--generate-completion-script", "zsh"], environment: env)
+      #expect(script.status == 0)
+      for word in words { #expect(script.stdout.contains(word), "\(tool): \(word)") }
+    }
+  }
+
   /// `--yes`/`-y` and `--dry-run` read the same in every tool that takes them.
   @Test func confirmationAndDryRunHaveOneHelpText() throws {
     let env = TemporaryDirectory("cairn-shape").isolatedEnvironment()

@@ -20,7 +20,7 @@ function __cairn-fetch_parse_tokens -S
     set -l unparsed_tokens (__cairn-fetch_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-fetch'
-        __cairn-fetch_parse_subcommand 0 'version' 'h/help'
+        __cairn-fetch_parse_subcommand 0 'full' 'no-sync' 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'identity'
             __cairn-fetch_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
@@ -87,6 +87,11 @@ function __cairn-fetch_custom_completion
 end
 
 complete -c 'cairn-fetch' -f
+complete -c 'cairn-fetch' -n '__cairn-fetch_should_offer_completions_for_flags_or_options "cairn-fetch" full' -l 'full' -d 'Ignore the cache and list every asset page by page.'
+complete -c 'cairn-fetch' -n '__cairn-fetch_should_offer_completions_for_flags_or_options "cairn-fetch" no-sync' -l 'no-sync' -d 'Never use the sync stream, even with a session.'
+complete -c 'cairn-fetch' -n '__cairn-fetch_should_offer_completions_for_flags_or_options "cairn-fetch" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-fetch' -n '__cairn-fetch_should_offer_completions_for_flags_or_options "cairn-fetch" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-fetch' -n '__cairn-fetch_should_offer_completions_for_flags_or_options "cairn-fetch" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-fetch' -n '__cairn-fetch_should_offer_completions_for_flags_or_options "cairn-fetch" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-fetch' -n '__cairn-fetch_should_offer_completions_for_flags_or_options "cairn-fetch" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-fetch' -n '__cairn-fetch_should_offer_completions_for_positional "cairn-fetch" -eq 1' -fa 'identity' -d 'Print only the header (with the server identity) and an end record'

@@ -20,7 +20,7 @@ function __cairn-hash_parse_tokens -S
     set -l unparsed_tokens (__cairn-hash_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-hash'
-        __cairn-hash_parse_subcommand 0 'version' 'h/help'
+        __cairn-hash_parse_subcommand -r 1 '0/null' 'all-files' 'no-cache' 'j/jobs=' 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'accept-lost-mount'
             __cairn-hash_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'y/yes' 'version' 'h/help'
@@ -81,11 +81,19 @@ function __cairn-hash_custom_completion
 end
 
 complete -c 'cairn-hash' -f
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash" -ge 1' -F
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" 0 null' -s '0' -l 'null' -d 'Paths read from stdin are separated by NUL, as `find -print0` writes them.'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" all-files' -l 'all-files' -d 'Hash every regular file, not only the image and video types Immich accepts.'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" no-cache' -l 'no-cache' -d 'Neither read nor update the hash cache: read every file.'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" j jobs' -l 'jobs' -s 'j' -d 'Files to read at the same time (default: one per core).' -rfka ''
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash" -eq 1' -fa 'accept-lost-mount' -d 'Accept that the volume last seen at a mount point is gone or replaced'
-complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash" -eq 1' -fa 'forget-mounts' -d 'Accept every volume away or replaced under each path'
-complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash" -eq 2' -fa 'accept-lost-mount' -d 'Accept that the volume last seen at a mount point is gone or replaced'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash" -eq 2' -fa 'forget-mounts' -d 'Accept every volume away or replaced under each path'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash" -eq 2' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash accept-lost-mount" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash accept-lost-mount" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash accept-lost-mount" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''

@@ -20,7 +20,7 @@ function __cairn-observe_parse_tokens -S
     set -l unparsed_tokens (__cairn-observe_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-observe'
-        __cairn-observe_parse_subcommand 0 'version' 'h/help'
+        __cairn-observe_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'no-trash' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'record'
             __cairn-observe_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'no-trash' 'version' 'h/help'
@@ -37,7 +37,7 @@ function __cairn-observe_parse_tokens -S
         case 'reset'
             __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'y/yes' 'version' 'h/help'
         case 'watch'
-            __cairn-observe_parse_subcommand 0 'version' 'h/help'
+            __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'status'
                 __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'version' 'h/help'
@@ -97,17 +97,23 @@ function __cairn-observe_custom_completion
 end
 
 complete -c 'cairn-observe' -f
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" no-trash' -l 'no-trash' -d 'Do not look in trash folders for deletion signals.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -F
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'record' -d 'Record a scan and pass it through'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'list' -d 'List the observed store (or the exclusions)'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'show' -d 'Show what cairn remembers about one checksum or file'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'exclude' -d 'Protect checksums from ever being trashed'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'include' -d 'Lift exclusions, so the checksums are reconciled again'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'import' -d 'Add a list of checksums as observed or as exclusions'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'reset' -d 'Forget every observation of the partition (exclusions stay)'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'watch' -d 'Follow the library and record each deletion as it happens'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'record' -d 'Record a scan and pass it through'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'list' -d 'List the observed store (or the exclusions)'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'show' -d 'Show what cairn remembers about one checksum or file'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'exclude' -d 'Protect checksums from ever being trashed'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'include' -d 'Lift exclusions, so the checksums are reconciled again'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'import' -d 'Add a list of checksums as observed or as exclusions'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'reset' -d 'Forget every observation of the partition (exclusions stay)'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'watch' -d 'Follow the library and record each deletion as it happens'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
@@ -163,9 +169,14 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" y yes' -l 'yes' -s 'y' -d 'Go ahead without asking on the terminal (what would be done is still said).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe watch" -ge 1' -fa '(__cairn-observe_complete_directories)'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe watch" -eq 1' -fa 'status' -d 'Say whether a watcher runs (pid), its roots, last event and recent gaps'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe watch" -eq 2' -fa 'status' -d 'Say whether a watcher runs (pid), its roots, last event and recent gaps'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch status" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch status" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch status" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''

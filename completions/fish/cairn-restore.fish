@@ -20,7 +20,7 @@ function __cairn-restore_parse_tokens -S
     set -l unparsed_tokens (__cairn-restore_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-restore'
-        __cairn-restore_parse_subcommand 0 'version' 'h/help'
+        __cairn-restore_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'run-id=+' 'asset-id=+' 'file-name-matches=' 'dry-run' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'list'
             __cairn-restore_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'table' 'records' 'version' 'h/help'
@@ -81,11 +81,19 @@ function __cairn-restore_custom_completion
 end
 
 complete -c 'cairn-restore' -f
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore"' -l 'run-id' -d 'Restore every asset of this run still in the trash (repeatable).' -rfka ''
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore"' -l 'asset-id' -d 'Restore these assets (and the other half of a Live Photo).' -rfka ''
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" file-name-matches' -l 'file-name-matches' -d 'Restore assets of cairn runs whose original file name matches this regular expression.' -rfka ''
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" dry-run' -l 'dry-run' -d 'Show what would be done; change nothing.'
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 1' -F
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 1' -fa 'list' -d 'List the runs in the local journal (no server needed)'
-complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 1' -fa 'show' -d 'Show one run from the local journal: its assets and their fate since'
-complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 2' -fa 'list' -d 'List the runs in the local journal (no server needed)'
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 2' -fa 'show' -d 'Show one run from the local journal: its assets and their fate since'
+complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_positional "cairn-restore" -eq 2' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore list" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore list" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-restore' -n '__cairn-restore_should_offer_completions_for_flags_or_options "cairn-restore list" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''

@@ -20,7 +20,7 @@ function __cairn-tag_parse_tokens -S
     set -l unparsed_tokens (__cairn-tag_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-tag'
-        __cairn-tag_parse_subcommand 0 'version' 'h/help'
+        __cairn-tag_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'table' 'records' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'list'
             __cairn-tag_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'table' 'records' 'version' 'h/help'
@@ -83,6 +83,11 @@ function __cairn-tag_custom_completion
 end
 
 complete -c 'cairn-tag' -f
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" table' -l 'table' -d 'Print a table for people, even into a pipe or a file.'
+complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" records' -l 'records' -d 'Write records, even on a terminal.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_flags_or_options "cairn-tag" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-tag' -n '__cairn-tag_should_offer_completions_for_positional "cairn-tag" -eq 1' -fa 'list' -d 'List cairn\'s runs from the server\'s run tags'

@@ -23,6 +23,10 @@ extension CairnCommand {
     var command: any ParsableCommand
     do {
       let words = arguments ?? Array(CommandLine.arguments.dropFirst())
+      if let script = ToolCompletion<Self>.script(for: words) {
+        print(script)
+        return
+      }
       if let moved = SubcommandOrder<Self>.misplaced(words) { misplacedSubcommand(moved) }
       command = try await asyncParseAsRoot(words)
     } catch {
