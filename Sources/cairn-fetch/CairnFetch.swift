@@ -6,10 +6,6 @@ struct CairnFetch: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-fetch",
     abstract: "List the Immich server's assets as asset records",
-    usage: """
-      cairn-fetch [<options>]
-      cairn-fetch <subcommand> [<options>]
-      """,
     discussion: """
       Writes a header (with the server and user: the state partition), one asset record per \
       asset the API key's user owns (timeline, archive and hidden; trashed ones flagged; \
@@ -33,8 +29,22 @@ struct CairnFetch: CairnCommand {
       """,
     version: CairnVersion.current,
     subcommands: [
-      FetchIdentity.self, FetchCheck.self, FetchDiagnose.self, FetchLogin.self, FetchLogout.self,
-    ])
+      FetchList.self, FetchIdentity.self, FetchCheck.self, FetchDiagnose.self, FetchLogin.self,
+      FetchLogout.self,
+    ],
+    defaultSubcommand: FetchList.self)
+}
+
+/// cairn-fetch's main job, run when no other subcommand is named: the listing.
+struct FetchList: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "list",
+    abstract: "Write a header, an asset record per asset and an end record",
+    usage: """
+      cairn-fetch [<options>]
+      cairn-fetch <subcommand> [<options>]
+      """,
+    shouldDisplay: false)
 
   /// The older spellings of the subcommands (`--check` for `check`, …), kept working and
   /// hidden from help.
@@ -45,11 +55,7 @@ struct CairnFetch: CairnCommand {
   @Flag(help: .hidden) var logout = false
   @Option(help: .hidden) var email: String?
 
-  @Flag(help: "Ignore the cache and list every asset page by page.")
-  var full = false
-
-  @Flag(name: .customLong("no-sync"), help: "Never use the sync stream, even with a session.")
-  var noSync = false
+  @OptionGroup var source: ListingSource
 
   @OptionGroup var common: CommonOptions
 
@@ -65,51 +71,43 @@ struct CairnFetch: CairnCommand {
   }
 
   func run() async throws {
-    try await action.run(common, full: full, noSync: noSync)
-  }
-
-  /// The listing, or what an older spelling asked for instead.
-  private var action: FetchAction {
-    if check { return .check }
-    if login { return .login(email: email) }
-    if logout { return .logout }
-    if identity { return .identity }
-    return diagnose ? .diagnose : .list
+    if check { return try await FetchCheck.run(common) }
+    if login { return try await FetchLogin.run(email: email, common) }
+    if logout { return try await FetchLogout.run(common) }
+    if identity { return try await FetchIdentity.run(common) }
+    if diagnose { return try await FetchDiagnose.run(source, common) }
+    try await CairnFetch.run(common) { configuration in
+      try await Lister(configuration: configuration, source: source).list()
+    }
   }
 }
 
-/// What one cairn-fetch run does: its main job (`list`) or one of its subcommands.
-enum FetchAction {
-  case list, identity, check, diagnose, logout
-  case login(email: String?)
+/// Which listing a run reads: the sync stream into the cache when a session allows it, or
+/// every page.
+struct ListingSource: ParsableArguments {
+  @Flag(help: "Ignore the cache and list every asset page by page.")
+  var full = false
 
-  func run(_ common: CommonOptions, full: Bool = false, noSync: Bool = false) async throws {
+  @Flag(name: .customLong("no-sync"), help: "Never use the sync stream, even with a session.")
+  var noSync = false
+
+  /// Whether the saved session's sync stream may be read.
+  var usesSync: Bool { !noSync && !full }
+}
+
+extension CairnFetch {
+  /// Runs one cairn-fetch job with the configuration, as a tool run; a server's error is
+  /// said as cairn says errors.
+  static func run(
+    _ common: CommonOptions, _ job: (Configuration) async throws -> ExitStatus
+  ) async throws {
     try await Tool.run(CairnFetch.self, common) {
       let configuration = try Configuration.load()
       do {
-        switch self {
-        case .check: return try await Checker(configuration: configuration).run()
-        case .login(let email):
-          return try await SessionCommands(configuration: configuration).login(email)
-        case .logout: return try await SessionCommands(configuration: configuration).logout()
-        case .list, .identity, .diagnose:
-          let lister = Lister(
-            configuration: configuration, mode: listerMode, useCache: !full,
-            useSync: !noSync && !full)
-          return try await lister.run()
-        }
+        return try await job(configuration)
       } catch let error as ImmichError {
         throw error.cairnError
       }
-    }
-  }
-
-  /// What the lister writes, for the actions that list.
-  private var listerMode: Lister.Mode {
-    switch self {
-    case .identity: .identity
-    case .diagnose: .diagnose
-    default: .list
     }
   }
 }

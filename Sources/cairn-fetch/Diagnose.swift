@@ -1,7 +1,7 @@
 import CairnCore
 import CairnImmich
 
-/// `--diagnose`: what the listing holds, on stderr, for a person.
+/// `cairn-fetch diagnose`: what the listing holds, on stderr, for a person.
 enum Diagnose {
   static func print(_ listing: ServerListing, _ report: LivePhotoReport) {
     let visibility = listing.perVisibility

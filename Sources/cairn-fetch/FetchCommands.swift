@@ -10,7 +10,13 @@ struct FetchIdentity: AsyncParsableCommand {
 
   @OptionGroup var common: CommonOptions
 
-  func run() async throws { try await FetchAction.identity.run(common) }
+  func run() async throws { try await Self.run(common) }
+
+  static func run(_ common: CommonOptions) async throws {
+    try await CairnFetch.run(common) { configuration in
+      try await Lister(configuration: configuration).identity()
+    }
+  }
 }
 
 /// `cairn-fetch check`: can cairn run against this server with this key?
@@ -21,7 +27,13 @@ struct FetchCheck: AsyncParsableCommand {
 
   @OptionGroup var common: CommonOptions
 
-  func run() async throws { try await FetchAction.check.run(common) }
+  func run() async throws { try await Self.run(common) }
+
+  static func run(_ common: CommonOptions) async throws {
+    try await CairnFetch.run(common) { configuration in
+      try await Checker(configuration: configuration).run()
+    }
+  }
 }
 
 /// `cairn-fetch diagnose`: what the listing holds, for a person.
@@ -32,13 +44,15 @@ struct FetchDiagnose: AsyncParsableCommand {
 
   @OptionGroup var common: CommonOptions
 
-  @Flag(help: "Ignore the cache and list every asset page by page.")
-  var full = false
+  @OptionGroup var source: ListingSource
 
-  @Flag(name: .customLong("no-sync"), help: "Never use the sync stream, even with a session.")
-  var noSync = false
+  func run() async throws { try await Self.run(source, common) }
 
-  func run() async throws { try await FetchAction.diagnose.run(common, full: full, noSync: noSync) }
+  static func run(_ source: ListingSource, _ common: CommonOptions) async throws {
+    try await CairnFetch.run(common) { configuration in
+      try await Lister(configuration: configuration, source: source).diagnose()
+    }
+  }
 }
 
 /// `cairn-fetch login`: a session for the fast sync stream.
@@ -52,7 +66,13 @@ struct FetchLogin: AsyncParsableCommand {
   @Option(help: "The account email (default: IMMICH_EMAIL).")
   var email: String?
 
-  func run() async throws { try await FetchAction.login(email: email).run(common) }
+  func run() async throws { try await Self.run(email: email, common) }
+
+  static func run(email: String?, _ common: CommonOptions) async throws {
+    try await CairnFetch.run(common) { configuration in
+      try await SessionCommands(configuration: configuration).login(email)
+    }
+  }
 }
 
 /// `cairn-fetch logout`: ends the saved session.
@@ -63,5 +83,11 @@ struct FetchLogout: AsyncParsableCommand {
 
   @OptionGroup var common: CommonOptions
 
-  func run() async throws { try await FetchAction.logout.run(common) }
+  func run() async throws { try await Self.run(common) }
+
+  static func run(_ common: CommonOptions) async throws {
+    try await CairnFetch.run(common) { configuration in
+      try await SessionCommands(configuration: configuration).logout()
+    }
+  }
 }

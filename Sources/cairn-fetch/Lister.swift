@@ -2,19 +2,71 @@ import CairnCore
 import CairnImmich
 import Foundation
 
-/// The default mode (and `--identity`, `--diagnose`): connect, list, emit records.
+/// What cairn-fetch writes from a connection: the listing (its main job), the header alone
+/// (`identity`), or the listing's report for a person (`diagnose`). One function each.
 struct Lister {
-  enum Mode { case list, identity, diagnose }
-
   let configuration: Configuration
-  let mode: Mode
-  let useCache: Bool
-  let useSync: Bool
+  var source = ListingSource()
   let writer = RecordWriter()
   static let tool = CairnFetch.toolName
 
-  func run() async throws -> ExitStatus {
+  /// The main job: a header, every asset (marked where it is in an album), an end record.
+  func list() async throws -> ExitStatus {
     var clock = PhaseClock()
+    let connection = try await connect(&clock)
+    let header = HeaderRecord(tool: Self.tool, server: connection.identity)
+    let listing = try await fetchListing(connection, header, &clock)
+    let albums = try await readAlbums(connection, header)
+    writer.write(header)
+    try listing.emit(to: writer, albums: albums)
+    writer.write(EndRecord(tool: Self.tool, complete: true, counts: counts(listing, connection)))
+    writer.flush()
+    clock.lap("emit")
+    if Diagnostics.stderrIsTerminal {
+      let summary = listing.summary
+      Diagnostics.info(
+        "\(summary.assets) assets (\(summary.trashed) in the trash), "
+          + "\(summary.partnerSkipped) partner assets skipped, "
+          + "\(connection.client.requestsSent) requests")
+    }
+    return .success
+  }
+
+  /// `identity`: the header with the server and user, and an end record.
+  func identity() async throws -> ExitStatus {
+    var clock = PhaseClock()
+    let connection = try await connect(&clock)
+    writer.write(HeaderRecord(tool: Self.tool, server: connection.identity))
+    writer.write(
+      EndRecord(
+        tool: Self.tool, complete: true, counts: ["requests": connection.client.requestsSent]))
+    writer.flush()
+    return .success
+  }
+
+  /// `diagnose`: the counts per visibility and the Live Photo problems on stderr; a header
+  /// and an end record with those counts on stdout.
+  func diagnose() async throws -> ExitStatus {
+    var clock = PhaseClock()
+    let connection = try await connect(&clock)
+    let header = HeaderRecord(tool: Self.tool, server: connection.identity)
+    let listing = try await fetchListing(connection, header, &clock)
+    var counts = counts(listing, connection)
+    writer.write(header)
+    let records = try listing.records()
+    let report = LivePhotoReport(records.assets)
+    for (visibility, count) in listing.summary.perVisibility { counts[visibility] = count }
+    counts["danglingLivePhoto"] = report.dangling.count
+    counts["orphanedHiddenVideos"] = report.orphans.count
+    Diagnose.print(records, report)
+    writer.write(EndRecord(tool: Self.tool, complete: true, counts: counts))
+    writer.flush()
+    clock.lap("emit")
+    return .success
+  }
+
+  /// The connection, with the newer-version notice; a failure frames the output.
+  private func connect(_ clock: inout PhaseClock) async throws -> ServerConnection {
     let connection: ServerConnection
     do {
       connection = try await ServerConnection.connect(configuration: configuration)
@@ -30,16 +82,13 @@ struct Lister {
     {
       Diagnostics.warning(warning)
     }
-    let header = HeaderRecord(tool: Self.tool, server: connection.identity)
-    if mode == .identity {
-      writer.write(header)
-      writer.write(
-        EndRecord(
-          tool: Self.tool, complete: true, counts: ["requests": connection.client.requestsSent]))
-      writer.flush()
-      return .success
-    }
+    return connection
+  }
 
+  /// The listing, from the sync stream or page by page; a failure frames the output.
+  private func fetchListing(
+    _ connection: ServerConnection, _ header: HeaderRecord, _ clock: inout PhaseClock
+  ) async throws -> FetchedListing {
     let listing: FetchedListing
     do {
       listing = try await fetch(connection)
@@ -48,36 +97,18 @@ struct Lister {
       throw error
     }
     ProgressLine.standardError.finish()  // before the header: see ListingProgress.swift
-    let summary = listing.summary
-    clock.lap("list", "\(summary.assets) assets")
-    let albums = try await readAlbums(connection, header)
+    clock.lap("list", "\(listing.summary.assets) assets")
+    return listing
+  }
 
-    var counts: [String: Int] = [
+  /// The end record's counts of a listing.
+  private func counts(_ listing: FetchedListing, _ connection: ServerConnection) -> [String: Int] {
+    let summary = listing.summary
+    return [
       "assets": summary.assets, "trashed": summary.trashed,
       "partnerSkipped": summary.partnerSkipped, "lockedSkipped": summary.lockedSkipped,
       "requests": connection.client.requestsSent,
     ]
-    writer.write(header)
-    if mode == .diagnose {
-      let records = try listing.records()
-      let report = LivePhotoReport(records.assets)
-      for (visibility, count) in summary.perVisibility { counts[visibility] = count }
-      counts["danglingLivePhoto"] = report.dangling.count
-      counts["orphanedHiddenVideos"] = report.orphans.count
-      Diagnose.print(records, report)
-    } else {
-      try listing.emit(to: writer, albums: albums)
-    }
-    writer.write(EndRecord(tool: Self.tool, complete: true, counts: counts))
-    writer.flush()
-    clock.lap("emit")
-    if Diagnostics.stderrIsTerminal && mode == .list {
-      Diagnostics.info(
-        "\(summary.assets) assets (\(summary.trashed) in the trash), "
-          + "\(summary.partnerSkipped) partner assets skipped, "
-          + "\(connection.client.requestsSent) requests")
-    }
-    return .success
   }
 
   /// Which assets are in an album, read after the listing (so the marking also covers a
@@ -85,7 +116,6 @@ struct Lister {
   func readAlbums(_ connection: ServerConnection, _ header: HeaderRecord) async throws
     -> AlbumMembership
   {
-    guard mode == .list else { return .known([]) }
     do {
       let albums = try await AlbumMembership.read(connection.client)
       if case .unreadable(let why) = albums { Diagnostics.warning(why) }
@@ -100,7 +130,7 @@ struct Lister {
   func fetch(_ connection: ServerConnection) async throws -> FetchedListing {
     let paths = configuration.paths
     let search = SearchLister(client: connection.client, ownerId: connection.identity.userId)
-    guard useSync else { return .records(try await search.listShowingProgress()) }
+    guard source.usesSync else { return .records(try await search.listShowingProgress()) }
     guard let session = try SessionStore.load(paths, connection.partition) else {
       Diagnostics.info(
         "listing the server page by page; for fast incremental refreshes, run"

@@ -15,10 +15,6 @@ struct CairnHash: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-hash",
     abstract: "Identify every media file of a library by the SHA-1 Immich uses",
-    usage: """
-      cairn-hash [<options>] [<path> ...]
-      cairn-hash <subcommand> [<arguments>]
-      """,
     discussion: """
       Walks each PATH (files and folders, recursively; symbolic links inside folders are not \
       followed) and writes one `file` record per media file, with its SHA-1 in base64 (Immich's \
@@ -40,7 +36,20 @@ struct CairnHash: CairnCommand {
       without PATH); 141 output pipe closed.
       """,
     version: CairnVersion.current,
-    subcommands: [AcceptLostMount.self, ForgetMounts.self])
+    subcommands: [HashFiles.self, AcceptLostMount.self, ForgetMounts.self],
+    defaultSubcommand: HashFiles.self)
+}
+
+/// cairn-hash's main job, run when no other subcommand is named: the scan.
+struct HashFiles: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "hash",
+    abstract: "Write a file record with the SHA-1 of every media file under the paths",
+    usage: """
+      cairn-hash [<options>] [<path> ...]
+      cairn-hash <subcommand> [<arguments>]
+      """,
+    shouldDisplay: false)
 
   @Argument(
     help: ArgumentHelp(
@@ -55,8 +64,13 @@ struct CairnHash: CairnCommand {
   var nullSeparated = false
 
   @Flag(
-    name: .long, help: "Hash every regular file, not only the image and video types Immich accepts."
-  )
+    name: .customLong("all-files"),
+    help: "Hash every regular file, not only the image and video types Immich accepts.")
+  var allFiles = false
+
+  /// The older spelling of `--all-files`, kept working and hidden from help: cairn-gate's
+  /// `--all` lists every item of its preview, a meaning of its own.
+  @Flag(name: .customLong("all"), help: .hidden)
   var all = false
 
   @Flag(
@@ -100,12 +114,12 @@ struct CairnHash: CairnCommand {
         under: paths, nullSeparated: nullSeparated, confirmed: yes,
         olderSpelling: "--forget-mounts", common)
     }
-    try await Tool.run(Self.self, common) {
+    try await Tool.run(CairnHash.self, common) {
       var clock = PhaseClock()
       let roots = try inputRoots()
       clock.lap("input", "\(roots.count) path\(roots.count == 1 ? "" : "s")")
       var options = ScanOptions()
-      options.includeAll = all
+      options.includeAll = allFiles || all
       options.cachePath = noCache ? nil : CairnPaths().hashCache
       if let jobs { options.workers = jobs }
       options.mountMemoryPath = CairnPaths().scanMounts
@@ -115,12 +129,12 @@ struct CairnHash: CairnCommand {
       options.ignoredPaths = try ReconciliationSettings.ignoredPaths(Configuration.load())
 
       let writer = RecordWriter()
-      writer.write(HeaderRecord(tool: Self.toolName, roots: roots.map(\.path)))
-      let summary = LibraryScan(roots: roots, options: options, tool: Self.toolName).run(
+      writer.write(HeaderRecord(tool: CairnHash.toolName, roots: roots.map(\.path)))
+      let summary = LibraryScan(roots: roots, options: options, tool: CairnHash.toolName).run(
         writer: writer, clock: &clock)
       writer.write(
         EndRecord(
-          tool: Self.toolName, complete: summary.complete, errors: summary.errors,
+          tool: CairnHash.toolName, complete: summary.complete, errors: summary.errors,
           counts: summary.counts, roots: summary.roots))
       writer.flush()
       if !common.quiet && Diagnostics.stderrIsTerminal {

@@ -36,7 +36,7 @@ struct LostMountAcceptance {
   ) async throws {
     let piped = olderSpelling != nil && OlderSpellingInPipe.outputIsPiped
     try await Tool.run(CairnHash.self, common, writesRecords: piped) {
-      let roots = try CairnHash.inputRoots(paths, nullSeparated: nullSeparated)
+      let roots = try HashFiles.inputRoots(paths, nullSeparated: nullSeparated)
       let status = try LostMountAcceptance(
         memoryPath: CairnPaths().scanMounts, confirmed: confirmed
       )

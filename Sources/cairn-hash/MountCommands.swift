@@ -20,11 +20,10 @@ struct AcceptLostMount: AsyncParsableCommand {
     completion: .directory)
   var path: String
 
-  @Flag(help: "Accept without asking (the statement is still printed).")
-  var yes = false
+  @OptionGroup var confirmation: Confirmation
 
   func run() async throws {
-    try await LostMountAcceptance.accept(at: path, confirmed: yes, common)
+    try await LostMountAcceptance.accept(at: path, confirmed: confirmation.yes, common)
   }
 }
 
@@ -52,11 +51,10 @@ struct ForgetMounts: AsyncParsableCommand {
     help: "Paths read from stdin are separated by NUL, as `find -print0` writes them.")
   var nullSeparated = false
 
-  @Flag(help: "Accept without asking (the statement is still printed).")
-  var yes = false
+  @OptionGroup var confirmation: Confirmation
 
   func run() async throws {
     try await LostMountAcceptance.acceptAll(
-      under: paths, nullSeparated: nullSeparated, confirmed: yes, common)
+      under: paths, nullSeparated: nullSeparated, confirmed: confirmation.yes, common)
   }
 }

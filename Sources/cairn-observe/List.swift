@@ -5,11 +5,12 @@ import Foundation
 
 struct List: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "list",
     abstract: "List the observed store (or the exclusions)",
     discussion: """
       Writes one 'observed' record per remembered checksum (checksum, roots, paths, first and \
       last seen, missing since, confirmed at and by, excluded), between a header and an end \
-      record; --table prints a table for people instead.
+      record; on a terminal, or with --table, prints a table for people instead.
       """)
 
   @OptionGroup var common: CommonOptions
@@ -18,11 +19,11 @@ struct List: AsyncParsableCommand {
   @Flag(help: "List the exclusions instead.")
   var exclusions = false
 
-  @Flag(help: "Print a table for people instead of records.")
-  var table = false
+  @OptionGroup var format: ListFormat
 
   func run() async throws {
     try await Tool.run(CairnObserve.self, common) {
+      let table = format.printsTable
       let (store, _) = try openStore(partition, common)
       defer { store.close() }
       let writer = RecordWriter()
@@ -84,6 +85,7 @@ struct List: AsyncParsableCommand {
 
 struct Show: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "show",
     abstract: "Show what cairn remembers about one checksum or file")
 
   @OptionGroup var common: CommonOptions

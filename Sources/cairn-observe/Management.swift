@@ -46,6 +46,7 @@ func resolveChecksums(_ argument: String, store: PartitionStore, configuration: 
 
 struct Exclude: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "exclude",
     abstract: "Protect checksums from ever being trashed",
     discussion: "Exclusions survive 'cairn-observe reset'. Lift one with 'cairn-observe include'.")
 
@@ -72,6 +73,7 @@ struct Exclude: AsyncParsableCommand {
 
 struct Include: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "include",
     abstract: "Lift exclusions, so the checksums are reconciled again")
 
   @OptionGroup var common: CommonOptions
@@ -94,6 +96,7 @@ struct Include: AsyncParsableCommand {
 
 struct Import: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "import",
     abstract: "Add a list of checksums as observed or as exclusions",
     discussion: """
       The list holds one checksum per line: sha1sum output (hex, then the file name) or \
@@ -155,6 +158,7 @@ struct Import: AsyncParsableCommand {
 
 struct Reset: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "reset",
     abstract: "Forget every observation of the partition (exclusions stay)",
     discussion: """
       Forgets observed checksums, their paths, first-missing times, deletion signals and edit \
@@ -165,15 +169,14 @@ struct Reset: AsyncParsableCommand {
   @OptionGroup var common: CommonOptions
   @OptionGroup var partition: PartitionOptions
 
-  @Flag(help: "Do not ask for confirmation.")
-  var yes = false
+  @OptionGroup var confirmation: Confirmation
 
   func run() async throws {
     try await Tool.run(CairnObserve.self, common, writesRecords: false) {
       let (store, _) = try openStore(partition, common)
       defer { store.close() }
       let count = try store.observed.count()
-      if !yes {
+      if !confirmation.yes {
         let question =
           "Forget \(count) observed checksum(s) of \(store.partition)? Exclusions are kept."
         guard Terminal.open()?.confirm(question) == true else {

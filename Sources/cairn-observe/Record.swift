@@ -8,6 +8,10 @@ struct RecordCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "record",
     abstract: "Record a scan and pass it through",
+    usage: """
+      cairn-observe [record] [<options>] [<file>]
+      cairn-observe <subcommand> [<arguments>]
+      """,
     discussion: """
       Reads the scan from the file named, or standard input. Every line is written to \
       standard output unchanged, except the header, which gains 'cairn-observe' in its \

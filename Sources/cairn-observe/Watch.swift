@@ -6,13 +6,11 @@ import CairnState
 import CairnWatch
 import Foundation
 
+/// `cairn-observe watch`: following the library is its main job; `status` asks about it.
 struct Watch: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "watch",
     abstract: "Follow the library and record each deletion as it happens",
-    usage: """
-      cairn-observe watch [<options>] [<roots> ...]
-      cairn-observe watch status [<options>]
-      """,
     discussion: """
       Runs in the foreground (for systemd: cairn-watch.service) until SIGTERM or SIGINT. Each \
       media file unlinked, or moved out of every root, is recorded as a confirmed deletion \
@@ -30,7 +28,20 @@ struct Watch: AsyncParsableCommand {
       'cairn-observe watch status' says whether a watcher runs, what it watches and its \
       recent gaps.
       """,
-    subcommands: [WatchStatusCommand.self])
+    subcommands: [WatchFollow.self, WatchStatusCommand.self],
+    defaultSubcommand: WatchFollow.self)
+}
+
+/// The watcher itself, run when `watch` names no other subcommand.
+struct WatchFollow: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "follow",
+    abstract: "Follow the library and record each deletion as it happens",
+    usage: """
+      cairn-observe watch [<options>] [<roots> ...]
+      cairn-observe watch status [<options>]
+      """,
+    shouldDisplay: false)
 
   @OptionGroup var common: CommonOptions
   @OptionGroup var partition: PartitionOptions

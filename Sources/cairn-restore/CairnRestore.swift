@@ -6,10 +6,6 @@ struct CairnRestore: CairnCommand {
   static let configuration = CommandConfiguration(
     commandName: "cairn-restore",
     abstract: "Bring assets that cairn trashed back from Immich's trash",
-    usage: """
-      cairn-restore [<options>] [<file>]
-      cairn-restore <subcommand> [<arguments>]
-      """,
     discussion: """
       Selects assets of cairn runs by run id, by asset id, by a regular expression on the \
       original file name, or from asset, result or candidate records (in the file named, or on \
@@ -29,7 +25,20 @@ struct CairnRestore: CairnCommand {
       seen the server.
       """,
     version: CairnVersion.current,
-    subcommands: [JournalList.self, JournalShow.self])
+    subcommands: [RestoreAssets.self, JournalList.self, JournalShow.self],
+    defaultSubcommand: RestoreAssets.self)
+}
+
+/// cairn-restore's main job, run when no other subcommand is named: the restore.
+struct RestoreAssets: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "restore",
+    abstract: "Restore the assets selected from Immich's trash",
+    usage: """
+      cairn-restore [<options>] [<file>]
+      cairn-restore <subcommand> [<arguments>]
+      """,
+    shouldDisplay: false)
 
   @OptionGroup var common: CommonOptions
 
@@ -52,8 +61,7 @@ struct CairnRestore: CairnCommand {
       valueName: "regex"))
   var fileNamePattern: String?
 
-  @Flag(name: .customLong("dry-run"), help: "Show what would be restored; change nothing.")
-  var dryRun = false
+  @OptionGroup var dryRun: DryRun
 
   /// The older spelling of `list`, kept working and hidden from help.
   @Flag(name: .customLong("list"), help: .hidden)
@@ -66,6 +74,8 @@ struct CairnRestore: CairnCommand {
   @OptionGroup var input: RecordInput
 
   func validate() throws {
+    for runID in runIDs { try RunIDArgument.validate(runID) }
+    if let show { try RunIDArgument.validate(show) }
     if let pattern = fileNamePattern {
       do { _ = try NSRegularExpression(pattern: pattern) } catch {
         throw ValidationError("--file-name-matches: not a regular expression: \(pattern)")
@@ -78,12 +88,13 @@ struct CairnRestore: CairnCommand {
   }
 
   func run() async throws {
-    try await Tool.run(Self.self, common) {
+    try await Tool.run(CairnRestore.self, common) {
       if list || show != nil {
-        return try JournalView(showRun: show).run()
+        return try JournalView(showRun: show, table: ListFormat.terminalPrintsTable).run()
       }
       return try await Restore(
-        runIDs: runIDs, assetIDs: assetIDs, fileNamePattern: fileNamePattern, dryRun: dryRun,
+        runIDs: runIDs, assetIDs: assetIDs, fileNamePattern: fileNamePattern,
+        dryRun: dryRun.dryRun,
         input: input
       ).run()
     }

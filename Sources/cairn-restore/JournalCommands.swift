@@ -9,8 +9,12 @@ struct JournalList: AsyncParsableCommand {
 
   @OptionGroup var common: CommonOptions
 
+  @OptionGroup var format: ListFormat
+
   func run() async throws {
-    try await Tool.run(CairnRestore.self, common) { try JournalView(showRun: nil).run() }
+    try await Tool.run(CairnRestore.self, common) {
+      try JournalView(showRun: nil, table: format.printsTable).run()
+    }
   }
 }
 
@@ -22,10 +26,16 @@ struct JournalShow: AsyncParsableCommand {
 
   @OptionGroup var common: CommonOptions
 
+  @OptionGroup var format: ListFormat
+
   @Argument(help: ArgumentHelp("The run to show.", valueName: "run-id"))
   var runID: String
 
+  func validate() throws { try RunIDArgument.validate(runID) }
+
   func run() async throws {
-    try await Tool.run(CairnRestore.self, common) { try JournalView(showRun: runID).run() }
+    try await Tool.run(CairnRestore.self, common) {
+      try JournalView(showRun: runID, table: format.printsTable).run()
+    }
   }
 }

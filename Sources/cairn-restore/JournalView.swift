@@ -2,20 +2,14 @@ import CairnCore
 import CairnState
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// `list` and `show RUN`: the local journal, read without a server. Records on standard output;
-/// a table when standard output is a terminal.
+/// `list` and `show RUN`: the local journal, read without a server, as records or a table.
 struct JournalView {
   var showRun: String?
+  /// A table for people instead of records (`ListFormat`).
+  var table: Bool
 
   func run() throws(CairnError) -> ExitStatus {
     let configuration = try Configuration.load()
-    let table = isatty(1) == 1
     let writer = RecordWriter()
     var found = false
     for (partition, folder) in configuration.paths.partitionDirectories() {

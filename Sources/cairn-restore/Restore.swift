@@ -14,9 +14,6 @@ struct Restore {
   func run() async throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
     let wanted = try assetsNamed()
-    for run in runIDs where RunID(run) == nil {
-      throw CairnError(.usage, "\(run) is not a cairn run id (like 2026-11-22T10:15:00Z-3F2A9C1B)")
-    }
 
     let configuration = try Configuration.load()
     let connection = try await ServerConnection.open(configuration)

@@ -4,12 +4,15 @@ import Foundation
 
 /// cairn's runs as the server remembers them: the `cairn/v1/run/*` tags and their assets.
 struct ServerHistory {
+  /// A table for people instead of records, for `list` and `show` (`ListFormat`).
+  var table = false
+
   func list() async throws(CairnError) -> ExitStatus {
     var clock = PhaseClock()
     let connection = try await ServerConnection.open(try Configuration.load())
     clock.lap("connect", connection.identity.url)
     let writer = RecordWriter()
-    writer.write(HeaderRecord(tool: CairnTag.toolName, server: connection.identity))
+    if !table { writer.write(HeaderRecord(tool: CairnTag.toolName, server: connection.identity)) }
     var runs = 0
     let tags = try await connection.runServer.tags()
       .compactMap { tag in RunTag(value: tag.value).map { (tag, $0) } }
@@ -17,15 +20,23 @@ struct ServerHistory {
     for (tag, runTag) in tags {
       let assets = try await connection.runServer.assets(taggedWith: tag.id)
       let trashed = assets.filter(\.isTrashed).count
-      writer.write(
-        RunRecord(
-          runId: runTag.runID.description, source: "server", startedAt: runTag.runID.started,
-          tagId: tag.id, assets: assets.count, inTrash: trashed, restored: assets.count - trashed)
-      )
+      if table {
+        writer.writeText(
+          "\(runTag.runID)  \(assets.count) assets, in trash \(trashed), "
+            + "restored \(assets.count - trashed)")
+      } else {
+        writer.write(
+          RunRecord(
+            runId: runTag.runID.description, source: "server", startedAt: runTag.runID.started,
+            tagId: tag.id, assets: assets.count, inTrash: trashed,
+            restored: assets.count - trashed))
+      }
       runs += 1
     }
     clock.lap("runs", "\(runs) run tags")
-    writer.write(EndRecord(tool: CairnTag.toolName, complete: true, counts: ["runs": runs]))
+    if !table {
+      writer.write(EndRecord(tool: CairnTag.toolName, complete: true, counts: ["runs": runs]))
+    }
     writer.flush()
     return .success
   }
@@ -35,7 +46,9 @@ struct ServerHistory {
     let connection = try await ServerConnection.open(try Configuration.load())
     clock.lap("connect", connection.identity.url)
     let writer = RecordWriter()
-    writer.write(HeaderRecord(tool: CairnTag.toolName, server: connection.identity, runId: run))
+    if !table {
+      writer.write(HeaderRecord(tool: CairnTag.toolName, server: connection.identity, runId: run))
+    }
     var count = 0
     let value = RunTag(value: RunTag.prefix + run).map(\.value) ?? ""
     guard let tag = try await connection.runServer.tags().first(where: { $0.value == value })
@@ -43,6 +56,13 @@ struct ServerHistory {
       throw CairnError(.usage, "the server has no tag \(value)")
     }
     for asset in try await connection.runServer.assets(taggedWith: tag.id) {
+      count += 1
+      if table {
+        writer.writeText(
+          "\(asset.id.lowercased())  \(asset.isTrashed ? "in trash" : "active  ")  "
+            + (asset.originalFileName ?? ""))
+        continue
+      }
       writer.write(
         AssetRecord(
           id: asset.id.lowercased(), checksum: asset.checksum ?? "",
@@ -51,11 +71,12 @@ struct ServerHistory {
           isTrashed: asset.isTrashed, ownerId: asset.ownerID.lowercased(),
           fileCreatedAt: asset.fileCreatedAt, isFavorite: asset.isFavorite,
           libraryId: asset.libraryId))
-      count += 1
     }
     clock.lap("assets", "\(count) assets")
-    writer.write(
-      EndRecord(tool: CairnTag.toolName, complete: true, counts: ["assets": count], runId: run))
+    if !table {
+      writer.write(
+        EndRecord(tool: CairnTag.toolName, complete: true, counts: ["assets": count], runId: run))
+    }
     writer.flush()
     return .success
   }

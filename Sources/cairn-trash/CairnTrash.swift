@@ -31,11 +31,9 @@ struct CairnTrash: CairnCommand {
 
   @OptionGroup var common: CommonOptions
 
-  @Flag(name: .customLong("dry-run"), help: "Show what would be trashed; change nothing.")
-  var dryRun = false
+  @OptionGroup var dryRun: DryRun
 
-  @Flag(name: .shortAndLong, help: "Trash without asking on the terminal.")
-  var yes = false
+  @OptionGroup var confirmation: Confirmation
 
   @Option(
     name: .customLong("batch-size"),
@@ -52,7 +50,9 @@ struct CairnTrash: CairnCommand {
 
   func run() async throws {
     try await Tool.run(Self.self, common) {
-      try await Trash(input: input, dryRun: dryRun, yes: yes, batchSize: batchSize).run()
+      try await Trash(
+        input: input, dryRun: dryRun.dryRun, yes: confirmation.yes, batchSize: batchSize
+      ).run()
     }
   }
 }

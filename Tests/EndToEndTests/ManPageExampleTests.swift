@@ -92,6 +92,9 @@ struct ManPageExampleTests {
       .status(0),
     "cairn-tag.1: cairn-tag show 2026-11-22T10:15:00Z-3F2A9C1B | jq -r '.originalFileName // empty'":
       .status(0),
+    "cairn-tag.1: cairn-tag": .status(0),
+    "cairn-tag.1: cairn-tag show 2026-11-22T10:15:00Z-3F2A9C1B | cairn-tag add review/2026-11":
+      .status(0),
     "cairn-trash.1: cairn-hash ~/Photos | cairn-reconcile | cairn-gate | cairn-trash": .status(0),
     "cairn-trash.1: cairn-hash ~/Photos | cairn-reconcile | cairn-gate -q | cairn-trash --yes":
       .status(0),

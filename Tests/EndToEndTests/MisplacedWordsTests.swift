@@ -20,6 +20,8 @@ struct MisplacedWordsTests {
         "cairn-restore show -q 2026-01-01T00:00:00Z-00000000"
       ),
       ("cairn-hash -q forget-mounts --yes", "cairn-hash forget-mounts -q --yes"),
+      ("cairn-observe -q list", "cairn-observe list -q"),
+      ("cairn-tag --profile anna add review/x", "cairn-tag add --profile anna review/x"),
     ] {
       let run = try await f.shell(words + " < /dev/null")
       #expect(run.status == 64, "\(words): \(run.stderr)")

@@ -26,6 +26,15 @@ struct OlderSpellingTests {
         current: "cairn-restore show 2026-01-01T00:00:00Z-00000000"),
       Spelling(older: "cairn-tag --list", current: "cairn-tag list"),
       Spelling(older: "cairn-tag --run-id \(runID)", current: "cairn-tag show \(runID)"),
+      Spelling(
+        older: "cairn-tag show \(runID) | cairn-tag --add review/older --dry-run",
+        current: "cairn-tag show \(runID) | cairn-tag add review/older --dry-run"),
+      Spelling(
+        older:
+          "cairn-tag show \(runID) > shown.ndjson && cairn-tag --add review/older shown.ndjson",
+        current: "cairn-tag show \(runID) > shown.ndjson && cairn-tag add review/older shown.ndjson"
+      ),
+      Spelling(older: "cairn-hash --all '\(mount)'", current: "cairn-hash --all-files '\(mount)'"),
       Spelling(older: "cairn-fetch --identity", current: "cairn-fetch identity"),
       Spelling(older: "cairn-fetch --check", current: "cairn-fetch check"),
       Spelling(older: "cairn-fetch --diagnose", current: "cairn-fetch diagnose"),
@@ -78,6 +87,8 @@ struct OlderSpellingTests {
     #expect(shown.stdout.contains(f.photos[0].id), "\(shown.stdout)")
     let listed = try await f.shell("cairn-tag list")
     #expect(try listed.records(ofType: "run").first?["runId"] as? String == runID)
+    // Both spellings of add tagged every asset of the run.
+    #expect(f.tagValues(f.photos[0]).contains("review/older"))
   }
 
   @Test func helpListsTheSubcommandsAndHidesTheOlderSpellings() throws {
@@ -85,13 +96,13 @@ struct OlderSpellingTests {
     let env = dir.isolatedEnvironment()
     let hidden: [String: [String]] = [
       "cairn-restore": ["--list", "--show"],
-      "cairn-tag": ["--list", "--run-id"],
+      "cairn-tag": ["--list", "--run-id", "--add"],
       "cairn-fetch": ["--identity", "--check", "--diagnose", "--login", "--logout", "--email"],
       "cairn-hash": ["--accept-lost-mount", "--forget-mounts", "--yes"],
     ]
     let subcommands: [String: [String]] = [
       "cairn-restore": ["list", "show"],
-      "cairn-tag": ["list", "show"],
+      "cairn-tag": ["list", "show", "add"],
       "cairn-fetch": ["identity", "check", "diagnose", "login", "logout"],
       "cairn-hash": ["accept-lost-mount", "forget-mounts"],
     ]

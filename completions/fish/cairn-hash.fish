@@ -20,12 +20,12 @@ function __cairn-hash_parse_tokens -S
     set -l unparsed_tokens (__cairn-hash_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-hash'
-        __cairn-hash_parse_subcommand -r 1 '0/null' 'all' 'no-cache' 'j/jobs=' 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
+        __cairn-hash_parse_subcommand -r 1 '0/null' 'all-files' 'no-cache' 'j/jobs=' 'v/verbose' 'q/quiet' 'profile=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'accept-lost-mount'
-            __cairn-hash_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'yes' 'version' 'h/help'
+            __cairn-hash_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'y/yes' 'version' 'h/help'
         case 'forget-mounts'
-            __cairn-hash_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'profile=' '0/null' 'yes' 'version' 'h/help'
+            __cairn-hash_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'profile=' '0/null' 'y/yes' 'version' 'h/help'
         case 'help'
             __cairn-hash_parse_subcommand -r 1 'version'
         end
@@ -83,7 +83,7 @@ end
 complete -c 'cairn-hash' -f
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash" -ge 1' -F
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" 0 null' -s '0' -l 'null' -d 'Paths read from stdin are separated by NUL, as `find -print0` writes them.'
-complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" all' -l 'all' -d 'Hash every regular file, not only the image and video types Immich accepts.'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" all-files' -l 'all-files' -d 'Hash every regular file, not only the image and video types Immich accepts.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" no-cache' -l 'no-cache' -d 'Neither read nor update the hash cache: read every file.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" j jobs' -l 'jobs' -s 'j' -d 'Files to read at the same time (default: one per core).' -rfka ''
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
@@ -98,7 +98,7 @@ complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash accept-lost-mount" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash accept-lost-mount" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash accept-lost-mount" -eq 1' -fa '(__cairn-hash_complete_directories)'
-complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash accept-lost-mount" yes' -l 'yes' -d 'Accept without asking (the statement is still printed).'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash accept-lost-mount" y yes' -l 'yes' -s 'y' -d 'Go ahead without asking on the terminal (what would be done is still said).'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash accept-lost-mount" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash accept-lost-mount" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash forget-mounts" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
@@ -106,7 +106,7 @@ complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash forget-mounts" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_positional "cairn-hash forget-mounts" -ge 1' -F
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash forget-mounts" 0 null' -s '0' -l 'null' -d 'Paths read from stdin are separated by NUL, as `find -print0` writes them.'
-complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash forget-mounts" yes' -l 'yes' -d 'Accept without asking (the statement is still printed).'
+complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash forget-mounts" y yes' -l 'yes' -s 'y' -d 'Go ahead without asking on the terminal (what would be done is still said).'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash forget-mounts" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash forget-mounts" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-hash' -n '__cairn-hash_should_offer_completions_for_flags_or_options "cairn-hash help" version' -l 'version' -d 'Show the version.'

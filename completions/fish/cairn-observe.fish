@@ -20,12 +20,12 @@ function __cairn-observe_parse_tokens -S
     set -l unparsed_tokens (__cairn-observe_tokens -pc)
     switch $unparsed_tokens[1]
     case 'cairn-observe'
-        __cairn-observe_parse_subcommand 0 'version' 'h/help'
+        __cairn-observe_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'no-trash' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'record'
             __cairn-observe_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'no-trash' 'version' 'h/help'
         case 'list'
-            __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'exclusions' 'table' 'version' 'h/help'
+            __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'exclusions' 'table' 'records' 'version' 'h/help'
         case 'show'
             __cairn-observe_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'version' 'h/help'
         case 'exclude'
@@ -35,7 +35,7 @@ function __cairn-observe_parse_tokens -S
         case 'import'
             __cairn-observe_parse_subcommand 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'as=' 'reason=' 'version' 'h/help'
         case 'reset'
-            __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'yes' 'version' 'h/help'
+            __cairn-observe_parse_subcommand 0 'v/verbose' 'q/quiet' 'profile=' 'server=' 'y/yes' 'version' 'h/help'
         case 'watch'
             __cairn-observe_parse_subcommand -r 1 'v/verbose' 'q/quiet' 'profile=' 'server=' 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -97,17 +97,23 @@ function __cairn-observe_custom_completion
 end
 
 complete -c 'cairn-observe' -f
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" no-trash' -l 'no-trash' -d 'Do not look in trash folders for deletion signals.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -F
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'record' -d 'Record a scan and pass it through'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'list' -d 'List the observed store (or the exclusions)'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'show' -d 'Show what cairn remembers about one checksum or file'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'exclude' -d 'Protect checksums from ever being trashed'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'include' -d 'Lift exclusions, so the checksums are reconciled again'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'import' -d 'Add a list of checksums as observed or as exclusions'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'reset' -d 'Forget every observation of the partition (exclusions stay)'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'watch' -d 'Follow the library and record each deletion as it happens'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'record' -d 'Record a scan and pass it through'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'list' -d 'List the observed store (or the exclusions)'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'show' -d 'Show what cairn remembers about one checksum or file'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'exclude' -d 'Protect checksums from ever being trashed'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'include' -d 'Lift exclusions, so the checksums are reconciled again'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'import' -d 'Add a list of checksums as observed or as exclusions'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'reset' -d 'Forget every observation of the partition (exclusions stay)'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'watch' -d 'Follow the library and record each deletion as it happens'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_positional "cairn-observe" -eq 2' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe record" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
@@ -121,7 +127,8 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" exclusions' -l 'exclusions' -d 'List the exclusions instead.'
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" table' -l 'table' -d 'Print a table for people instead of records.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" table' -l 'table' -d 'Print a table for people, even into a pipe or a file.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" records' -l 'records' -d 'Write records, even on a terminal.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe show" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
@@ -159,7 +166,7 @@ complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_fla
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" server' -l 'server' -d 'Take the server and user from FILE\'s header (cairn-fetch output) instead of running \'cairn-fetch identity\'.' -rF
-complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" yes' -l 'yes' -d 'Do not ask for confirmation.'
+complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" y yes' -l 'yes' -s 'y' -d 'Go ahead without asking on the terminal (what would be done is still said).'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" version' -l 'version' -d 'Show the version.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe reset" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'cairn-observe' -n '__cairn-observe_should_offer_completions_for_flags_or_options "cairn-observe watch" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'

@@ -80,8 +80,8 @@ complete -c 'cairn-trash' -f
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" v verbose' -l 'verbose' -s 'v' -d 'Narrate each phase and how long it took, on stderr.'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors (no progress, no summary).'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" profile' -l 'profile' -d 'Use this profile of the configuration file (as CAIRN_PROFILE does).' -rfka ''
-complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" dry-run' -l 'dry-run' -d 'Show what would be trashed; change nothing.'
-complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" y yes' -l 'yes' -s 'y' -d 'Trash without asking on the terminal.'
+complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" dry-run' -l 'dry-run' -d 'Show what would be done; change nothing.'
+complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" y yes' -l 'yes' -s 'y' -d 'Go ahead without asking on the terminal (what would be done is still said).'
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" batch-size' -l 'batch-size' -d 'Assets per DELETE request, 2 to 1000.' -rfka ''
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_positional "cairn-trash" -eq 1' -F
 complete -c 'cairn-trash' -n '__cairn-trash_should_offer_completions_for_flags_or_options "cairn-trash" version' -l 'version' -d 'Show the version.'

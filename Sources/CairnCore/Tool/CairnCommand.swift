@@ -9,10 +9,11 @@ import ArgumentParser
 /// said what went wrong was lost in the pipe. With it, a usage error travels like any other
 /// failure and the last stage exits 64.
 ///
-/// It also gives every tool one command-line shape: the tool's main job runs with no
-/// subcommand, and a first word that names one of its subcommands (`cairn-restore list`,
-/// `cairn-hash accept-lost-mount PATH`) runs that instead, even when the main job takes
-/// positional arguments (see `SubcommandRoute`).
+/// Every tool has one command-line shape, the one swift-format has: the tool's command holds
+/// its subcommands, and its main job is the `defaultSubcommand`, run when the first word names
+/// no other (`cairn-hash ~/Photos` is `cairn-hash hash ~/Photos`). `ToolHelp` shows the main
+/// job's options in the tool's own help; `SubcommandOrder` names the rule when a subcommand
+/// comes after an option.
 package protocol CairnCommand: AsyncParsableCommand {}
 
 extension CairnCommand {
@@ -22,21 +23,18 @@ extension CairnCommand {
     var command: any ParsableCommand
     do {
       let words = arguments ?? Array(CommandLine.arguments.dropFirst())
-      if SubcommandRoute<Self>.helpAlone(words) {
-        command = try await asyncParseAsRoot(["--help"])
-      } else if SubcommandRoute<Self>.names(words) {
-        command = try await SubcommandRoute<Self>.asyncParseAsRoot(words)
-      } else if let moved = SubcommandRoute<Self>.misplaced(words) {
-        misplacedSubcommand(moved)
-      } else {
-        command = try await asyncParseAsRoot(arguments)
+      if let script = ToolCompletion<Self>.script(for: words) {
+        print(script)
+        return
       }
+      if let moved = SubcommandOrder<Self>.misplaced(words) { misplacedSubcommand(moved) }
+      command = try await asyncParseAsRoot(words)
     } catch {
       if exitCode(for: error) == .validationFailure {
         AbortOutput.write(
           AbortRecord(tool: toolName, status: .usage, message: message(for: error)))
       }
-      exit(withError: error)
+      ToolHelp<Self>.exit(withError: error)
     }
     do {
       if var asyncCommand = command as? any AsyncParsableCommand {
@@ -45,8 +43,9 @@ extension CairnCommand {
         try command.run()
       }
     } catch {
-      // `Tool.run` has written the abort record of a failure in the run itself.
-      exit(withError: error)
+      // `Tool.run` has written the abort record of a failure in the run itself. A request
+      // for help is a run too: ArgumentParser's `HelpCommand`, which throws the help.
+      ToolHelp<Self>.exit(withError: error)
     }
   }
 
