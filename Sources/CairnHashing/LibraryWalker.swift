@@ -213,15 +213,37 @@ package struct LibraryWalker {
         }
       }
     }
-    listing.names.withUnsafeBufferPointer { names in
-      guard let base = names.baseAddress else { return }  // no names: nothing to sort
-      listing.entries.sort { a, b in
-        let common = min(a.nameCount, b.nameCount)
-        let order = common == 0 ? 0 : memcmp(base + a.nameStart, base + b.nameStart, common)
-        return order != 0 ? order < 0 : a.nameCount < b.nameCount
-      }
-    }
+    listing.entries = Self.sortedByName(listing)
     return listing
+  }
+
+  /// The listing's entries in the order of their name bytes. Each is sorted by its first eight
+  /// bytes as one big-endian word (names hold no NUL, so the zeros that pad a short name sort
+  /// it first, as the shorter of two names alike so far), and only names alike in those eight
+  /// are compared further; the sort moves word and index pairs, not the entries themselves.
+  private static func sortedByName(_ listing: Listing) -> [Entry] {
+    listing.names.withUnsafeBufferPointer { names in
+      guard let base = names.baseAddress else { return listing.entries }  // no names
+      var order: [(prefix: UInt64, index: Int)] = []
+      order.reserveCapacity(listing.entries.count)
+      for (index, entry) in listing.entries.enumerated() {
+        var prefix: UInt64 = 0
+        for offset in 0..<8 {
+          let byte = offset < entry.nameCount ? base[entry.nameStart + offset] : 0
+          prefix = prefix << 8 | UInt64(byte)
+        }
+        order.append((prefix, index))
+      }
+      order.sort { a, b in
+        if a.prefix != b.prefix { return a.prefix < b.prefix }
+        let x = listing.entries[a.index]
+        let y = listing.entries[b.index]
+        let common = min(x.nameCount, y.nameCount) - 8
+        let rest = common <= 0 ? 0 : memcmp(base + x.nameStart + 8, base + y.nameStart + 8, common)
+        return rest != 0 ? rest < 0 : x.nameCount < y.nameCount
+      }
+      return order.map { listing.entries[$0.index] }
+    }
   }
 
   private mutating func classify(
