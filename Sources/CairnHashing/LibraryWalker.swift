@@ -56,7 +56,7 @@ package struct LibraryWalker {
   var otherRoots = Set<[UInt8]>()
   /// Read the folders ahead of the walk on a second thread (`FolderPrefetch`): for a scan
   /// with a core to spare. The walk's order and decisions are the same either way.
-  var readsAhead = false
+  package var readsAhead = false
   private var prefetch: FolderPrefetch?
 
   package init(includeAll: Bool = false) {
