@@ -43,7 +43,9 @@ struct FolderPrefetchTests {
     }
 
     let plain = walk(readsAhead: false)
-    #expect(plain.items.count == 8 * 5 * 2 * 3 - 2 * 3 + 1)
+    // Every photo but the ignored folder's six, and the folder with a name not UTF-8.
+    let photos = 8 * 5 * 2 * 3
+    #expect(plain.items.count == photos - 6 + 1)
     #expect(plain.items.contains { $0.hasPrefix("EILSEQ ") })
     #expect(plain.skippedLinks == 2)
     for _ in 0..<20 {
