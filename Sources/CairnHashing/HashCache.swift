@@ -180,7 +180,8 @@ package final class HashCache {
   /// The checksum remembered for this exact version of the file, if any.
   package func lookup(_ status: FileStatus) -> ContentDigest? {
     // A first scan finds nothing: don't hash a key per file to learn it.
-    guard !entries.isEmpty, let entry = entries.entry(for: Key(device: status.device, inode: status.inode)),
+    guard !entries.isEmpty,
+      let entry = entries.entry(for: Key(device: status.device, inode: status.inode)),
       entry.size == status.size, entry.mtimeNanoseconds == status.mtimeNanoseconds,
       entry.ctimeNanoseconds == status.ctimeNanoseconds
     else { return nil }
