@@ -90,5 +90,5 @@ while [ $n -lt "$runs" ]; do
   n=$(( n + 1 ))
 done
 echo "warm  cairn-hash ($cached cached) $(median warm_ours)"
-echo "warm  find -printf            $(median warm_find)  ratio $(ratio "$(median warm_ours)" "$(median warm_find)") (bar <= 3)"
+echo "warm  find -printf            $(median warm_find)  ratio $(ratio "$(median warm_ours)" "$(median warm_find)") (bar <= 1.5)"
 echo "start cairn-hash --version    $(median start_ours) (bar < 0.030)"

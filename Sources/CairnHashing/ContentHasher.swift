@@ -69,24 +69,31 @@ package struct ContentDigest: Sendable, Hashable {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// The 28 characters of `base64`, appended to `out`.
+  /// The 28 characters of `base64`, appended to `out`: straight from the three words (a warm
+  /// scan writes one per file, and a byte array per digest cost as much as the encoding).
   package func appendBase64(to out: inout [UInt8]) {
-    let b = bytes
-    var i = 0
-    while i + 3 <= b.count {
-      let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
-      out.append(Self.alphabet[Int(n >> 18 & 63)])
-      out.append(Self.alphabet[Int(n >> 12 & 63)])
-      out.append(Self.alphabet[Int(n >> 6 & 63)])
-      out.append(Self.alphabet[Int(n & 63)])
-      i += 3
+    Self.alphabet.withUnsafeBufferPointer { alphabet in
+      // The 160 bits as six groups of 24 bits, then 16 bits left over.
+      func group(_ bits: UInt64) {
+        let n = Int(truncatingIfNeeded: bits) & 0xFF_FFFF
+        out.append(alphabet[n >> 18 & 63])
+        out.append(alphabet[n >> 12 & 63])
+        out.append(alphabet[n >> 6 & 63])
+        out.append(alphabet[n & 63])
+      }
+      group(head >> 40)
+      group(head >> 16)
+      group(head << 8 | middle >> 56)
+      group(middle >> 32)
+      group(middle >> 8)
+      group(middle << 16 | UInt64(tail >> 16))
+      // Two bytes left over: three characters and one pad.
+      let n = Int(tail & 0xFFFF) << 8
+      out.append(alphabet[n >> 18 & 63])
+      out.append(alphabet[n >> 12 & 63])
+      out.append(alphabet[n >> 6 & 63])
+      out.append(UInt8(ascii: "="))
     }
-    // 20 bytes leave two over: three characters and one pad.
-    let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8
-    out.append(Self.alphabet[Int(n >> 18 & 63)])
-    out.append(Self.alphabet[Int(n >> 12 & 63)])
-    out.append(Self.alphabet[Int(n >> 6 & 63)])
-    out.append(UInt8(ascii: "="))
   }
 }
 

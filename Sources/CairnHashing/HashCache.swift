@@ -27,29 +27,15 @@ import GRDB
 /// batched transactions. SQLite in WAL mode with a busy timeout lets two runs share the file;
 /// a damaged file is set aside and rebuilt, with a warning, since it is only a cache.
 package final class HashCache {
-  struct Key: Hashable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-
-    // One word to hash instead of two: the dictionary probe is a warm scan's hottest code.
-    func hash(into hasher: inout Hasher) {
-      hasher.combine(inode &+ device &* 0x9E37_79B9_7F4A_7C15)
-    }
-  }
-
-  struct Entry: Sendable {
-    var size: Int64
-    var mtimeNanoseconds: Int64
-    var ctimeNanoseconds: Int64
-    var digest: ContentDigest
-  }
+  typealias Key = HashCacheTable.Key
+  typealias Entry = HashCacheTable.Entry
 
   /// Bumped when the table's layout changes; an older cache is discarded, not migrated.
   static let layoutVersion = 1
   /// How many new checksums are written per transaction.
   static let batchSize = 4096
 
-  private var entries: [Key: Entry] = [:]
+  private var entries = HashCacheTable()
   private var pending: [(Key, Entry)] = []
   private var database: DatabaseQueue?
   private var loading = true
@@ -79,12 +65,12 @@ package final class HashCache {
       Diagnostics.warning(
         "hash cache unavailable (\(Self.describe(error))); hashing without it", at: path)
       database = nil
-      entries = [:]
+      entries = HashCacheTable()
     } catch {
       // Damaged (or not a database at all): it's only a cache, so start a new one.
       Diagnostics.warning("hash cache unusable (\(Self.describe(error))); rebuilding it", at: path)
       database = nil
-      entries = [:]
+      entries = HashCacheTable()
       for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
       do {
         try open(path)
@@ -92,7 +78,7 @@ package final class HashCache {
         Diagnostics.warning(
           "hash cache still unusable (\(Self.describe(error))); hashing without it", at: path)
         database = nil
-        entries = [:]
+        entries = HashCacheTable()
       }
     }
     loadedCount = entries.count
@@ -156,15 +142,16 @@ package final class HashCache {
         return .commit
       }
     }
-    var loaded: [Key: Entry] = [:]
+    var loaded = HashCacheTable()
     if loading {
       try load(queue, into: &loaded)
+      loaded.finishLoading()
     }
     database = queue
     entries = loaded
   }
 
-  private func load(_ queue: DatabaseQueue, into loaded: inout [Key: Entry]) throws {
+  private func load(_ queue: DatabaseQueue, into loaded: inout HashCacheTable) throws {
     try queue.read { db in
       // Mapped rather than read page by page: a warm scan reads the whole table at once.
       try db.execute(sql: "PRAGMA mmap_size = 1073741824")
@@ -181,9 +168,11 @@ package final class HashCache {
         let key = Key(
           device: UInt64(bitPattern: sqlite3_column_int64(raw, 0)),
           inode: UInt64(bitPattern: sqlite3_column_int64(raw, 1)))
-        loaded[key] = Entry(
-          size: sqlite3_column_int64(raw, 2), mtimeNanoseconds: sqlite3_column_int64(raw, 3),
-          ctimeNanoseconds: sqlite3_column_int64(raw, 4), digest: digest)
+        loaded.append(
+          key,
+          Entry(
+            size: sqlite3_column_int64(raw, 2), mtimeNanoseconds: sqlite3_column_int64(raw, 3),
+            ctimeNanoseconds: sqlite3_column_int64(raw, 4), digest: digest))
       }
     }
   }
@@ -191,7 +180,8 @@ package final class HashCache {
   /// The checksum remembered for this exact version of the file, if any.
   package func lookup(_ status: FileStatus) -> ContentDigest? {
     // A first scan finds nothing: don't hash a key per file to learn it.
-    guard !entries.isEmpty, let entry = entries[Key(device: status.device, inode: status.inode)],
+    guard !entries.isEmpty,
+      let entry = entries.entry(for: Key(device: status.device, inode: status.inode)),
       entry.size == status.size, entry.mtimeNanoseconds == status.mtimeNanoseconds,
       entry.ctimeNanoseconds == status.ctimeNanoseconds
     else { return nil }

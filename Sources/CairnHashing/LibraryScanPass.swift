@@ -46,6 +46,8 @@ extension LibraryScan {
     func walkRoots() -> [LibraryWalker.RootOutcome] {
       var walker = LibraryWalker(includeAll: options.includeAll)
       walker.ignoredPaths = options.ignoredPaths
+      // A core to spare (not `--jobs 1`): folders are listed ahead while the last is written.
+      walker.readsAhead = options.workers > 1
       walker.mountPointsUnder = mounts.map { mounts in { mounts.mountPoints(under: $0) } }
       walker.foldersToSkipUnder = mounts.map { mounts in { _ in mounts.replacedMountPoints() } }
       if roots.count > 1 { walker.otherRoots = Set(roots.map { Array($0.path.utf8) }) }
