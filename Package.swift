@@ -27,14 +27,19 @@ let tools: [(name: String, module: String, dependencies: [Target.Dependency])] =
 /// A tool's command, from its folder.
 func toolLibrary(_ tool: (name: String, module: String, dependencies: [Target.Dependency])) -> Target {
   .target(
-    name: tool.module, dependencies: ["CairnCore", argumentParser] + tool.dependencies,
+    name: tool.module, dependencies: [
+      "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine",
+      "CairnSafety", "CairnRuns", "CairnMarks", "CairnTool", argumentParser,
+    ] + tool.dependencies,
     path: "Sources/\(tool.name)")
 }
 
 /// The executable of one tool alone (`swift run cairn-hash`, the tests).
 func launcher(_ tool: (name: String, module: String, dependencies: [Target.Dependency])) -> Target {
   .executableTarget(
-    name: tool.name, dependencies: ["CairnCore", .target(name: tool.module)], path: "Sources/Launchers/\(tool.name)")
+    name: tool.name, dependencies: [
+      "CairnTool", .target(name: tool.module),
+    ], path: "Sources/Launchers/\(tool.name)")
 }
 
 let package = Package(
@@ -53,54 +58,114 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
   ],
   targets: [
-    // Records, the NDJSON codec, exit codes, diagnostics, paths, configuration, the pure engine.
-    .target(name: "CairnCore", dependencies: ["CairnProcess", argumentParser, crypto]),
+    // CairnCore's floors, lowest first: each stands only on floors below it.
+    // Exit statuses, diagnostics, the terminal, POSIX I/O, the partition's name, the version.
+    .target(name: "CairnSupport", dependencies: ["CairnProcess"]),
+    // The NDJSON scanner and writer, dates, line digests.
+    .target(name: "CairnJSON", dependencies: ["CairnSupport"]),
+    // One file per record: its type, encoder and decoder together.
+    .target(name: "CairnRecords", dependencies: ["CairnSupport", "CairnJSON"]),
+    // The stream contract: reading and writing records, CairnError.
+    .target(name: "CairnStream", dependencies: [
+      "CairnSupport", "CairnJSON", "CairnRecords", argumentParser,
+    ]),
+    // Each setting's rule (SettingsTable), configuration, profiles, key files, XDG paths, globs.
+    .target(name: "CairnSettings", dependencies: [
+      "CairnSupport", "CairnRecords", "CairnStream", argumentParser,
+    ]),
+    // The pure reconciliation engine over two protocols, with their plain readings.
+    .target(name: "CairnEngine", dependencies: [
+      "CairnSupport", "CairnJSON", "CairnRecords", "CairnSettings",
+    ]),
+    // The safety rails and the plan.
+    .target(name: "CairnSafety", dependencies: [
+      "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine", crypto,
+    ]),
+    // Runs, tags and the journal over the RunServer protocol.
+    .target(name: "CairnRuns", dependencies: [
+      "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", crypto,
+    ]),
+    // Review inside Immich: the marks a run sets, the tags and the decisions read from them.
+    .target(name: "CairnMarks", dependencies: ["CairnStream", "CairnSettings"]),
+    // What every tool shares: the command protocol, common options, ToolEntry, thread helpers.
+    .target(name: "CairnTool", dependencies: [
+      "CairnSupport", "CairnRecords", "CairnStream", "CairnSettings", "CairnRuns", argumentParser,
+    ]),
     // Process calls Swift cannot make (prctl is variadic): a child that dies with its parent.
     .target(name: "CairnProcess"),
     // Walking a library, SHA-1 of files, and the global hash cache.
-    .target(name: "CairnHashing", dependencies: ["CairnCore", "CairnSQLite", crypto, grdb]),
+    .target(name: "CairnHashing", dependencies: [
+      "CairnSupport", "CairnRecords", "CairnStream", "CairnSettings", "CairnSQLite", crypto, grdb,
+    ]),
     // SQLite calls Swift cannot make (variadic functions, the SQLITE_TRANSIENT macro).
     .target(name: "CairnSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
     // Following the library's folders with inotify (FSEvents on macOS): which events are
     // deletions, renames, edits and gaps.
-    .target(name: "CairnWatch", dependencies: ["CairnCore", "CairnHashing"]),
+    .target(name: "CairnWatch", dependencies: [
+      "CairnSupport", "CairnJSON", "CairnSettings", "CairnHashing",
+    ]),
     // The sealed-file format the state's and reconcile's files share (a body streamed in
     // pieces, ended by its digest), and strings keyed and filtered by their bytes.
-    .target(name: "CairnSealedFiles", dependencies: ["CairnCore"]),
+    .target(name: "CairnSealedFiles", dependencies: ["CairnSupport", "CairnStream"]),
     // Per-partition state: observed store, signals, anchors, exclusions, approvals, runs, the
     // last scan's snapshot. (Settings are CairnCore's.)
     .target(
       name: "CairnState",
-      dependencies: ["CairnCore", "CairnHashing", "CairnSQLite", "CairnSealedFiles", grdb]),
+      dependencies: [
+        "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine",
+        "CairnSafety", "CairnRuns", "CairnTool", "CairnHashing", "CairnSQLite", "CairnSealedFiles",
+        grdb,
+      ]),
     // Reading a scan and a server listing together (cairn-reconcile's input): the readings,
     // the engine's fast adapters, the child cairn-fetch. It reads the state only through
     // `ReconcileAccess` and the last scan's snapshot (`StateDoorTests`).
-    .target(name: "CairnReconcile", dependencies: ["CairnCore", "CairnSealedFiles", "CairnState"]),
+    .target(name: "CairnReconcile", dependencies: [
+      "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine",
+      "CairnTool", "CairnSealedFiles", "CairnState",
+    ]),
     // The Immich HTTP client, server listing, sync stream and server-asset cache.
-    .target(name: "CairnImmich", dependencies: ["CairnCore", httpClient, grdb]),
+    .target(name: "CairnImmich", dependencies: [
+      "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnRuns",
+      httpClient, grdb,
+    ]),
     // A faithful test double of the Immich API (2.7, 3.1, 3.2 and 3.3), for tests and the demo.
     .target(name: "ImmichTestServer", dependencies: [hummingbird, logging]),
     // The review page (cairn-gate --review): the plan as self-contained HTML. No I/O.
-    .target(name: "CairnReview", dependencies: ["CairnCore", crypto]),
+    .target(name: "CairnReview", dependencies: [
+      "CairnSupport", "CairnJSON", "CairnRecords", "CairnEngine", "CairnSafety", crypto,
+    ]),
 
     // The multi-call binary: every tool, by the name it is called by or as `cairn <tool>`.
     .executableTarget(
-      name: "cairn", dependencies: ["CairnCore", argumentParser] + tools.map { .target(name: $0.module) }),
+      name: "cairn", dependencies: [
+        "CairnSupport", "CairnTool", argumentParser,
+      ] + tools.map { .target(name: $0.module) }),
     .executableTarget(name: "immich-testserver", dependencies: ["ImmichTestServer", argumentParser]),
     // What the fuzzer feeds (records, streams, state files, configuration): see docs/FUZZING.md.
     .target(
-      name: "CairnFuzzHarness", dependencies: ["CairnCore", "CairnState", "CairnReconcile"],
+      name: "CairnFuzzHarness", dependencies: [
+        "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnState",
+        "CairnReconcile",
+      ],
       path: "fuzz/Harness"),
 
     // Helpers shared by the test targets: temporary folders, running built binaries.
-    .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
-    .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnTestSupport"]),
+    .target(name: "CairnTestSupport", dependencies: [
+      "CairnJSON", "CairnRecords",
+    ], path: "Tests/CairnTestSupport"),
+    .testTarget(name: "CairnCoreTests", dependencies: [
+      "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine",
+      "CairnSafety", "CairnRuns", "CairnMarks", "CairnTestSupport",
+    ]),
     .testTarget(name: "CairnHashingTests", dependencies: ["CairnHashing", "CairnTestSupport", crypto]),
     .testTarget(name: "CairnWatchTests", dependencies: ["CairnWatch", "CairnTestSupport"]),
     // Partitions, random libraries and scans as arrays, for the tests of the state and of reconcile.
     .target(
       name: "CairnStateTestSupport",
-      dependencies: ["CairnCore", "CairnSealedFiles", "CairnState", "CairnTestSupport"],
+      dependencies: [
+        "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine",
+        "CairnSealedFiles", "CairnState", "CairnTestSupport",
+      ],
       path: "Tests/CairnStateTestSupport"),
     .testTarget(
       name: "CairnStateTests",
@@ -117,7 +182,7 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "CairnCore", "CairnState", "CairnReconcile", "ImmichTestServer", "CairnTestSupport", "CairnReview",
+        "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine", "CairnSafety", "CairnRuns", "CairnMarks", "CairnState", "CairnReconcile", "ImmichTestServer", "CairnTestSupport", "CairnReview",
       ]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["CairnFuzzHarness", "CairnTestSupport"]),
   ] + tools.map(toolLibrary) + tools.map(launcher)

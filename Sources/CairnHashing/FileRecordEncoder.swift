@@ -1,4 +1,4 @@
-import CairnCore
+import CairnRecords
 
 /// The scan's values handed to the `file` record's fast encoder (`FileRecordEncoder`, beside
 /// `FileRecord` in CairnCore): what `stat` said and the content's digest.

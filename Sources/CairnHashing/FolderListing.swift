@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSupport
 
 #if canImport(Glibc)
   import Glibc

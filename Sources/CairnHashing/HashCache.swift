@@ -1,5 +1,7 @@
-import CairnCore
 import CairnSQLite
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 import GRDB
 

@@ -1,4 +1,7 @@
-import CairnCore
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// A library root to scan: an absolute path, or an input that could not even be named (a

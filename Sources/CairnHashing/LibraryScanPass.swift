@@ -1,4 +1,6 @@
-import CairnCore
+import CairnRecords
+import CairnStream
+import CairnSupport
 import Foundation
 
 extension LibraryScan {

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSettings
 
 #if canImport(Glibc)
   import Glibc

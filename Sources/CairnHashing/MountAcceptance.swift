@@ -1,4 +1,4 @@
-import CairnCore
+import CairnStream
 
 /// The explicit act of accepting that a volume is gone for good, or that the volume at its
 /// place now is the one to keep: the roots are walked as a scan walks them (listing, not

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSettings
 import Foundation
 
 /// Library roots as absolute paths, the form every record carries.

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSupport
 import Foundation
 
 /// The one-line progress display on a terminal's stderr: files, bytes, rate and, once the walk

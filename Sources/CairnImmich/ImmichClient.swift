@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import CairnCore
+import CairnSupport
 import Foundation
 import NIOHTTP1
 

@@ -1,4 +1,8 @@
-import CairnCore
+import CairnJSON
+import CairnRecords
+import CairnRuns
+import CairnSettings
+import CairnStream
 import Foundation
 
 /// `ImmichClient` as the `RunServer` that trash, tag and restore runs use (cairn-trash,

@@ -1,4 +1,3 @@
-import CairnCore
 import Foundation
 
 /// From what a person wrote in `IMMICH_URL` to the API base URL cairn talks to.

@@ -1,4 +1,6 @@
-import CairnCore
+import CairnRecords
+import CairnSettings
+import CairnSupport
 import Foundation
 
 /// A connected Immich server and the user the API key belongs to: the state partition.

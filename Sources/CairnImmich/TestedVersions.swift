@@ -1,4 +1,6 @@
-import CairnCore
+import CairnRecords
+import CairnSettings
+import CairnSupport
 import Foundation
 
 /// The Immich releases cairn is tested against, and the warning for a server that is newer.

@@ -1,5 +1,3 @@
-import CairnCore
-
 /// The server's trash settings and where they were read: cairn's undo depends on them, so
 /// a run that cannot read them refuses rather than assume the trash is on.
 package struct ServerTrashSettings: Sendable, Equatable {

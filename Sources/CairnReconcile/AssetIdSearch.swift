@@ -1,4 +1,4 @@
-import CairnCore
+import CairnEngine
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnEngine
+import CairnSupport
 
 /// The checksums of a scan, for the engine's million membership tests (one per server asset).
 ///

@@ -1,5 +1,3 @@
-import CairnCore
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

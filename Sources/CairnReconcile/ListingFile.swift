@@ -1,4 +1,5 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,9 @@
-import CairnCore
+import CairnJSON
+import CairnRecords
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// A server listing as cairn-reconcile reads it: the server's assets and identity, from a file

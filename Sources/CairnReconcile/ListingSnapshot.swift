@@ -1,6 +1,8 @@
-import CairnCore
+import CairnJSON
 import CairnSealedFiles
+import CairnSettings
 import CairnState
+import CairnSupport
 import Foundation
 
 /// What checking the last server listing found, line by line, so that the next listing's

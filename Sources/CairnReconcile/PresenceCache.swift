@@ -1,6 +1,10 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
 import CairnSealedFiles
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// The server's checksums in listing order, as a key: a listing with the same one has the

@@ -1,5 +1,10 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 /// How lines already read by the last run are known again: not at all (the plain reading,

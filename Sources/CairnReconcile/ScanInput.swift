@@ -1,5 +1,10 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
 import CairnState
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 /// A scan stream read to its end: the files, the header, the end record, the errors.

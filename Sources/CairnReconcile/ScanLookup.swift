@@ -1,4 +1,7 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnSupport
+import CairnTool
 
 /// The fast reading of a scan for the engine (`ScanContents`): for each server asset whether a
 /// file of the scan has its checksum, and whether a file of the scan has a given checksum. A

@@ -1,4 +1,7 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
+import CairnSupport
 
 /// The server's assets as the engine reads them: every asset's checksum and trashed flag at
 /// hand, the rest of its record decoded only for the few that become candidates.

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnStream
+import CairnSupport
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnJSON
+import CairnSupport
 import Foundation
 
 /// Text made safe for an HTML page: file names and paths come from the library and the server,

@@ -1,5 +1,3 @@
-import CairnCore
-
 /// The page's size cap: pictures are embedded in page order (to trash first) until
 /// `ReviewInput.imageBudget` is spent; later tiles keep their name, date and link to Immich.
 extension ReviewInput {

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnRecords
+import CairnSafety
 import Foundation
 
 /// Everything the review page shows: the gate's whole plan (every bucket, after the stored

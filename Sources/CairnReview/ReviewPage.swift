@@ -1,4 +1,6 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnSafety
 import Foundation
 
 /// The review page: one self-contained HTML file showing the gate's whole plan as pictures, with

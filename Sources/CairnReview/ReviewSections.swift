@@ -1,4 +1,6 @@
-import CairnCore
+import CairnJSON
+import CairnRecords
+import CairnSafety
 import Foundation
 
 /// The plan as a person scans it: one section per bucket, each grouped by the folder the

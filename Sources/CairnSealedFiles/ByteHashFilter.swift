@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSupport
 
 /// The 64-bit hashes of a few strings' bytes in an open-addressed table, to tell at the cost
 /// of a few multiplies per word that a string is not one of them (a false "maybe" costs only

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSupport
 import Foundation
 
 /// A string compared and hashed by its UTF-8 bytes, as SQLite's BINARY collation compares

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// What cairn's own binary files share, the state's (the scan snapshot and its patch) and

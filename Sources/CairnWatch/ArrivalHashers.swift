@@ -1,4 +1,3 @@
-import CairnCore
 import CairnHashing
 import Foundation
 

@@ -1,5 +1,4 @@
 #if os(Linux)
-  import CairnCore
   import Glibc
 
   /// inotify: one watch per folder, on the events that change which files a folder holds.

@@ -1,5 +1,7 @@
-import CairnCore
 import CairnHashing
+import CairnJSON
+import CairnSettings
+import CairnSupport
 import Foundation
 
 #if canImport(Glibc)

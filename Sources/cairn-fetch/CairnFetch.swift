@@ -1,6 +1,8 @@
 import ArgumentParser
-import CairnCore
 import CairnImmich
+import CairnSettings
+import CairnSupport
+import CairnTool
 
 struct CairnFetch: CairnCommand {
   static let configuration = CommandConfiguration(

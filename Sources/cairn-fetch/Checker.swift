@@ -1,5 +1,10 @@
-import CairnCore
 import CairnImmich
+import CairnMarks
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
+import CairnTool
 
 /// `check`: can cairn run against this server with this key? One line per check on stderr.
 struct Checker {

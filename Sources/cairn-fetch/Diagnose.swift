@@ -1,5 +1,5 @@
-import CairnCore
 import CairnImmich
+import CairnSupport
 
 /// `cairn-fetch diagnose`: what the listing holds, on stderr, for a person.
 enum Diagnose {

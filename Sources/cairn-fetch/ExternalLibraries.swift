@@ -1,4 +1,3 @@
-import CairnCore
 import CairnImmich
 
 extension Checker {

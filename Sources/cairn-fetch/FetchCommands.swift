@@ -1,5 +1,5 @@
 import ArgumentParser
-import CairnCore
+import CairnTool
 
 /// `cairn-fetch identity`: the header with the server and user (the state partition), and an
 /// end record; what the other tools run to learn the partition.

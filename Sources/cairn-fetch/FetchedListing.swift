@@ -1,5 +1,6 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
+import CairnStream
 
 /// What a run lists: records gathered page by page, or the server-asset cache a sync-stream
 /// refresh brought up to date, whose stored record lines are copied out as they are.

@@ -1,5 +1,9 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 /// What cairn-fetch writes from a connection: the listing (its main job), the header alone

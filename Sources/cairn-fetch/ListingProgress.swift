@@ -1,5 +1,5 @@
-import CairnCore
 import CairnImmich
+import CairnSupport
 
 // The listing's progress line (`cairn-fetch: 12000 assets listed`), drawn on a terminal while
 // the pages come in. It is erased before the header is written: `cairn-reconcile`, which runs

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSettings
 
 /// `cairn-fetch check`'s word on where cairn-nightly's notifications go, so a person sees it
 /// before a run sends anything: a public service (`PublicNotifiers`) is a warning, and so is

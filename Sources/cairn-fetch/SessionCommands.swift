@@ -1,5 +1,8 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// `login` and `logout`: the session the sync stream needs.

@@ -1,4 +1,6 @@
-import CairnCore
+import CairnSettings
+import CairnStream
+import CairnSupport
 
 /// `cairn-fetch check`'s account of the settings a run would use and where each came from, so a person
 /// can see why a run behaves as it does (a value left in a forgotten `.env`, say).

@@ -1,5 +1,9 @@
 import ArgumentParser
-import CairnCore
+import CairnSafety
+import CairnSettings
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 struct CairnGate: CairnCommand {

@@ -1,5 +1,11 @@
-import CairnCore
+import CairnMarks
+import CairnRecords
+import CairnSafety
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 /// What `cairn-gate` does with one stream.

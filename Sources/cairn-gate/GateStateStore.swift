@@ -1,6 +1,9 @@
-import CairnCore
+import CairnRecords
 import CairnReview
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// The gate's view of the partition's state: exclusions, approvals, the last matched count and

@@ -1,6 +1,12 @@
-import CairnCore
 import CairnImmich
+import CairnMarks
+import CairnRecords
+import CairnRuns
+import CairnSafety
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// Review inside Immich (`CAIRN_REVIEW_IN_IMMICH=on`): reads the decision tags a person set in

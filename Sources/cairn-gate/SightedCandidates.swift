@@ -1,5 +1,6 @@
-import CairnCore
+import CairnRecords
 import CairnState
+import CairnSupport
 
 extension Gate.Stream {
   /// The stream with every candidate cairn-reconcile matched to a file the watcher saw but

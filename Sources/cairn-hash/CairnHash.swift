@@ -1,6 +1,10 @@
 import ArgumentParser
-import CairnCore
 import CairnHashing
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 #if canImport(Glibc)

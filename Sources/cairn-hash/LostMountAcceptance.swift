@@ -1,5 +1,9 @@
-import CairnCore
 import CairnHashing
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 /// `accept-lost-mount PATH` and `forget-mounts PATH…`: the explicit, separate act that

@@ -1,5 +1,6 @@
 import ArgumentParser
-import CairnCore
+import CairnRecords
+import CairnTool
 
 /// `cairn-hash accept-lost-mount PATH`: one volume away or replaced is accepted as meant.
 struct AcceptLostMount: AsyncParsableCommand {

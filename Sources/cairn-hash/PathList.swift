@@ -1,5 +1,6 @@
-import CairnCore
 import CairnHashing
+import CairnStream
+import CairnSupport
 import Foundation
 
 #if canImport(Glibc)

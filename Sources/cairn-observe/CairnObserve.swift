@@ -1,5 +1,6 @@
 import ArgumentParser
-import CairnCore
+import CairnSupport
+import CairnTool
 
 struct CairnObserve: CairnCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,10 @@
 import ArgumentParser
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
 import CairnState
+import CairnStream
+import CairnTool
 import Foundation
 
 struct List: AsyncParsableCommand {

@@ -1,8 +1,10 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
 import Foundation
 
 /// One remembered checksum, as `cairn-observe list` writes it.
-struct ObservedRecord: CairnCore.Record {
+struct ObservedRecord: CairnRecords.Record {
   static let recordType = "observed"
 
   var checksum: String
@@ -56,7 +58,7 @@ struct ObservedRecord: CairnCore.Record {
 }
 
 /// One exclusion, as `cairn-observe list --exclusions` writes it.
-struct ExclusionRecord: CairnCore.Record {
+struct ExclusionRecord: CairnRecords.Record {
   static let recordType = "exclusion"
   var exclusion: Exclusion
 

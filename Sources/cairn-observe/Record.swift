@@ -1,7 +1,11 @@
 import ArgumentParser
-import CairnCore
 import CairnReconcile
+import CairnRecords
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 struct RecordCommand: AsyncParsableCommand {

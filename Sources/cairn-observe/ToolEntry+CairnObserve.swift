@@ -1,4 +1,4 @@
-import CairnCore
+import CairnTool
 
 extension ToolEntry {
   /// cairn-observe, for its launcher and the `cairn` multi-call binary (`cairn observe`).

@@ -1,8 +1,13 @@
 import ArgumentParser
-import CairnCore
 import CairnHashing
+import CairnJSON
 import CairnReconcile
+import CairnRecords
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
+import CairnTool
 import CairnWatch
 import Foundation
 

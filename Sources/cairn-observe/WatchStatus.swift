@@ -1,6 +1,10 @@
-import CairnCore
+import CairnJSON
 import CairnReconcile
+import CairnRecords
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnTool
 import CairnWatch
 import Foundation
 

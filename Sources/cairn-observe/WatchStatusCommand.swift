@@ -1,5 +1,5 @@
 import ArgumentParser
-import CairnCore
+import CairnTool
 
 /// `cairn-observe watch status`: a question about the watcher, asked instead of watching.
 struct WatchStatusCommand: AsyncParsableCommand {

@@ -1,6 +1,9 @@
 import ArgumentParser
-import CairnCore
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 struct CairnReconcile: CairnCommand {

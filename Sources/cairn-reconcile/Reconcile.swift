@@ -1,6 +1,12 @@
-import CairnCore
+import CairnEngine
 import CairnReconcile
+import CairnRecords
+import CairnRuns
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 /// One run of cairn-reconcile: a function per phase `-v` prints, in order.

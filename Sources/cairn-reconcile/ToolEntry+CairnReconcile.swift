@@ -1,4 +1,4 @@
-import CairnCore
+import CairnTool
 
 extension ToolEntry {
   /// cairn-reconcile, for its launcher and the `cairn` multi-call binary (`cairn reconcile`).

@@ -1,5 +1,7 @@
-import CairnCore
+import CairnJSON
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// What a run says about the watcher's open gaps in the roots it scanned: there the watcher's

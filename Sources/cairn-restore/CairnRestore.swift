@@ -1,5 +1,7 @@
 import ArgumentParser
-import CairnCore
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 struct CairnRestore: CairnCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CairnCore
+import CairnTool
 
 /// `cairn-restore list`: the runs in the local journal, of every partition.
 struct JournalList: AsyncParsableCommand {

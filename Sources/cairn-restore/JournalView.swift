@@ -1,5 +1,9 @@
-import CairnCore
+import CairnRecords
+import CairnRuns
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// `list` and `show RUN`: the local journal, read without a server, as records or a table.

@@ -1,6 +1,11 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
+import CairnRuns
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 /// What `cairn-restore` does: find the assets, restore them, verify, journal, exclude.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import CairnCore
+import CairnSupport
+import CairnTool
 import Foundation
 
 struct CairnTag: CairnCommand {

@@ -1,5 +1,10 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
+import CairnRuns
+import CairnSettings
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 /// cairn's runs as the server remembers them: the `cairn/v1/run/*` tags and their assets.

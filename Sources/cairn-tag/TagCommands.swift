@@ -1,5 +1,6 @@
 import ArgumentParser
-import CairnCore
+import CairnStream
+import CairnTool
 
 /// `cairn-tag list`, the main job: cairn's runs as the server's run tags tell them.
 struct TagList: AsyncParsableCommand {

@@ -1,6 +1,10 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
+import CairnSafety
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// What cairn-trash checks before it changes anything, against the partition's state at that

@@ -1,6 +1,9 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
+import CairnRuns
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// Brings back from Immich's trash what a person put back in the library after a cairn run

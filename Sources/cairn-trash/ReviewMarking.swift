@@ -1,6 +1,10 @@
-import CairnCore
 import CairnImmich
+import CairnMarks
+import CairnRecords
+import CairnRuns
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// Review inside Immich (`CAIRN_REVIEW_IN_IMMICH=on`): puts cairn's mark

@@ -1,6 +1,8 @@
-import CairnCore
 import CairnImmich
+import CairnRuns
 import CairnState
+import CairnStream
+import CairnSupport
 import Foundation
 
 extension PartitionAccess {

@@ -1,6 +1,13 @@
-import CairnCore
 import CairnImmich
+import CairnMarks
+import CairnRecords
+import CairnRuns
+import CairnSafety
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
+import CairnTool
 import Foundation
 
 /// What `cairn-trash` does with one plan.

@@ -1,4 +1,3 @@
-import CairnCore
 import CairnFetchTool
 import CairnGateTool
 import CairnHashTool
@@ -6,6 +5,7 @@ import CairnObserveTool
 import CairnReconcileTool
 import CairnRestoreTool
 import CairnTagTool
+import CairnTool
 import CairnTrashTool
 
 /// Every cairn tool in one binary. Installed, `cairn-hash` and the others are links to it and

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnSupport
+import CairnTool
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,9 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
+import CairnSafety
+import CairnSettings
+import CairnStream
 import CairnTestSupport
 import Foundation
 import Testing

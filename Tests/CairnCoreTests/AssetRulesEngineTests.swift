@@ -1,4 +1,6 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnSettings
 import Foundation
 import Testing
 

@@ -1,4 +1,7 @@
-import CairnCore
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,6 @@
-import CairnCore
+import CairnRecords
+import CairnRuns
+import CairnStream
 import Foundation
 
 /// An in-memory Immich for run logic: assets with owner, visibility, trash state and tags, a log

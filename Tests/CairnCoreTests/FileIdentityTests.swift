@@ -1,4 +1,4 @@
-import CairnCore
+import CairnRecords
 import Testing
 
 @Suite struct FileIdentityTests {

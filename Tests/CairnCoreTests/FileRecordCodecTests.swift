@@ -1,4 +1,5 @@
-import CairnCore
+import CairnJSON
+import CairnRecords
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnSettings
+import CairnStream
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnRecords
+import CairnSafety
 import Foundation
 import Testing
 

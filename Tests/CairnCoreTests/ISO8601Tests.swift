@@ -1,4 +1,4 @@
-import CairnCore
+import CairnJSON
 import Foundation
 import Testing
 

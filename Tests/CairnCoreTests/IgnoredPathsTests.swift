@@ -1,4 +1,7 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnSettings
+import CairnStream
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,8 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
+import CairnSafety
+import CairnSettings
 import CairnTestSupport
 import Foundation
 import Testing

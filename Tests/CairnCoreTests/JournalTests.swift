@@ -1,4 +1,4 @@
-import CairnCore
+import CairnRuns
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnJSON
+import CairnSupport
 import Testing
 
 /// A line digest stands for the line's bytes (see `LineDigest`): lines that differ must not

@@ -1,4 +1,6 @@
-import CairnCore
+import CairnRecords
+import CairnRuns
+import CairnSafety
 import Foundation
 import Testing
 

@@ -1,4 +1,8 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnRuns
+import CairnSafety
+import CairnSettings
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSupport
 import Testing
 
 /// The shared progress line: what it draws, how often, and that it draws nothing when not

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSettings
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,8 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnSafety
+import CairnSettings
+import CairnStream
 import Foundation
 import Testing
 

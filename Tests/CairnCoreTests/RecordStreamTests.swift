@@ -1,4 +1,5 @@
-import CairnCore
+import CairnRecords
+import CairnStream
 import CairnTestSupport
 import Foundation
 import Testing

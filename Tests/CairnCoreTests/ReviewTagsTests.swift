@@ -1,4 +1,6 @@
-import CairnCore
+import CairnMarks
+import CairnSettings
+import CairnStream
 import CairnTestSupport
 import Testing
 

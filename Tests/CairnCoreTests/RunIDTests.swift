@@ -1,4 +1,5 @@
-import CairnCore
+import CairnJSON
+import CairnRuns
 import Foundation
 import Testing
 

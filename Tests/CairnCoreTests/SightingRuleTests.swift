@@ -1,4 +1,5 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnJSON
 import Testing
 
 /// The scanner's strictness beyond RFC 8259, where two readers could disagree on a record or a

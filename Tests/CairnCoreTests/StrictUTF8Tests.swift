@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSupport
 import Testing
 
 /// `StrictUTF8` stands in for `String(validating:as:)` (macOS 15) in the JSON scanner, the

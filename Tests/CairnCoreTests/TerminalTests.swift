@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
-import CairnCore
+import CairnJSON
+import CairnRuns
+import CairnStream
 import Foundation
 import Testing
 

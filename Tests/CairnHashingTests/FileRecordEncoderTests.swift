@@ -1,5 +1,6 @@
-import CairnCore
 import CairnHashing
+import CairnRecords
+import CairnSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
-import CairnCore
 import CairnHashing
+import CairnSettings
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,3 @@
-import CairnCore
 import CairnImmich
 import CairnTestSupport
 import Foundation

@@ -1,5 +1,5 @@
-import CairnCore
 import CairnImmich
+import CairnSettings
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

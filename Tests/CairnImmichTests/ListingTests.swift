@@ -1,5 +1,5 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

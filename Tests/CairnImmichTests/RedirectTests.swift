@@ -1,4 +1,6 @@
-import CairnCore
+import CairnRecords
+import CairnSettings
+import CairnSupport
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

@@ -1,5 +1,5 @@
-import CairnCore
 import CairnImmich
+import CairnSupport
 import Foundation
 import ImmichTestServer
 import Testing

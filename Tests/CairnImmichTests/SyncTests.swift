@@ -1,5 +1,7 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
+import CairnSettings
+import CairnSupport
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

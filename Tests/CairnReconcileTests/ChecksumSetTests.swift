@@ -1,7 +1,9 @@
 import Testing
 
-@testable import CairnCore
+@testable import CairnEngine
 @testable import CairnReconcile
+@testable import CairnRecords
+@testable import CairnSupport
 
 /// The engine's set of scanned checksums must answer exactly as `Set<String>` does.
 @Suite struct ChecksumSetTests {

@@ -1,5 +1,8 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnSettings
 import CairnStateTestSupport
+import CairnStream
 import CairnTestSupport
 import Foundation
 import Testing

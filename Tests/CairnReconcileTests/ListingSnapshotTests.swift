@@ -1,5 +1,7 @@
-import CairnCore
+import CairnRecords
+import CairnSettings
 import CairnStateTestSupport
+import CairnStream
 import CairnTestSupport
 import Foundation
 import Testing

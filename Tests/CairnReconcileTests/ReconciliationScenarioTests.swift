@@ -1,4 +1,7 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
+import CairnSettings
 import CairnStateTestSupport
 import CairnTestSupport
 import Foundation

@@ -1,6 +1,8 @@
-import CairnCore
+import CairnEngine
 import CairnStateTestSupport
+import CairnStream
 import CairnTestSupport
+import CairnTool
 import Foundation
 import Testing
 

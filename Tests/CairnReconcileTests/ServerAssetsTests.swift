@@ -1,4 +1,6 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
 import Foundation
 import Testing
 

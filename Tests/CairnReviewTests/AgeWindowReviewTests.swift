@@ -1,5 +1,6 @@
-import CairnCore
+import CairnRecords
 import CairnReview
+import CairnSafety
 import Foundation
 import Testing
 

@@ -1,4 +1,3 @@
-import CairnCore
 import CairnReview
 import CairnTestSupport
 import Crypto

@@ -1,5 +1,7 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
 import CairnReview
+import CairnSafety
 import Foundation
 import ImmichTestServer
 

@@ -1,5 +1,5 @@
-import CairnCore
 import CairnReview
+import CairnSafety
 import CairnTestSupport
 import Crypto
 import Foundation

@@ -1,6 +1,8 @@
-import CairnCore
+import CairnJSON
+import CairnRecords
 import CairnSealedFiles
 import CairnState
+import CairnSupport
 
 /// A library that changes at random: two roots, a few dozen files, checksums from a small
 /// alphabet so that the same bytes often sit at several paths.

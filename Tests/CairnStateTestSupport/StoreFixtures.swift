@@ -1,6 +1,10 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
 import CairnSealedFiles
+import CairnSettings
 import CairnState
+import CairnStream
+import CairnSupport
 import CairnTestSupport
 import Foundation
 

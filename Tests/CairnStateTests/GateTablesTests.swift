@@ -1,5 +1,5 @@
-import CairnCore
 import CairnStateTestSupport
+import CairnStream
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
 import CairnStateTestSupport
 import CairnTestSupport
 import Foundation

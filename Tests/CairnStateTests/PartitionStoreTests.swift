@@ -1,5 +1,9 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnSettings
 import CairnStateTestSupport
+import CairnStream
+import CairnSupport
 import CairnTestSupport
 import Foundation
 import GRDB

@@ -1,5 +1,6 @@
-import CairnCore
+import CairnRecords
 import CairnStateTestSupport
+import CairnStream
 import Foundation
 import Testing
 

@@ -1,6 +1,10 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
 import CairnSealedFiles
+import CairnSettings
 import CairnStateTestSupport
+import CairnSupport
 import CairnTestSupport
 import Foundation
 import GRDB

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnEngine
 import CairnStateTestSupport
 import CairnTestSupport
 import Foundation

@@ -1,5 +1,7 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
 import CairnStateTestSupport
+import CairnStream
 import CairnTestSupport
 import Foundation
 import GRDB

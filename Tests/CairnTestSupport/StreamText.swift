@@ -1,4 +1,5 @@
-import CairnCore
+import CairnJSON
+import CairnRecords
 
 /// Hand-written streams for tests, made valid the way `RecordWriter` makes real ones.
 package enum StreamText {

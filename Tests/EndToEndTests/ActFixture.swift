@@ -1,5 +1,9 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnRuns
+import CairnSettings
 import CairnState
+import CairnSupport
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

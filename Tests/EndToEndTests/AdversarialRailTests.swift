@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSafety
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

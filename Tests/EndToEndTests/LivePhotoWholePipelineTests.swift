@@ -1,4 +1,4 @@
-import CairnCore
+import CairnMarks
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

@@ -1,4 +1,3 @@
-import CairnCore
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnJSON
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
-import CairnCore
+import CairnRecords
 import CairnReview
+import CairnSafety
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

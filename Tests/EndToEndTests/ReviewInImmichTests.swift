@@ -1,4 +1,6 @@
-import CairnCore
+import CairnMarks
+import CairnRecords
+import CairnRuns
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnRecords
+import CairnSafety
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

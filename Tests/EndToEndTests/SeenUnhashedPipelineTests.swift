@@ -1,5 +1,8 @@
-import CairnCore
+import CairnMarks
+import CairnRecords
+import CairnSettings
 import CairnState
+import CairnSupport
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnRecords
 import CairnTestSupport
 import Foundation
 import ImmichTestServer

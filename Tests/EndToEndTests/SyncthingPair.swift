@@ -1,4 +1,4 @@
-import CairnCore
+import CairnStream
 import CairnTestSupport
 import Foundation
 

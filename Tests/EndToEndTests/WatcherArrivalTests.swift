@@ -1,5 +1,7 @@
-import CairnCore
+import CairnEngine
 import CairnReconcile
+import CairnRecords
+import CairnSettings
 import CairnState
 import CairnTestSupport
 import Foundation

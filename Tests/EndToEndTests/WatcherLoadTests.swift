@@ -1,6 +1,7 @@
-import CairnCore
 import CairnReconcile
+import CairnSettings
 import CairnState
+import CairnSupport
 import CairnTestSupport
 import Foundation
 import Testing

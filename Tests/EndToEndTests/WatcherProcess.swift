@@ -1,6 +1,9 @@
-import CairnCore
+import CairnEngine
 import CairnReconcile
+import CairnRecords
+import CairnSettings
 import CairnState
+import CairnSupport
 import CairnTestSupport
 import Foundation
 

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnRecords
+import CairnSafety
 import CairnState
 import CairnTestSupport
 import Foundation

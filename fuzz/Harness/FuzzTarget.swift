@@ -1,6 +1,9 @@
-import CairnCore
+import CairnJSON
 import CairnReconcile
+import CairnRecords
+import CairnSettings
 import CairnState
+import CairnStream
 import Foundation
 
 /// What the fuzzer feeds arbitrary bytes to: each case reads them as one kind of input cairn

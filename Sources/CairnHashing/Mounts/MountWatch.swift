@@ -1,4 +1,5 @@
-import CairnCore
+import CairnStream
+import CairnSupport
 
 #if canImport(Glibc)
   import Glibc

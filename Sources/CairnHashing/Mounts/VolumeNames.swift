@@ -1,4 +1,4 @@
-import CairnCore
+import CairnRecords
 
 /// The name each scanned file's volume goes by in its `file` record (`vol`): the file system's
 /// UUID or serial number, by the device number `stat` gives, read once per device.

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnSettings
+import CairnStream
 
 /// Timeouts and retry bounds for every call the client makes.
 package struct ClientOptions: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
-import CairnCore
+import CairnSettings
+import CairnSupport
 import Foundation
 import NIOCore
 import NIOHTTP1

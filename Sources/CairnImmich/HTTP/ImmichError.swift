@@ -1,4 +1,5 @@
-import CairnCore
+import CairnStream
+import CairnSupport
 
 /// A failed call to the Immich server, phrased so a person knows what to do next.
 ///

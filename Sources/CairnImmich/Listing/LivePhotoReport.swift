@@ -1,4 +1,4 @@
-import CairnCore
+import CairnRecords
 
 /// How well the Live Photos of a listing hold together. A still points at its hidden motion
 /// video with `livePhotoVideoId`; trash does not cascade, so cairn must handle both halves.

@@ -1,5 +1,3 @@
-import CairnCore
-
 /// How far one paged listing may go before it is a server that pages for ever.
 ///
 /// Immich points to a next page only after a full one, and never back (page numbers) or to

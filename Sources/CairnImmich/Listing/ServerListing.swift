@@ -1,4 +1,5 @@
-import CairnCore
+import CairnRecords
+import CairnSupport
 
 /// The user's own assets on the server: what `cairn-fetch` emits, with the counts of its
 /// `end` record.

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnSupport
 
 /// `GET /api/users/me`: the user an API key or session belongs to.
 package struct UserInfo: Decodable, Sendable, Equatable {

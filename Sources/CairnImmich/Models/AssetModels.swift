@@ -1,4 +1,5 @@
-import CairnCore
+import CairnJSON
+import CairnRecords
 import Foundation
 
 /// Where an asset shows in Immich. `locked` needs a PIN-elevated session; cairn never lists it.

@@ -1,4 +1,8 @@
-import CairnCore
+import CairnJSON
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 import GRDB
 

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnStream
 
 /// The listing held by the server-asset cache after a refresh: counted in SQLite and emitted as
 /// the record lines stored with each asset, so a big library is never decoded to be listed.

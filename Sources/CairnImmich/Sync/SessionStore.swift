@@ -1,4 +1,8 @@
-import CairnCore
+import CairnJSON
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// A session from `cairn-fetch login`, which the sync stream needs (API keys get 403).

@@ -1,4 +1,6 @@
-import CairnCore
+import CairnRecords
+import CairnStream
+import CairnSupport
 
 /// Brings the server-asset cache up to date with `POST /api/sync/stream`, then hands over the
 /// listing the cache now holds.

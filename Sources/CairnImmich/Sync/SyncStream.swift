@@ -1,5 +1,7 @@
 import AsyncHTTPClient
-import CairnCore
+import CairnJSON
+import CairnRecords
+import CairnStream
 import Foundation
 import NIOCore
 

@@ -1,5 +1,3 @@
-import CairnCore
-
 /// How far one `POST /api/sync/stream` may go before it is a server that streams for ever.
 ///
 /// The body is read as it arrives, so nothing else limits it: a server that never sends

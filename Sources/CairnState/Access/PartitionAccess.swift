@@ -1,4 +1,7 @@
-import CairnCore
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// The partition's state as the tools that change the server use it (cairn-trash,

@@ -1,5 +1,3 @@
-import CairnCore
-
 /// CairnState's door for the reconcile library (CairnReconcile), which names nothing else of
 /// the state (`StateDoorTests` holds it so):
 ///

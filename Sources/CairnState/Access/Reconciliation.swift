@@ -1,5 +1,8 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
 import CairnSealedFiles
+import CairnSettings
+import CairnStream
 import Foundation
 import GRDB
 

@@ -1,4 +1,6 @@
-import CairnCore
+import CairnEngine
+import CairnRuns
+import CairnStream
 import Foundation
 
 /// The journal's runs read against the server as it is now, before a stage judges or acts:

@@ -1,4 +1,3 @@
-import CairnCore
 import CairnSealedFiles
 import Foundation
 

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnRecords
 import CairnSealedFiles
 
 /// An anchor whose file identity is absent from the scan being recorded.

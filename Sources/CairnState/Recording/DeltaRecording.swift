@@ -1,5 +1,7 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
 import CairnSealedFiles
+import CairnSupport
 import GRDB
 
 extension PartitionStore {

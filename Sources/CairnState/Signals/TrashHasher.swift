@@ -1,5 +1,7 @@
-import CairnCore
 import CairnHashing
+import CairnRecords
+import CairnSettings
+import CairnSupport
 import Foundation
 
 #if canImport(Glibc)

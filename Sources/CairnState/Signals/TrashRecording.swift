@@ -1,5 +1,8 @@
-import CairnCore
+import CairnEngine
 import CairnHashing
+import CairnRecords
+import CairnSettings
+import CairnStream
 import Foundation
 
 /// The positive deletion signals a run collects: what the trashes hold, and what Android's

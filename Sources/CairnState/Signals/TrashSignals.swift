@@ -1,4 +1,6 @@
-import CairnCore
+import CairnRecords
+import CairnSettings
+import CairnStream
 import Foundation
 
 #if canImport(Glibc)

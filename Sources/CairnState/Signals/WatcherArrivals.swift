@@ -1,4 +1,6 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
+import CairnStream
 import Foundation
 import GRDB
 

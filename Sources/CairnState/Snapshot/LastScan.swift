@@ -1,4 +1,4 @@
-import CairnCore
+import CairnEngine
 
 // What a reader of a new scan (CairnReconcile's `ScanInput`) follows of the last scan's
 // snapshot: its files read ahead, their key, and the walk's order of paths.

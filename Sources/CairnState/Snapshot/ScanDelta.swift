@@ -1,5 +1,6 @@
-import CairnCore
+import CairnEngine
 import CairnSealedFiles
+import CairnSupport
 import Foundation
 
 /// How a scan differs from the previous scan of the same roots (`ScanSnapshot`), by path: the

@@ -1,5 +1,8 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
 import CairnSealedFiles
+import CairnSupport
 import Foundation
 
 /// The last recorded scan, kept as a file beside the state database (see

@@ -1,5 +1,7 @@
-import CairnCore
+import CairnEngine
 import CairnSealedFiles
+import CairnSettings
+import CairnSupport
 import Foundation
 
 /// The full snapshot file, as `Contents` writes it and `FullDecoding` reads it: a magic line

@@ -1,5 +1,5 @@
-import CairnCore
 import CairnSealedFiles
+import CairnSettings
 import Foundation
 
 /// A scan snapshot written as its difference from the last full one, when the scan differs

@@ -1,5 +1,9 @@
-import CairnCore
+import CairnEngine
+import CairnRecords
 import CairnSealedFiles
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 import GRDB
 

@@ -1,7 +1,8 @@
-import CairnCore
+import CairnEngine
 import CairnHashing
 import CairnSQLite
 import CairnSealedFiles
+import CairnSupport
 import Foundation
 import GRDB
 

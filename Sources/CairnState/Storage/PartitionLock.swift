@@ -1,4 +1,6 @@
-import CairnCore
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
-import CairnCore
+import CairnSettings
+import CairnStream
 import Foundation
 import GRDB
 

@@ -1,5 +1,5 @@
-import CairnCore
 import CairnSQLite
+import CairnTool
 import Foundation
 
 #if canImport(GRDBSQLite)

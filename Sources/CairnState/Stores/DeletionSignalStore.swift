@@ -1,5 +1,6 @@
-import CairnCore
+import CairnEngine
 import CairnSealedFiles
+import CairnStream
 import Foundation
 import GRDB
 

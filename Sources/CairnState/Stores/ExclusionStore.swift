@@ -1,4 +1,5 @@
-import CairnCore
+import CairnEngine
+import CairnStream
 import Foundation
 import GRDB
 

@@ -1,4 +1,6 @@
-import CairnCore
+import CairnRuns
+import CairnSettings
+import CairnStream
 import Foundation
 import GRDB
 

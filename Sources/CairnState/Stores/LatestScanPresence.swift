@@ -1,4 +1,4 @@
-import CairnCore
+import CairnStream
 
 /// Which checksums the partition's latest recorded scan holds, asked at the moment of acting:
 /// `cairn-trash` never sends a Live Photo's motion video whose bytes are in the library, and

@@ -1,4 +1,7 @@
-import CairnCore
+import CairnRecords
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 import GRDB
 

@@ -1,4 +1,4 @@
-import CairnCore
+import CairnStream
 import Foundation
 import GRDB
 

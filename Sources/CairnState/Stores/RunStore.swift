@@ -1,4 +1,5 @@
-import CairnCore
+import CairnJSON
+import CairnStream
 import Foundation
 import GRDB
 

@@ -1,4 +1,8 @@
-import CairnCore
+import CairnEngine
+import CairnJSON
+import CairnRecords
+import CairnSafety
+import CairnStream
 import Foundation
 import GRDB
 

@@ -1,6 +1,6 @@
 // cairn-observe on its own, for `swift run cairn-observe` and the tests: an installed cairn is one binary,
 // `cairn`, with cairn-observe a link to it (Sources/cairn).
-import CairnCore
 import CairnObserveTool
+import CairnTool
 
 await ToolEntry.observe.run(Array(CommandLine.arguments.dropFirst()))

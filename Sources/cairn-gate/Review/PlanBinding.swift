@@ -1,5 +1,7 @@
-import CairnCore
+import CairnRecords
+import CairnSafety
 import CairnState
+import CairnStream
 
 /// `--plan DIGEST`: decisions made on a review page apply only to the plan it showed.
 ///

@@ -1,6 +1,10 @@
-import CairnCore
 import CairnImmich
+import CairnRecords
 import CairnReview
+import CairnSafety
+import CairnSettings
+import CairnStream
+import CairnSupport
 import Foundation
 
 /// `cairn-gate --review FILE`: writes the review page for the gate's whole plan, whether or not

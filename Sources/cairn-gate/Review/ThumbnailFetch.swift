@@ -1,6 +1,6 @@
-import CairnCore
 import CairnImmich
 import CairnReview
+import CairnSupport
 
 /// Fetches the review page's thumbnails, a few at a time and in page order, with a progress
 /// line. A thumbnail the server does not give becomes a placeholder with its reason; it never
