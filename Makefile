@@ -13,7 +13,7 @@ RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 # On Linux the Swift runtime and Foundation are linked in, so installed binaries keep working
 # without a toolchain; macOS ships the runtime itself.
 STATIC_FLAGS = $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
-VERSION = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/CairnCore/Support/Version.swift)
+VERSION = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/CairnSupport/Version.swift)
 DIST = cairn-$(VERSION)-$(shell uname -s | tr A-Z a-z)-$(shell uname -m)
 STAGE = .build-dist/$(DIST)
 

@@ -18,7 +18,7 @@ let tools: [(name: String, module: String, dependencies: [Target.Dependency])] =
   ("cairn-observe", "CairnObserveTool", ["CairnState", "CairnReconcile", "CairnWatch"]),
   ("cairn-fetch", "CairnFetchTool", ["CairnImmich"]),
   ("cairn-reconcile", "CairnReconcileTool", ["CairnState", "CairnReconcile"]),  // cairn-fetch runs as a subprocess
-  ("cairn-gate", "CairnGateTool", ["CairnState", "CairnImmich", "CairnReview"]),  // thumbnails for --review
+  ("cairn-gate", "CairnGateTool", ["CairnState", "CairnImmich", "CairnReviewPage"]),  // thumbnails for --review
   ("cairn-trash", "CairnTrashTool", ["CairnState", "CairnImmich"]),
   ("cairn-tag", "CairnTagTool", ["CairnImmich"]),
   ("cairn-restore", "CairnRestoreTool", ["CairnState", "CairnImmich"]),
@@ -131,7 +131,7 @@ let package = Package(
     // A faithful test double of the Immich API (2.7, 3.1, 3.2 and 3.3), for tests and the demo.
     .target(name: "ImmichTestServer", dependencies: [hummingbird, logging]),
     // The review page (cairn-gate --review): the plan as self-contained HTML. No I/O.
-    .target(name: "CairnReview", dependencies: [
+    .target(name: "CairnReviewPage", dependencies: [
       "CairnSupport", "CairnJSON", "CairnRecords", "CairnEngine", "CairnSafety", crypto,
     ]),
 
@@ -177,12 +177,12 @@ let package = Package(
       ]),
     .testTarget(name: "CairnImmichTests", dependencies: ["CairnImmich", "ImmichTestServer", "CairnTestSupport"]),
     .testTarget(
-      name: "CairnReviewTests", dependencies: ["CairnReview", "ImmichTestServer", "CairnTestSupport", crypto]),
+      name: "CairnReviewPageTests", dependencies: ["CairnReviewPage", "ImmichTestServer", "CairnTestSupport", crypto]),
     .testTarget(name: "ImmichTestServerTests", dependencies: ["ImmichTestServer", "CairnTestSupport", httpClient]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine", "CairnSafety", "CairnRuns", "CairnMarks", "CairnState", "CairnReconcile", "ImmichTestServer", "CairnTestSupport", "CairnReview",
+        "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine", "CairnSafety", "CairnRuns", "CairnMarks", "CairnState", "CairnReconcile", "ImmichTestServer", "CairnTestSupport", "CairnReviewPage",
       ]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["CairnFuzzHarness", "CairnTestSupport"]),
   ] + tools.map(toolLibrary) + tools.map(launcher)

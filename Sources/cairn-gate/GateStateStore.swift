@@ -1,5 +1,5 @@
 import CairnRecords
-import CairnReview
+import CairnReviewPage
 import CairnSettings
 import CairnState
 import CairnStream

@@ -1,6 +1,6 @@
 import CairnImmich
 import CairnRecords
-import CairnReview
+import CairnReviewPage
 import CairnSafety
 import CairnSettings
 import CairnStream

@@ -1,4 +1,4 @@
-import CairnReview
+import CairnReviewPage
 import CairnTestSupport
 import Crypto
 import Foundation

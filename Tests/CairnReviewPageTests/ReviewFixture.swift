@@ -1,6 +1,6 @@
 import CairnEngine
 import CairnRecords
-import CairnReview
+import CairnReviewPage
 import CairnSafety
 import Foundation
 import ImmichTestServer

@@ -1,4 +1,4 @@
-import CairnReview
+import CairnReviewPage
 import Testing
 
 struct HTMLTextTests {

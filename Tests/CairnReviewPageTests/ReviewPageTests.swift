@@ -1,4 +1,4 @@
-import CairnReview
+import CairnReviewPage
 import CairnSafety
 import CairnTestSupport
 import Crypto

@@ -1,5 +1,5 @@
 import CairnImmich
-import CairnReview
+import CairnReviewPage
 import CairnSupport
 
 /// Fetches the review page's thumbnails, a few at a time and in page order, with a progress

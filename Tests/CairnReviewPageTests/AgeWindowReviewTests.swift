@@ -1,5 +1,5 @@
 import CairnRecords
-import CairnReview
+import CairnReviewPage
 import CairnSafety
 import Foundation
 import Testing
