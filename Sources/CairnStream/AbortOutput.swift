@@ -12,8 +12,8 @@ import CairnSupport
 /// Where a failing tool's abort record goes: after the records its writer still holds, or
 /// straight to standard output when it made no writer; nowhere when standard output is a
 /// terminal (a person reads the stderr line) or the status is 1 or 141 (see `Tool.run`).
-enum AbortOutput {
-  static func write(_ record: AbortRecord) {
+package enum AbortOutput {
+  package static func write(_ record: AbortRecord) {
     guard record.status != .partial, record.status != .downstreamClosed, isatty(1) != 1 else {
       return
     }
@@ -29,12 +29,12 @@ enum AbortOutput {
 
 extension AbortRecord {
   /// The record a tool writes when `error` ends it.
-  init(_ tool: String, _ error: CairnError) {
+  package init(_ tool: String, _ error: CairnError) {
     self.init(tool: tool, status: error.status, message: error.description)
   }
 
   /// The same abort, passed on by `tool`.
-  func passed(on tool: String) -> AbortRecord {
+  package func passed(on tool: String) -> AbortRecord {
     var record = self
     record.via.append(tool)
     return record

@@ -24,7 +24,7 @@ package enum ParentWatch {
   package static let variable = "CAIRN_PARENT_PID"
 
   /// Starts watching the parent named in the environment, if any. Called once, at the start.
-  static func start() {
+  package static func start() {
     guard let value = getenv(variable), let parent = pid_t(String(cString: value)), parent > 1
     else { return }
     // Not passed on: a process this one starts has another parent.
