@@ -108,7 +108,7 @@ let package = Package(
     // pieces, ended by its digest), and strings keyed and filtered by their bytes.
     .target(name: "CairnSealedFiles", dependencies: ["CairnSupport", "CairnStream"]),
     // Per-partition state: observed store, signals, anchors, exclusions, approvals, runs, the
-    // last scan's snapshot. (Settings are CairnCore's.)
+    // last scan's snapshot.
     .target(
       name: "CairnState",
       dependencies: [
