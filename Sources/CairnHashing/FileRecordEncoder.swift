@@ -1,7 +1,7 @@
 import CairnRecords
 
 /// The scan's values handed to the `file` record's fast encoder (`FileRecordEncoder`, beside
-/// `FileRecord` in CairnCore): what `stat` said and the content's digest.
+/// `FileRecord` in CairnRecords): what `stat` said and the content's digest.
 extension FileRecordEncoder {
   /// The record's line, without the newline (see `encode(path:escapedRoot:size:…)`).
   package mutating func encode(
