@@ -9,6 +9,47 @@ let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let httpClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 
+/// The floors every module stands on, lowest first: what was once one module, CairnCore, as one
+/// target a floor. A floor may name only floors below it; `floorTargets()` refuses any other, so
+/// the manifest holds the order and the compiler holds each import to what its target lists.
+let floors: [(name: String, below: [String], others: [Target.Dependency])] = [
+  // Exit statuses, diagnostics, the terminal, POSIX I/O, the partition's name, the version.
+  ("CairnSupport", [], ["CairnProcess"]),
+  // The NDJSON scanner and writer, dates, line digests.
+  ("CairnJSON", ["CairnSupport"], []),
+  // One file per record: its type, encoder and decoder together.
+  ("CairnRecords", ["CairnSupport", "CairnJSON"], []),
+  // The stream contract: reading and writing records, CairnError.
+  ("CairnStream", ["CairnSupport", "CairnJSON", "CairnRecords"], [argumentParser]),
+  // Each setting's rule (SettingsTable), configuration, profiles, key files, XDG paths, globs.
+  ("CairnSettings", ["CairnSupport", "CairnRecords", "CairnStream"], [argumentParser]),
+  // The pure reconciliation engine over two protocols, with their plain readings.
+  ("CairnEngine", ["CairnSupport", "CairnJSON", "CairnRecords", "CairnSettings"], []),
+  // The safety rails and the plan.
+  ("CairnSafety", ["CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine"], [crypto]),
+  // Runs, tags and the journal over the RunServer protocol.
+  ("CairnRuns", ["CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings"], [crypto]),
+  // Review inside Immich: the marks a run sets, the tags and the decisions read from them.
+  ("CairnMarks", ["CairnStream", "CairnSettings"], []),
+  // What every tool shares: the command protocol, common options, ToolEntry, thread helpers.
+  (
+    "CairnTool", ["CairnSupport", "CairnRecords", "CairnStream", "CairnSettings", "CairnRuns"],
+    [argumentParser]
+  ),
+]
+
+/// The floors as targets, after checking that each stands only on floors below it (an upward
+/// edge makes no cycle, so SwiftPM alone would build it).
+func floorTargets() -> [Target] {
+  floors.enumerated().map { index, floor in
+    let lower = Set(floors[..<index].map(\.name))
+    for name in floor.below where !lower.contains(name) {
+      fatalError("Package.swift: the floor \(floor.name) names \(name), which is not a floor below it")
+    }
+    return .target(name: floor.name, dependencies: floor.below.map { .byName(name: $0) } + floor.others)
+  }
+}
+
 /// The eight tools. Each tool's folder (named as its binary) is a library, so that one
 /// multi-call binary, `cairn`, can hold them all: its 80 MiB replace eight static binaries of
 /// 64 to 79 MiB each, every one carrying Foundation. A launcher of a few lines per tool keeps
@@ -57,40 +98,8 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
   ],
-  targets: [
-    // CairnCore's floors, lowest first: each stands only on floors below it.
-    // Exit statuses, diagnostics, the terminal, POSIX I/O, the partition's name, the version.
-    .target(name: "CairnSupport", dependencies: ["CairnProcess"]),
-    // The NDJSON scanner and writer, dates, line digests.
-    .target(name: "CairnJSON", dependencies: ["CairnSupport"]),
-    // One file per record: its type, encoder and decoder together.
-    .target(name: "CairnRecords", dependencies: ["CairnSupport", "CairnJSON"]),
-    // The stream contract: reading and writing records, CairnError.
-    .target(name: "CairnStream", dependencies: [
-      "CairnSupport", "CairnJSON", "CairnRecords", argumentParser,
-    ]),
-    // Each setting's rule (SettingsTable), configuration, profiles, key files, XDG paths, globs.
-    .target(name: "CairnSettings", dependencies: [
-      "CairnSupport", "CairnRecords", "CairnStream", argumentParser,
-    ]),
-    // The pure reconciliation engine over two protocols, with their plain readings.
-    .target(name: "CairnEngine", dependencies: [
-      "CairnSupport", "CairnJSON", "CairnRecords", "CairnSettings",
-    ]),
-    // The safety rails and the plan.
-    .target(name: "CairnSafety", dependencies: [
-      "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", "CairnEngine", crypto,
-    ]),
-    // Runs, tags and the journal over the RunServer protocol.
-    .target(name: "CairnRuns", dependencies: [
-      "CairnSupport", "CairnJSON", "CairnRecords", "CairnStream", "CairnSettings", crypto,
-    ]),
-    // Review inside Immich: the marks a run sets, the tags and the decisions read from them.
-    .target(name: "CairnMarks", dependencies: ["CairnStream", "CairnSettings"]),
-    // What every tool shares: the command protocol, common options, ToolEntry, thread helpers.
-    .target(name: "CairnTool", dependencies: [
-      "CairnSupport", "CairnRecords", "CairnStream", "CairnSettings", "CairnRuns", argumentParser,
-    ]),
+  // The floors first (`floors` above), then the modules that stand on them.
+  targets: floorTargets() + [
     // Process calls Swift cannot make (prctl is variadic): a child that dies with its parent.
     .target(name: "CairnProcess"),
     // Walking a library, SHA-1 of files, and the global hash cache.
