@@ -7,7 +7,7 @@ import Testing
 /// `CAIRN_LIBRARY` and `CAIRN_TRASH_FOLDERS` are read by one function, so cairn-hash, the
 /// watcher and the trash signals reach the same folders from one value.
 @Suite struct FolderListTests {
-  static let base = PathBase(home: "/home/ann", relativeTo: "/srv/work")
+  static let base = PathBase(home: "/home/ann", relativeTo: "/srv/here")
   static let users = ["ben": "/home/ben"]
 
   static func folders(_ text: String) -> [String]? {
@@ -24,7 +24,7 @@ import Testing
     ("~", ["/home/ann"]),
     ("~ben/Photos", ["/home/ben/Photos"]),
     // A relative folder is found from the base (the working folder or home, by origin).
-    ("Photos", ["/srv/work/Photos"]),
+    ("Photos", ["/srv/here/Photos"]),
     ("../Photos", ["/srv/Photos"]),
     // Colons separate; empty entries and repeats go, the first place kept.
     ("/a::/b:", ["/a", "/b"]),
@@ -61,16 +61,16 @@ import Testing
       "config/cairn/config", "CAIRN_LIBRARY=Photos/:~/Phone\nCAIRN_TRASH_FOLDERS=Bin\n")
     let home = try #require(environment["HOME"])
     let fromFile = try Configuration.load(
-      environment: environment, workingDirectory: folder.path + "/work")
+      environment: environment, workingDirectory: folder.path + "/here")
     #expect(
       try SettingsTable.library.value(in: fromFile) == [home + "/Photos", home + "/Phone"])
     #expect(try SettingsTable.trashFolders.value(in: fromFile) == [home + "/Bin"])
 
     environment["CAIRN_TRASH_FOLDERS"] = "Bin/"
     let fromEnvironment = try Configuration.load(
-      environment: environment, workingDirectory: folder.path + "/work")
+      environment: environment, workingDirectory: folder.path + "/here")
     #expect(
-      try SettingsTable.trashFolders.value(in: fromEnvironment) == [folder.path + "/work/Bin"])
+      try SettingsTable.trashFolders.value(in: fromEnvironment) == [folder.path + "/here/Bin"])
 
     environment["CAIRN_LIBRARY"] = "/srv:~nobody-here/x"
     let bad = try Configuration.load(environment: environment, workingDirectory: folder.path)
