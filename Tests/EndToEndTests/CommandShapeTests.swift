@@ -7,8 +7,8 @@ import Testing
 /// `--yes` and `--dry-run` have one meaning and one help text; every run id is checked alike.
 @Suite(.serialized)
 struct CommandShapeTests {
-  /// Records into a pipe, a table when forced, and never both flags.
-  @Test func everyListWritesRecordsIntoAPipeAndATableWhenForced() async throws {
+  /// Records into a pipe, a table on a terminal or when forced, and never both flags.
+  @Test func everyListWritesRecordsIntoAPipeAndATableOnATerminalOrWhenForced() async throws {
     let f = try await ActFixture()
     defer { Task { await f.stop() } }
     let stream = try f.reconcileStream([f.candidate(f.photos[0]), f.candidate(f.live.still)])
@@ -36,6 +36,15 @@ struct CommandShapeTests {
       #expect(table.status == 0, "\(command): \(table.stderr)")
       #expect(!table.stdout.contains("{\""), "\(command): \(table.stdout)")
       #expect(table.stdout.lowercased().contains(word.lowercased()), "\(command): \(table.stdout)")
+      #if os(Linux)
+        // On a terminal (util-linux's `script` runs the command on one), a table unasked.
+        let terminal = try await f.shell("script -qec '\(command)' /dev/null < /dev/null")
+        #expect(terminal.status == 0, "\(command) on a terminal: \(terminal.stdout)")
+        #expect(!terminal.stdout.contains("{\""), "\(command) on a terminal: \(terminal.stdout)")
+        #expect(
+          terminal.stdout.lowercased().contains(word.lowercased()),
+          "\(command) on a terminal: \(terminal.stdout)")
+      #endif
       let both = try await f.shell(command + " --table --records")
       #expect(both.status == 64, "\(command)")
       #expect(both.stderr.contains("--table and --records exclude each other"), "\(both.stderr)")
