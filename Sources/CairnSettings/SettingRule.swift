@@ -32,15 +32,9 @@ package struct SettingRule<Value: Sendable & Equatable>: Sendable {
     expected: String, read: @escaping @Sendable (String) -> Value?,
     show: @escaping @Sendable (Value) -> String, fallbackText: String? = nil
   ) {
-    self.key = key
-    self.flag = flag
-    self.label = label
-    self.fallback = fallback
-    self.meaning = meaning
-    self.expected = expected
-    self.read = { text, _ in read(text) }
-    self.show = show
-    self.fallbackText = fallbackText ?? "\(fallback)"
+    self.init(
+      key: key, flag: flag, label: label, fallback: fallback, meaning: meaning, expected: expected,
+      readPaths: { text, _ in read(text) }, show: show, fallbackText: fallbackText)
   }
 
   /// A rule whose values name files or folders: `read` is given where a relative path in the
