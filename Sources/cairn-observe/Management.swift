@@ -36,7 +36,8 @@ func resolveChecksums(_ argument: String, store: PartitionStore, configuration: 
   throws(CairnError) -> [String]
 {
   if let checksum = ChecksumText.normalize(argument) { return [checksum] }
-  let path = URL(fileURLWithPath: argument).standardizedFileURL.path
+  // Cleaned as the library's roots are, so the path reads as the records spell it.
+  let path = FolderList.absolute(argument, from: FileManager.default.currentDirectoryPath)
   let remembered = try store.observed.checksums(atPath: path)
   if !remembered.isEmpty { return remembered }
   if FileManager.default.fileExists(atPath: path) {
